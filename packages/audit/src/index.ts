@@ -1,0 +1,11 @@
+export {
+  auditEntrySchema,
+  auditStatus,
+  auditTransport,
+  storedAuditRecordSchema,
+  type AuditEntry,
+  type AuditSink,
+  type AuditStatus,
+  type AuditTransport,
+  type StoredAuditRecord,
+} from './record';

@@ -1,0 +1,1 @@
+export { createLogger, createSilentLogger, type LoggerOptions, type PinoLogger } from './logger';

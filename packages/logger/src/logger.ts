@@ -1,0 +1,30 @@
+import { pino, type Logger as PinoLogger } from 'pino';
+
+export type { PinoLogger };
+
+export interface LoggerOptions {
+  name: string;
+  level?: string;
+  /** stdio server: stdout carries MCP only, so logs must go to stderr (fd 2). */
+  destination?: 'stdout' | 'stderr';
+}
+
+// Structured JSON logs. Authorization headers and tokens are redacted wherever they appear.
+export function createLogger(options: LoggerOptions): PinoLogger {
+  const fd = options.destination === 'stderr' ? 2 : 1;
+  return pino(
+    {
+      name: options.name,
+      level: options.level ?? 'info',
+      redact: {
+        paths: ['req.headers.authorization', 'headers.authorization', 'token', '*.token', 'secret', '*.secret'],
+        censor: '[redacted]',
+      },
+    },
+    pino.destination({ fd, sync: fd === 2 }),
+  );
+}
+
+export function createSilentLogger(): PinoLogger {
+  return pino({ level: 'silent' });
+}

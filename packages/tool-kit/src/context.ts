@@ -1,0 +1,42 @@
+import type { Logger } from './logger';
+
+export type Capability = 'base' | 'vis_trace' | 'vis_recall' | 'vis_ai_verifier';
+export const CONTROLLED_CAPABILITIES: readonly Capability[] = ['vis_trace', 'vis_recall', 'vis_ai_verifier'];
+
+export type BackendName = 'core' | 'recall' | 'copilot';
+export type Transport = 'mcp' | 'rest' | 'stdio';
+
+/** Who is calling, as resolved by the transport (token introspection, or stdio env). */
+export interface Principal {
+  tokenId: string | null;
+  userId: string | null;
+  /** null in stdio mode without SVC_MCP_ORG_ID: controlled tools then fail closed. */
+  orgId: string | null;
+  /** The one project every call is bound to. Never taken from tool input. */
+  projectId: string;
+  /** Controlled capabilities the org has; `base` is implied. */
+  capabilities: ReadonlySet<Capability>;
+}
+
+export interface BackendCallOptions {
+  signal?: AbortSignal;
+  requestId: string;
+}
+
+/** How a handler reaches a backend service: the project always travels in the path. */
+export interface BackendToolCaller {
+  callTool(projectId: string, tool: string, input: unknown, options: BackendCallOptions): Promise<unknown>;
+}
+
+export type Backends = Partial<Record<BackendName, BackendToolCaller>>;
+
+/** Everything a handler may use. Handlers never read process.env or module singletons. */
+export interface ToolContext {
+  projectId: string;
+  principal: Principal;
+  transport: Transport;
+  requestId: string;
+  signal: AbortSignal;
+  logger: Logger;
+  backend(name: BackendName): BackendToolCaller;
+}

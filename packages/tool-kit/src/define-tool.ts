@@ -1,0 +1,83 @@
+import type { z } from 'zod';
+import type { BackendName, Capability, ToolContext } from './context';
+
+export interface ToolAnnotations {
+  title: string;
+  readOnlyHint: true;
+  destructiveHint: false;
+  idempotentHint: boolean;
+  openWorldHint: false;
+}
+
+export interface ToolDefinition<
+  I extends z.ZodObject = z.ZodObject,
+  O extends z.ZodObject = z.ZodObject,
+> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: I;
+  readonly output: O;
+  readonly annotations: ToolAnnotations;
+  readonly capability: Capability;
+  readonly backend: BackendName;
+  readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>>;
+}
+
+// Any tool, whatever its schemas (handlers are only ever called with validated input).
+// biome-ignore lint/suspicious/noExplicitAny: erasing the handler's parameter type is the point
+export type AnyTool = ToolDefinition<any, any>;
+
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  capability: Capability;
+  backend: BackendName;
+  /** Defaults to true: every tool is a query. */
+  idempotent?: boolean;
+  /**
+   * Omitted for the usual case: the validated input is forwarded to the backend's internal tool
+   * endpoint (which validates against the same schema) and its answer is checked against `output`.
+   */
+  handler?: (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>>;
+}
+
+const NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+/** The one way to declare a tool. Every tool is read-only by construction. */
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
+  spec: ToolSpec<I, O>,
+): ToolDefinition<I, O> {
+  if (!NAME.test(spec.name)) throw new Error(`tool name "${spec.name}" is not a dotted identifier`);
+  return Object.freeze({
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    input: spec.input,
+    output: spec.output,
+    capability: spec.capability,
+    backend: spec.backend,
+    handler: spec.handler ?? forwardToBackend<I, O>(spec.name, spec.backend),
+    annotations: Object.freeze({
+      title: spec.title,
+      readOnlyHint: true as const,
+      destructiveHint: false as const,
+      idempotentHint: spec.idempotent ?? true,
+      openWorldHint: false as const,
+    }),
+  });
+}
+
+/** A tool served by a backend's internal tool endpoint: input goes there as-is, answer comes back. */
+function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
+  name: string,
+  backend: BackendName,
+): (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>> {
+  return async (input, ctx) =>
+    (await ctx
+      .backend(backend)
+      .callTool(ctx.projectId, name, input, { signal: ctx.signal, requestId: ctx.requestId })) as z.input<O>;
+}

@@ -1,0 +1,91 @@
+// The one error hierarchy of the stack. Every failure that reaches a client is one of these;
+// `toHttpError` (http-status.ts) and `toMcpToolError` (mcp-binding.ts) are the only places that
+// turn them into wire answers. `message` is always safe to show: backend error text never lands here.
+
+export type ErrorCode =
+  | 'invalid_input'
+  | 'unauthorized'
+  | 'forbidden_origin'
+  | 'not_found'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'internal'
+  | 'backend_unavailable'
+  | 'backend_timeout';
+
+export abstract class ServiceError extends Error {
+  abstract readonly code: ErrorCode;
+  readonly details?: unknown;
+  constructor(message: string, options?: { details?: unknown; cause?: unknown }) {
+    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    if (options?.details !== undefined) this.details = options.details;
+  }
+}
+
+export class UserInputError extends ServiceError {
+  readonly code = 'invalid_input' as const;
+}
+
+export class UnauthorizedError extends ServiceError {
+  readonly code = 'unauthorized' as const;
+  /** Why, for logs and metrics only: clients always see the same message. */
+  readonly reason: string;
+  constructor(reason: string) {
+    super('A valid bearer token with scope mcp:read bound to a project is required.');
+    this.reason = reason;
+  }
+}
+
+export class ForbiddenOriginError extends ServiceError {
+  readonly code = 'forbidden_origin' as const;
+}
+
+export class NotFoundError extends ServiceError {
+  readonly code = 'not_found' as const;
+}
+
+export class PayloadTooLargeError extends ServiceError {
+  readonly code = 'payload_too_large' as const;
+}
+
+export class RateLimitedError extends ServiceError {
+  readonly code = 'rate_limited' as const;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+export class InternalError extends ServiceError {
+  readonly code = 'internal' as const;
+}
+
+export class BackendUnavailableError extends ServiceError {
+  readonly code = 'backend_unavailable' as const;
+  constructor(
+    readonly backend: string,
+    readonly retryAfterSeconds = 5,
+    options?: { cause?: unknown },
+  ) {
+    super(`The ${backend} service is unavailable; retry later.`, options);
+  }
+}
+
+export class BackendTimeoutError extends ServiceError {
+  readonly code = 'backend_timeout' as const;
+  constructor(
+    readonly backend: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`The ${backend} service did not answer in time.`, options);
+  }
+}
+
+/** Anything thrown that is not a ServiceError becomes an opaque internal error. */
+export function asServiceError(err: unknown): ServiceError {
+  if (err instanceof ServiceError) return err;
+  return new InternalError('Internal error.', { cause: err });
+}

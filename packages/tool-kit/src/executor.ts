@@ -1,0 +1,196 @@
+import { randomUUID } from 'node:crypto';
+import type { AuditEntry, AuditSink, AuditStatus } from '@svc/audit';
+import type { Metrics } from '@svc/metrics';
+import type { z } from 'zod';
+import type { BackendName, Backends, Principal, ToolContext, Transport } from './context';
+import type { AnyTool } from './define-tool';
+import {
+  asServiceError,
+  BackendUnavailableError,
+  InternalError,
+  NotFoundError,
+  type ServiceError,
+  UserInputError,
+} from './errors';
+import type { Logger } from './logger';
+import type { ToolRegistry } from './registry';
+
+export interface ExecutorDeps {
+  registry: ToolRegistry;
+  audit: AuditSink;
+  backends: Backends;
+  /** Deployed and healthy right now. An undeployed backend's tools are never visible. */
+  isBackendAvailable: (backend: BackendName) => boolean;
+  logger: Logger;
+  metrics: Metrics;
+  now?: () => number;
+}
+
+export interface CallRequest {
+  principal: Principal;
+  tool: string;
+  args: unknown;
+  transport: Transport;
+  requestId: string;
+  signal?: AbortSignal;
+}
+
+const MAX_AUDITED_PARAMS_CHARS = 8192;
+
+function auditStatusOf(err: ServiceError): AuditStatus {
+  switch (err.code) {
+    case 'invalid_input':
+      return 'invalid_input';
+    case 'not_found':
+      return 'not_found';
+    case 'backend_unavailable':
+      return 'unavailable';
+    default:
+      return 'error';
+  }
+}
+
+function auditedParams(args: unknown): unknown {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(args);
+  } catch {
+    return { unserializable: true };
+  }
+  if (text === undefined) return null;
+  if (text.length <= MAX_AUDITED_PARAMS_CHARS) return args;
+  return { truncated: true, preview: text.slice(0, MAX_AUDITED_PARAMS_CHARS) };
+}
+
+/**
+ * The transport-independent part of the pipeline (DESIGN.md section 3, steps 3-7): visibility,
+ * strict validation, the handler, output validation and the audit record, which is durable
+ * before the result is returned. MCP, REST and stdio all call `call`.
+ */
+export class ToolExecutor {
+  readonly #deps: ExecutorDeps;
+  readonly #now: () => number;
+  readonly #calls;
+  readonly #latency;
+
+  constructor(deps: ExecutorDeps) {
+    this.#deps = deps;
+    this.#now = deps.now ?? Date.now;
+    this.#calls = deps.metrics.counter('tool_calls_total', 'Tool calls by outcome', ['tool', 'transport', 'status']);
+    this.#latency = deps.metrics.histogram('tool_call_duration_seconds', 'Tool call latency', ['tool', 'transport']);
+  }
+
+  get registry(): ToolRegistry {
+    return this.#deps.registry;
+  }
+
+  isVisible(tool: AnyTool, principal: Principal): boolean {
+    if (!this.#deps.isBackendAvailable(tool.backend)) return false;
+    if (tool.capability === 'base') return true;
+    // Controlled tools fail closed without an org to evaluate capabilities against.
+    return principal.orgId !== null && principal.capabilities.has(tool.capability);
+  }
+
+  visibleTools(principal: Principal): AnyTool[] {
+    return this.#deps.registry.list().filter((tool) => this.isVisible(tool, principal));
+  }
+
+  /** Published catalog: every registered tool whose backend is deployed (no caller known). */
+  publishedTools(): AnyTool[] {
+    return this.#deps.registry.list().filter((tool) => this.#deps.isBackendAvailable(tool.backend));
+  }
+
+  async call(request: CallRequest): Promise<Record<string, unknown>> {
+    const started = this.#now();
+    const toolName = String(request.tool).slice(0, 200);
+    const tool = this.#deps.registry.get(toolName);
+    let result: Record<string, unknown> | undefined;
+    let failure: ServiceError | undefined;
+    try {
+      if (!tool || !this.isVisible(tool, request.principal)) {
+        throw new NotFoundError(`Unknown tool: ${toolName}`);
+      }
+      const input = this.#validateInput(tool, request.args);
+      const ctx = this.#context(request);
+      const raw = await tool.handler(input, ctx);
+      result = this.#validateOutput(tool, raw, ctx.logger);
+    } catch (err) {
+      failure = asServiceError(err);
+      if (failure.code === 'internal') {
+        this.#deps.logger.error({ err, tool: toolName, request_id: request.requestId }, 'tool call failed');
+      }
+    }
+    const durationMs = Math.max(0, Math.round(this.#now() - started));
+    const status: AuditStatus = failure ? auditStatusOf(failure) : 'ok';
+    this.#calls.inc({ tool: tool ? tool.name : '(unknown)', transport: request.transport, status });
+    this.#latency.observe({ tool: tool ? tool.name : '(unknown)', transport: request.transport }, durationMs / 1000);
+    await this.#audit(request, toolName, status, durationMs);
+    if (failure) throw failure;
+    return result as Record<string, unknown>;
+  }
+
+  #validateInput(tool: AnyTool, args: unknown): unknown {
+    const candidate = args === undefined || args === null ? {} : args;
+    const parsed = tool.input.safeParse(candidate);
+    if (!parsed.success) {
+      throw new UserInputError(`Invalid input for ${tool.name}.`, {
+        details: parsed.error.issues.map((issue: z.core.$ZodIssue) => ({
+          path: issue.path.join('.'),
+          message: issue.message,
+        })),
+      });
+    }
+    return parsed.data;
+  }
+
+  #validateOutput(tool: AnyTool, raw: unknown, logger: Logger): Record<string, unknown> {
+    const parsed = tool.output.safeParse(raw);
+    if (!parsed.success) {
+      // A backend answering outside the contract is our bug, never the caller's: log, don't leak.
+      logger.error({ tool: tool.name, issues: parsed.error.issues.slice(0, 5) }, 'tool output failed its schema');
+      throw new InternalError('The tool produced an invalid result.');
+    }
+    return parsed.data as Record<string, unknown>;
+  }
+
+  #context(request: CallRequest): ToolContext {
+    const backends = this.#deps.backends;
+    return {
+      projectId: request.principal.projectId,
+      principal: request.principal,
+      transport: request.transport,
+      requestId: request.requestId,
+      signal: request.signal ?? new AbortController().signal,
+      logger: this.#deps.logger.child({ request_id: request.requestId }),
+      backend(name: BackendName) {
+        const caller = backends[name];
+        if (!caller) throw new BackendUnavailableError(name);
+        return caller;
+      },
+    };
+  }
+
+  async #audit(request: CallRequest, tool: string, status: AuditStatus, durationMs: number): Promise<void> {
+    const entry: AuditEntry = {
+      id: randomUUID(),
+      at: new Date(this.#now()).toISOString(),
+      token_id: request.principal.tokenId,
+      user_id: request.principal.userId,
+      org_id: request.principal.orgId,
+      project_id: request.principal.projectId,
+      tool: tool || '(empty)',
+      transport: request.transport,
+      status,
+      duration_ms: durationMs,
+      request_id: request.requestId,
+      params: auditedParams(request.args),
+    };
+    try {
+      await this.#deps.audit.write([entry]);
+    } catch (err) {
+      // No audit, no answer: the result (or error detail) must not leave unrecorded.
+      this.#deps.logger.error({ err, request_id: request.requestId }, 'audit write failed');
+      throw new BackendUnavailableError('audit');
+    }
+  }
+}

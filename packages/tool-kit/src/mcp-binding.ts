@@ -1,0 +1,80 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Principal, Transport } from './context';
+import type { AnyTool } from './define-tool';
+import { asServiceError, NotFoundError } from './errors';
+import type { ToolExecutor } from './executor';
+import { toolJsonSchema } from './json-schema';
+
+export interface McpServerOptions {
+  executor: ToolExecutor;
+  /** Resolved per request: over HTTP the principal is re-authenticated on every request. */
+  principal: () => Principal;
+  transport: Extract<Transport, 'mcp' | 'stdio'>;
+  serverInfo: { name: string; version: string };
+  instructions?: string;
+  newRequestId: () => string;
+}
+
+export function toMcpTool(tool: AnyTool): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toolJsonSchema(tool.input, 'input') as Tool['inputSchema'],
+    outputSchema: toolJsonSchema(tool.output, 'output') as Tool['outputSchema'],
+    annotations: { ...tool.annotations },
+  };
+}
+
+/**
+ * The single mapping from the error hierarchy to MCP: an unknown (or hidden) tool is a JSON-RPC
+ * -32602 error, like the SDK's own; everything else is a tool result with isError, so the model
+ * can read what went wrong (MCP 2025-11-25).
+ */
+export function toMcpToolError(err: unknown, toolName: string): CallToolResult {
+  const e = asServiceError(err);
+  if (e instanceof NotFoundError) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${toolName}`);
+  const body: Record<string, unknown> = { error: e.code, message: e.message };
+  if (e.details !== undefined) body.details = e.details;
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
+}
+
+/** A low-level MCP server over the executor; one per MCP session (or per request when stateless). */
+export function createMcpServer(options: McpServerOptions): Server {
+  const server = new Server(options.serverInfo, {
+    capabilities: { tools: { listChanged: true }, logging: {} },
+    ...(options.instructions ? { instructions: options.instructions } : {}),
+  });
+  const { executor } = options;
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: executor.visibleTools(options.principal()).map(toMcpTool),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const name = request.params.name;
+    try {
+      const result = await executor.call({
+        principal: options.principal(),
+        tool: name,
+        args: request.params.arguments ?? {},
+        transport: options.transport,
+        requestId: options.newRequestId(),
+        signal: extra.signal,
+      });
+      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+    } catch (err) {
+      return toMcpToolError(err, name);
+    }
+  });
+
+  return server;
+}

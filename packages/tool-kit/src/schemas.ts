@@ -1,0 +1,61 @@
+import { z } from 'zod';
+
+// Shared schema pieces, so every tool states limits, windows and lists the same way
+// (DESIGN.md section 7: limit 1..1000, aggregates up to 10000, days 1..365).
+
+export const LIST_LIMIT_MAX = 1000;
+export const AGGREGATE_LIMIT_MAX = 10000;
+export const DAYS_MAX = 365;
+
+export function limit(defaultValue: number, max = LIST_LIMIT_MAX) {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(defaultValue)
+    .describe(`Maximum number of items to return (1-${max}, default ${defaultValue}).`);
+}
+
+export function days(defaultValue: number) {
+  return z
+    .number()
+    .int()
+    .min(1)
+    .max(DAYS_MAX)
+    .default(defaultValue)
+    .describe(`Window length in days ending now (1-${DAYS_MAX}, default ${defaultValue}).`);
+}
+
+/** Free-text needles: matched as a literal, case-insensitive substring. */
+export function searchText(description: string) {
+  return z.string().trim().min(1).max(200).describe(description);
+}
+
+export const identifier = (what: string) =>
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(200)
+    .describe(`The ${what}.`);
+
+export const traceId = z
+  .string()
+  .regex(/^[0-9a-fA-F]{32}$/, 'must be 32 hex characters')
+  .transform((v) => v.toLowerCase())
+  .describe('W3C trace id: 32 hex characters.');
+
+export const isoTimestamp = z.iso.datetime({ offset: true });
+
+export const window = z
+  .strictObject({ from: isoTimestamp, to: isoTimestamp })
+  .describe('The time window the result covers (ISO 8601, UTC).');
+
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.strictObject({
+    items: z.array(item),
+    limit: z.number().int(),
+    has_more: z.boolean().describe('True when more items matched than `limit`.'),
+  });
+}

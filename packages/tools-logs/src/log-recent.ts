@@ -1,0 +1,24 @@
+import { defineTool, limit, listOf, traceId } from '@svc/tool-kit';
+import { z } from 'zod';
+import { logEntry, logLevel, logSource } from './schemas';
+
+export const logRecentInput = z.strictObject({
+  level: logLevel.optional(),
+  source: logSource.optional(),
+  trace_id: traceId.optional(),
+  limit: limit(20),
+});
+export const logRecentOutput = listOf(logEntry);
+
+export const logRecent = defineTool({
+  name: 'log.recent',
+  title: 'Recent logs',
+  description:
+    'The most recent log lines, newest first, optionally only one level (exact match: DEBUG, INFO, WARN, ' +
+    'ERROR or FATAL), one source or one trace. Returns {items, limit, has_more}. Use log.aggregate first ' +
+    'for counts, log.search to find a text.',
+  input: logRecentInput,
+  output: logRecentOutput,
+  capability: 'base',
+  backend: 'core',
+});
