@@ -50,7 +50,9 @@ export const internalSecret = z
   .string({ error: 'is required (shared secret for service-to-service calls)' })
   .min(16, 'must be at least 16 characters');
 
-export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info');
+export const logLevel = z
+  .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'])
+  .default('info');
 
 export function portOf(url: string | undefined, fallback: number): number {
   if (!url) return fallback;

@@ -1,4 +1,4 @@
-import { pino, type Logger as PinoLogger } from 'pino';
+import { type Logger as PinoLogger, pino } from 'pino';
 
 export type { PinoLogger };
 
@@ -17,7 +17,14 @@ export function createLogger(options: LoggerOptions): PinoLogger {
       name: options.name,
       level: options.level ?? 'info',
       redact: {
-        paths: ['req.headers.authorization', 'headers.authorization', 'token', '*.token', 'secret', '*.secret'],
+        paths: [
+          'req.headers.authorization',
+          'headers.authorization',
+          'token',
+          '*.token',
+          'secret',
+          '*.secret',
+        ],
         censor: '[redacted]',
       },
     },

@@ -1,7 +1,7 @@
 export {
+  type CounterMetric,
   createNoopMetrics,
   createPromMetrics,
-  type CounterMetric,
   type GaugeMetric,
   type HistogramMetric,
   type Labels,

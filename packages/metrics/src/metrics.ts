@@ -39,7 +39,10 @@ export function createPromMetrics(options: { prefix?: string; defaultMetrics?: b
   }
   return {
     counter(name, help, labelNames = []) {
-      const c = once(name, () => new Counter({ name: prefix + name, help, labelNames, registers: [registry] }));
+      const c = once(
+        name,
+        () => new Counter({ name: prefix + name, help, labelNames, registers: [registry] }),
+      );
       return { inc: (labels = {}, value = 1) => c.inc(labels, value) };
     },
     histogram(name, help, labelNames = [], buckets = DEFAULT_BUCKETS_SECONDS) {

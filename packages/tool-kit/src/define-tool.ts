@@ -9,10 +9,7 @@ export interface ToolAnnotations {
   openWorldHint: false;
 }
 
-export interface ToolDefinition<
-  I extends z.ZodObject = z.ZodObject,
-  O extends z.ZodObject = z.ZodObject,
-> {
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   readonly name: string;
   readonly title: string;
   readonly description: string;

@@ -76,8 +76,15 @@ export class ToolExecutor {
   constructor(deps: ExecutorDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
-    this.#calls = deps.metrics.counter('tool_calls_total', 'Tool calls by outcome', ['tool', 'transport', 'status']);
-    this.#latency = deps.metrics.histogram('tool_call_duration_seconds', 'Tool call latency', ['tool', 'transport']);
+    this.#calls = deps.metrics.counter('tool_calls_total', 'Tool calls by outcome', [
+      'tool',
+      'transport',
+      'status',
+    ]);
+    this.#latency = deps.metrics.histogram('tool_call_duration_seconds', 'Tool call latency', [
+      'tool',
+      'transport',
+    ]);
   }
 
   get registry(): ToolRegistry {
@@ -123,7 +130,10 @@ export class ToolExecutor {
     const durationMs = Math.max(0, Math.round(this.#now() - started));
     const status: AuditStatus = failure ? auditStatusOf(failure) : 'ok';
     this.#calls.inc({ tool: tool ? tool.name : '(unknown)', transport: request.transport, status });
-    this.#latency.observe({ tool: tool ? tool.name : '(unknown)', transport: request.transport }, durationMs / 1000);
+    this.#latency.observe(
+      { tool: tool ? tool.name : '(unknown)', transport: request.transport },
+      durationMs / 1000,
+    );
     await this.#audit(request, toolName, status, durationMs);
     if (failure) throw failure;
     return result as Record<string, unknown>;
@@ -147,7 +157,10 @@ export class ToolExecutor {
     const parsed = tool.output.safeParse(raw);
     if (!parsed.success) {
       // A backend answering outside the contract is our bug, never the caller's: log, don't leak.
-      logger.error({ tool: tool.name, issues: parsed.error.issues.slice(0, 5) }, 'tool output failed its schema');
+      logger.error(
+        { tool: tool.name, issues: parsed.error.issues.slice(0, 5) },
+        'tool output failed its schema',
+      );
       throw new InternalError('The tool produced an invalid result.');
     }
     return parsed.data as Record<string, unknown>;

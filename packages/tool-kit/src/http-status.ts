@@ -1,4 +1,4 @@
-import { asServiceError, type ErrorCode, RateLimitedError, BackendUnavailableError } from './errors';
+import { asServiceError, BackendUnavailableError, type ErrorCode, RateLimitedError } from './errors';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,

@@ -13,7 +13,10 @@ const errorResponse = (description: string) => ({
 });
 
 /** OpenAPI 3.1 of the REST binding, generated from the same definitions as the MCP tool list. */
-export function buildOpenApiDocument(tools: readonly AnyTool[], options: OpenApiOptions): Record<string, unknown> {
+export function buildOpenApiDocument(
+  tools: readonly AnyTool[],
+  options: OpenApiOptions,
+): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {
     Error: {
@@ -61,7 +64,9 @@ export function buildOpenApiDocument(tools: readonly AnyTool[], options: OpenApi
             content: { 'application/json': { schema: { $ref: `#/components/schemas/${key}_output` } } },
           },
           '400': errorResponse('Input does not match the tool schema (invalid_input).'),
-          '401': errorResponse('Missing, invalid, expired or revoked token, or no mcp:read scope (unauthorized).'),
+          '401': errorResponse(
+            'Missing, invalid, expired or revoked token, or no mcp:read scope (unauthorized).',
+          ),
           '404': errorResponse('Unknown tool (not_found).'),
           '429': errorResponse('Too many requests for this token (rate_limited); see Retry-After.'),
           '503': errorResponse('A backend is unavailable (backend_unavailable); see Retry-After.'),
@@ -85,7 +90,11 @@ export function buildOpenApiDocument(tools: readonly AnyTool[], options: OpenApi
     components: {
       schemas,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Personal access token svc_pat_... with scope mcp:read' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Personal access token svc_pat_... with scope mcp:read',
+        },
       },
     },
   };

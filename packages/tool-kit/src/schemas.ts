@@ -32,13 +32,7 @@ export function searchText(description: string) {
   return z.string().trim().min(1).max(200).describe(description);
 }
 
-export const identifier = (what: string) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .describe(`The ${what}.`);
+export const identifier = (what: string) => z.string().trim().min(1).max(200).describe(`The ${what}.`);
 
 export const traceId = z
   .string()

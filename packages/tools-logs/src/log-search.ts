@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { logEntry, logSource } from './schemas';
 
 export const logSearchInput = z.strictObject({
-  search: searchText('Text to find in log messages: case-insensitive literal substring (%, _, * match themselves).'),
+  search: searchText(
+    'Text to find in log messages: case-insensitive literal substring (%, _, * match themselves).',
+  ),
   source: logSource.optional(),
   trace_id: traceId.optional(),
   event_id: identifier('crash or event id a log line is linked to').optional(),

@@ -1,0 +1,84 @@
+// Test-only helpers for tool-kit's own tests (not exported from the package).
+import type { AuditEntry, AuditSink } from '@svc/audit';
+import { createNoopMetrics } from '@svc/metrics';
+import { z } from 'zod';
+import type { Principal } from './context';
+import { defineTool } from './define-tool';
+import { UserInputError } from './errors';
+import { ToolExecutor } from './executor';
+import { silentLogger } from './logger';
+import { ToolRegistry } from './registry';
+import { limit, listOf } from './schemas';
+
+export class MemoryAuditSink implements AuditSink {
+  entries: AuditEntry[] = [];
+  failing = false;
+  async write(entries: AuditEntry[]): Promise<void> {
+    if (this.failing) throw new Error('audit store down');
+    this.entries.push(...entries);
+  }
+}
+
+export const echoTool = defineTool({
+  name: 'demo.echo',
+  title: 'Echo',
+  description: 'Echoes the word back with the project it ran for.',
+  input: z.strictObject({ word: z.string().min(1), limit: limit(5) }),
+  output: listOf(z.strictObject({ word: z.string(), project: z.string() })),
+  capability: 'base',
+  backend: 'core',
+  handler: async (input, ctx) => {
+    if (input.word === 'boom') throw new Error('database said: secret internals');
+    if (input.word === 'bad') throw new UserInputError('bad word');
+    if (input.word === 'shape') return { items: [{ word: 1 }], limit: 1, has_more: false } as never;
+    return { items: [{ word: input.word, project: ctx.projectId }], limit: input.limit, has_more: false };
+  },
+});
+
+export const traceOnlyTool = defineTool({
+  name: 'demo.traced',
+  title: 'Traced',
+  description: 'Visible only with vis_trace.',
+  input: z.strictObject({}),
+  output: z.strictObject({ ok: z.boolean() }),
+  capability: 'vis_trace',
+  backend: 'core',
+  handler: async () => ({ ok: true }),
+});
+
+export const recallTool = defineTool({
+  name: 'demo.recall',
+  title: 'Recall',
+  description: 'Served by the recall backend.',
+  input: z.strictObject({}),
+  output: z.strictObject({ ok: z.boolean() }),
+  capability: 'base',
+  backend: 'recall',
+  handler: async () => ({ ok: true }),
+});
+
+export function principal(overrides: Partial<Principal> = {}): Principal {
+  return {
+    tokenId: 'tok_1',
+    userId: 'usr_1',
+    orgId: 'org_1',
+    projectId: 'prj_a',
+    capabilities: new Set(),
+    ...overrides,
+  };
+}
+
+export function makeExecutor(options: { recallUp?: boolean } = {}) {
+  const audit = new MemoryAuditSink();
+  let clock = 1_700_000_000_000;
+  const executor = new ToolExecutor({
+    registry: new ToolRegistry([echoTool, traceOnlyTool, recallTool]),
+    audit,
+    backends: {},
+    isBackendAvailable: (b) => b === 'core' || (b === 'recall' && options.recallUp === true),
+    logger: silentLogger,
+    metrics: createNoopMetrics(),
+    now: () => (clock += 7),
+  });
+  return { executor, audit };
+}
