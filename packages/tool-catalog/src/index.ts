@@ -1,0 +1,2 @@
+export { allTools } from './catalog';
+export { FORBIDDEN_TOOL_NAMES, SPEC_TOOL_NAMES } from './spec-names';

@@ -1,0 +1,44 @@
+// The 36 tool names of SPEC.md section 4, by group. The catalog may only ever contain these.
+export const SPEC_TOOL_NAMES = {
+  base: [
+    'log.search',
+    'log.recent',
+    'log.by_user',
+    'log.by_session',
+    'log.aggregate',
+    'crash.recent',
+    'crash.get',
+    'crash.by_signature',
+    'crash.recurrence',
+    'crash.by_user',
+    'crash.aggregate',
+    'crash.stats',
+    'symbol.list',
+    'crash.symbolicate',
+    'apm.stats',
+    'apm.search',
+    'apm.memory_growth',
+    'track.recent',
+    'track.stats',
+    'analytics.funnel',
+    'analytics.retention',
+    'analytics.cohorts',
+    'analytics.dimensions',
+    'feedback.search',
+    'experiment.results',
+    'release.health',
+    'user.detail',
+    'session.detail',
+  ],
+  vis_trace: ['trace.search', 'trace.get', 'trace.aggregate'],
+  vis_recall: ['log.list_files', 'log.file_entries', 'log.audit'],
+  vis_ai_verifier: ['verify.run', 'verify.run_session'],
+} as const;
+
+/** Names SPEC.md says are never part of the public catalog (state-changing or internal). */
+export const FORBIDDEN_TOOL_NAMES = [
+  'log.recall_trigger',
+  'config.get',
+  'experiment.list',
+  'admin.visibility.list',
+];
