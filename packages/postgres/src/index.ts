@@ -1,1 +1,3 @@
-export {};
+export { createPostgres } from './create-postgres';
+export { type Migration, MigrationError, runMigrations } from './migrations';
+export type { Postgres, PostgresOptions, Queryable } from './types';
