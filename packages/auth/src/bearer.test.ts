@@ -1,0 +1,35 @@
+import { UnauthorizedError } from '@svc/tool-kit';
+import { parseBearer } from './bearer';
+import { generateToken } from './token-format';
+
+function reasonOf(header: string | undefined): string {
+  try {
+    parseBearer(header);
+  } catch (err) {
+    expect(err).toBeInstanceOf(UnauthorizedError);
+    return (err as UnauthorizedError).reason;
+  }
+  throw new Error('expected parseBearer to throw');
+}
+
+describe('parseBearer', () => {
+  const token = generateToken();
+
+  it('returns the token of a well-formed bearer header, scheme case-insensitive', () => {
+    expect(parseBearer(`Bearer ${token}`)).toBe(token);
+    expect(parseBearer(`bearer ${token}`)).toBe(token);
+    expect(parseBearer(`  BEARER   ${token}  `)).toBe(token);
+  });
+
+  it('names the reason of each refusal', () => {
+    expect(reasonOf(undefined)).toBe('missing_authorization');
+    expect(reasonOf('')).toBe('missing_authorization');
+    expect(reasonOf(`Basic ${token}`)).toBe('wrong_scheme');
+    expect(reasonOf(token)).toBe('wrong_scheme');
+    expect(reasonOf('Bearer')).toBe('malformed_token');
+    expect(reasonOf('Bearer svc_pat_short')).toBe('malformed_token');
+    const lastChanged = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
+    expect(reasonOf(`Bearer ${lastChanged}`)).toBe('malformed_token');
+    expect(reasonOf(`Bearer ${token} extra`)).toBe('malformed_token');
+  });
+});
