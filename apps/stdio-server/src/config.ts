@@ -1,0 +1,31 @@
+import { httpUrl, internalSecret, logLevel, parseEnv } from '@svc/config';
+import { z } from 'zod';
+
+// stdio mode serves exactly one trusted local user (SPEC.md section 1): it refuses to start unless
+// SVC_MCP_STDIO_TRUSTED_LOCAL is exactly "1" and SVC_MCP_PROJECT_ID names the project.
+export const stdioEnvSchema = z.object({
+  SVC_MCP_STDIO_TRUSTED_LOCAL: z.literal('1', {
+    error:
+      'must be exactly "1": stdio mode has no authentication and is only for a single trusted local user ' +
+      '(use the HTTP gateway with a token for anything else)',
+  }),
+  SVC_MCP_PROJECT_ID: z
+    .string({ error: 'is required in stdio mode: it fixes the one project every call is bound to' })
+    .trim()
+    .min(1, 'must not be empty'),
+  SVC_MCP_ORG_ID: z
+    .string()
+    .trim()
+    .optional()
+    .transform((v) => (v ? v : undefined)),
+  SVC_OBSERVABILITY_ENDPOINT: httpUrl.default('http://localhost:8080'),
+  SVC_IDENTITY_INTERNAL_URL: httpUrl.default('http://localhost:8081'),
+  SVC_INTERNAL_SECRET: internalSecret,
+  SVC_LOG_LEVEL: logLevel,
+});
+
+export type StdioConfig = z.output<typeof stdioEnvSchema>;
+
+export function loadStdioConfig(env: Record<string, string | undefined>): StdioConfig {
+  return parseEnv('stdio-server', stdioEnvSchema, env);
+}
