@@ -1,1 +1,16 @@
-export {};
+export {
+  type BackendClient,
+  type BackendClientOptions,
+  type BreakerOptions,
+  type BreakerState,
+  createBackendClient,
+  type RequestOptions,
+} from './backend-client';
+export {
+  type BackendHealth,
+  createHealthMonitor,
+  type HealthMonitor,
+  type HealthMonitorOptions,
+  type MonitoredBackend,
+} from './health-monitor';
+export { isValidTraceparent, newTraceparent, outboundTraceparent } from './traceparent';

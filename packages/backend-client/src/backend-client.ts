@@ -1,0 +1,303 @@
+import http from 'node:http';
+import https from 'node:https';
+import type { Metrics } from '@svc/metrics';
+import {
+  type BackendCallOptions,
+  BackendTimeoutError,
+  type BackendToolCaller,
+  BackendUnavailableError,
+  InternalError,
+  type Logger,
+  NotFoundError,
+  ServiceError,
+  UserInputError,
+} from '@svc/tool-kit';
+import { got, RequestError, TimeoutError } from 'got';
+import CircuitBreaker from 'opossum';
+import { errorFromStatus, parseJson } from './map-response';
+import { outboundTraceparent } from './traceparent';
+
+export interface BreakerOptions {
+  /** Calls in the rolling window before the error rate may open the breaker. */
+  volumeThreshold: number;
+  errorThresholdPercentage: number;
+  /** Open -> half-open after this long; also the Retry-After of a fail-fast answer. */
+  resetTimeoutMs: number;
+  rollingCountTimeoutMs: number;
+}
+
+export interface BackendClientOptions {
+  name: string;
+  baseUrl: string;
+  internalSecret: string;
+  /** Per-attempt HTTP timeout; the breaker's own timeout is set above it. */
+  timeoutMs: number;
+  breaker: BreakerOptions;
+  metrics: Metrics;
+  logger: Logger;
+  /**
+   * Retry POSTs too. Every tool call is a query, so it would be safe, but by default tool calls
+   * are not retried: a slow analytic query retried twice triples the caller's wait.
+   */
+  retryPosts?: boolean;
+}
+
+export interface RequestOptions {
+  requestId: string;
+  signal?: AbortSignal;
+  /** Inbound W3C traceparent, passed on; a fresh one is generated when absent or invalid. */
+  traceparent?: string;
+  /** Overrides the per-method retry default (GET: retried, POST: see `retryPosts`). */
+  retry?: boolean;
+}
+
+export type BreakerState = 'closed' | 'open' | 'half_open';
+
+export interface BackendClient {
+  readonly name: string;
+  postJson(path: string, body: unknown, options: RequestOptions): Promise<unknown>;
+  getJson(path: string, options: RequestOptions): Promise<unknown>;
+  asToolCaller(): BackendToolCaller;
+  breakerState(): BreakerState;
+  /** Stops timers and closes pooled sockets. */
+  close(): void;
+}
+
+type Method = 'GET' | 'POST';
+interface Attempt {
+  method: Method;
+  path: string;
+  body: unknown;
+  options: RequestOptions;
+}
+
+const MAX_RETRIES = 2;
+const RETRY_BASE_MS = 50;
+const RETRY_CAP_MS = 400;
+/** Breaker timeout = HTTP timeout + this, so got's own timeout (mapped precisely) fires first. */
+const BREAKER_TIMEOUT_MARGIN_MS = 500;
+const BREAKER_STATE_VALUE: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
+const CONNECTION_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  'ERR_STREAM_PREMATURE_CLOSE',
+]);
+
+/** Answers that say nothing about the backend's health: the breaker counts them as successes. */
+function isCallerError(err: unknown): boolean {
+  return err instanceof UserInputError || err instanceof NotFoundError || err instanceof CancelledError;
+}
+
+/** Failing fast: the server was not called. */
+class BreakerOpenError extends BackendUnavailableError {}
+
+/** The caller went away (its signal aborted); says nothing about the backend. */
+class CancelledError extends InternalError {
+  constructor() {
+    super('The request was cancelled.');
+  }
+}
+
+/**
+ * One HTTP client per backend service: got with keep-alive, one opossum breaker, the internal
+ * secret, request id and traceparent on every call, and answers mapped into the tool-kit error
+ * hierarchy (backend text is logged, never put in a message a client sees, except a 400 in our
+ * own documented shape). Retries (at most 2, full jitter) run outside the breaker so that an
+ * opened breaker also stops the retries, and each attempt counts towards its statistics.
+ */
+export function createBackendClient(options: BackendClientOptions): BackendClient {
+  const { name, breaker: breakerOptions, logger } = options;
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const agent = {
+    http: new http.Agent({ keepAlive: true, maxSockets: 128 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 128 }),
+  };
+  const requests = options.metrics.counter('backend_requests_total', 'Backend HTTP requests by outcome', [
+    'backend',
+    'method',
+    'outcome',
+  ]);
+  const latency = options.metrics.histogram('backend_request_duration_seconds', 'Backend request latency', [
+    'backend',
+    'outcome',
+  ]);
+  const breakerGauge = options.metrics.gauge(
+    'backend_breaker_state',
+    'Circuit breaker state per backend: 0 closed, 1 half-open, 2 open',
+    ['backend'],
+  );
+
+  const breaker = new CircuitBreaker(send, {
+    name,
+    timeout: options.timeoutMs + BREAKER_TIMEOUT_MARGIN_MS,
+    volumeThreshold: breakerOptions.volumeThreshold,
+    errorThresholdPercentage: breakerOptions.errorThresholdPercentage,
+    resetTimeout: breakerOptions.resetTimeoutMs,
+    rollingCountTimeout: breakerOptions.rollingCountTimeoutMs,
+    errorFilter: isCallerError,
+  });
+  let openedAt = 0;
+  const reportState = () => breakerGauge.set({ backend: name }, BREAKER_STATE_VALUE[state()]);
+  breaker.on('open', () => {
+    openedAt = Date.now();
+    logger.warn({ backend: name }, 'circuit breaker opened');
+    reportState();
+  });
+  breaker.on('halfOpen', reportState);
+  breaker.on('close', () => {
+    logger.info({ backend: name }, 'circuit breaker closed');
+    reportState();
+  });
+  reportState();
+
+  function state(): BreakerState {
+    if (breaker.opened) return 'open';
+    if (breaker.halfOpen) return 'half_open';
+    return 'closed';
+  }
+
+  /** Seconds until the breaker lets a trial call through; at least 1. */
+  function retryAfterSeconds(): number {
+    if (!breaker.opened) return 1;
+    const remaining = openedAt + breakerOptions.resetTimeoutMs - Date.now();
+    return Math.max(1, Math.ceil(remaining / 1000));
+  }
+
+  async function send(attempt: Attempt): Promise<unknown> {
+    const { method, path, body, options: req } = attempt;
+    let response: { statusCode: number; body: string };
+    try {
+      response = await got(baseUrl + path, {
+        method,
+        ...(method === 'POST' ? { json: body ?? {} } : {}),
+        headers: {
+          accept: 'application/json',
+          'x-internal-secret': options.internalSecret,
+          'x-request-id': req.requestId,
+          traceparent: outboundTraceparent(req.traceparent),
+        },
+        agent,
+        timeout: { request: options.timeoutMs },
+        retry: { limit: 0 },
+        throwHttpErrors: false,
+        followRedirect: false,
+        responseType: 'text',
+        ...(req.signal ? { signal: req.signal } : {}),
+      });
+    } catch (err) {
+      throw transportError(err);
+    }
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      const parsed = parseJson(response.body);
+      if (parsed === undefined) {
+        logger.error(
+          { backend: name, path, status: response.statusCode },
+          'backend answered with invalid JSON',
+        );
+        throw new InternalError('Internal error.');
+      }
+      return parsed;
+    }
+    const mapped = errorFromStatus(name, response.statusCode, response.body, retryAfterSeconds);
+    if (!isCallerError(mapped)) {
+      logger.warn(
+        { backend: name, path, status: response.statusCode, body: response.body.slice(0, 500) },
+        'backend answered with an error',
+      );
+    }
+    throw mapped;
+  }
+
+  function transportError(err: unknown): ServiceError {
+    if (err instanceof RequestError) {
+      if (err instanceof TimeoutError || err.code === 'ETIMEDOUT')
+        return new BackendTimeoutError(name, { cause: err });
+      if (err.code === 'ERR_ABORTED') return new CancelledError();
+      if (CONNECTION_ERRORS.has(err.code)) {
+        return new BackendUnavailableError(name, retryAfterSeconds(), { cause: err });
+      }
+    }
+    logger.error({ backend: name, err }, 'backend request failed');
+    return new BackendUnavailableError(name, retryAfterSeconds(), { cause: err });
+  }
+
+  /** One attempt through the breaker, with opossum's own failures mapped too. */
+  async function fire(attempt: Attempt): Promise<unknown> {
+    try {
+      return await breaker.fire(attempt);
+    } catch (err) {
+      if (err instanceof ServiceError) throw err;
+      const code = (err as { code?: string }).code;
+      if (code === 'EOPENBREAKER') throw new BreakerOpenError(name, retryAfterSeconds());
+      if (code === 'ETIMEDOUT') throw new BackendTimeoutError(name);
+      throw transportError(err);
+    }
+  }
+
+  async function request(attempt: Attempt): Promise<unknown> {
+    const retry = attempt.options.retry ?? (attempt.method === 'GET' || options.retryPosts === true);
+    const started = performance.now();
+    let outcome = 'ok';
+    try {
+      for (let n = 0; ; n++) {
+        try {
+          return await fire(attempt);
+        } catch (err) {
+          if (!retry || n >= MAX_RETRIES || !isRetryable(err) || attempt.options.signal?.aborted) throw err;
+          await sleep(Math.random() * Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** n));
+        }
+      }
+    } catch (err) {
+      outcome = outcomeOf(err);
+      throw err;
+    } finally {
+      requests.inc({ backend: name, method: attempt.method, outcome });
+      latency.observe({ backend: name, outcome }, (performance.now() - started) / 1000);
+    }
+  }
+
+  /** Transient failures only, and never once the breaker is open (that answer is final). */
+  function isRetryable(err: unknown): boolean {
+    return err instanceof BackendUnavailableError && !breaker.opened;
+  }
+
+  const client: BackendClient = {
+    name,
+    postJson: (path, body, req) => request({ method: 'POST', path, body, options: req }),
+    getJson: (path, req) => request({ method: 'GET', path, body: undefined, options: req }),
+    asToolCaller(): BackendToolCaller {
+      return {
+        callTool(projectId: string, tool: string, input: unknown, call: BackendCallOptions) {
+          const path = `/internal/v1/projects/${encodeURIComponent(projectId)}/tools/${encodeURIComponent(tool)}`;
+          return client.postJson(path, input, {
+            requestId: call.requestId,
+            ...(call.signal ? { signal: call.signal } : {}),
+          });
+        },
+      };
+    },
+    breakerState: state,
+    close() {
+      breaker.shutdown();
+      agent.http.destroy();
+      agent.https.destroy();
+    },
+  };
+  return client;
+}
+
+function outcomeOf(err: unknown): string {
+  if (err instanceof CancelledError) return 'cancelled';
+  if (err instanceof BreakerOpenError) return 'breaker_open';
+  if (err instanceof ServiceError) return err.code;
+  return 'internal';
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

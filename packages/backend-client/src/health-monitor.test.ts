@@ -1,0 +1,126 @@
+import { createNoopMetrics } from '@svc/metrics';
+import { silentLogger } from '@svc/tool-kit';
+import { type BackendClient, createBackendClient } from './backend-client';
+import { createHealthMonitor } from './health-monitor';
+import { json, type StubBackend, startStubBackend } from './test-support/stub-backend';
+
+let recall: StubBackend;
+let recallClient: BackendClient;
+
+function backendClient(name: string, baseUrl: string): BackendClient {
+  return createBackendClient({
+    name,
+    baseUrl,
+    internalSecret: 'internal-secret-for-tests-0123456789',
+    timeoutMs: 1000,
+    breaker: {
+      volumeThreshold: 100,
+      errorThresholdPercentage: 50,
+      resetTimeoutMs: 1000,
+      rollingCountTimeoutMs: 10_000,
+    },
+    metrics: createNoopMetrics(),
+    logger: silentLogger,
+  });
+}
+
+beforeEach(async () => {
+  recall = await startStubBackend(json(200, { status: 'ok' }));
+  recallClient = backendClient('recall', recall.url);
+});
+
+afterEach(async () => {
+  recallClient.close();
+  await recall.close();
+});
+
+describe('health monitor', () => {
+  it('never reports an undeployed backend available and never probes it', async () => {
+    const changes: Array<[string, boolean]> = [];
+    const monitor = createHealthMonitor({
+      backends: [{ name: 'copilot', client: undefined, required: false }],
+      intervalMs: 60_000,
+      onChange: (name, available) => changes.push([name, available]),
+    });
+    await monitor.probeNow();
+    expect(monitor.isAvailable('copilot')).toBe(false);
+    expect(monitor.snapshot().copilot).toEqual({
+      required: false,
+      deployed: false,
+      available: false,
+      breaker: null,
+    });
+    expect(changes).toEqual([]);
+  });
+
+  it('treats a required backend as available without probing it', async () => {
+    const core = await startStubBackend(json(503, {}));
+    const coreClient = backendClient('core', core.url);
+    try {
+      const monitor = createHealthMonitor({
+        backends: [{ name: 'core', client: coreClient, required: true }],
+        intervalMs: 60_000,
+      });
+      await monitor.probeNow();
+      expect(monitor.isAvailable('core')).toBe(true);
+      expect(core.seen).toEqual([]);
+      expect(monitor.snapshot().core?.breaker).toBe('closed');
+    } finally {
+      coreClient.close();
+      await core.close();
+    }
+  });
+
+  it('reports transitions of an optional backend as its /healthz answers change', async () => {
+    const changes: Array<[string, boolean]> = [];
+    const monitor = createHealthMonitor({
+      backends: [{ name: 'recall', client: recallClient, required: false }],
+      intervalMs: 60_000,
+      onChange: (name, available) => changes.push([name, available]),
+    });
+    expect(monitor.isAvailable('recall')).toBe(false);
+    await monitor.probeNow();
+    expect(monitor.isAvailable('recall')).toBe(true);
+    expect(recall.seen.map((s) => [s.method, s.url])).toEqual([['GET', '/healthz']]);
+    await monitor.probeNow();
+    expect(changes).toEqual([['recall', true]]);
+
+    recall.handle = json(503, { status: 'down' });
+    await monitor.probeNow();
+    expect(monitor.isAvailable('recall')).toBe(false);
+    expect(changes).toEqual([
+      ['recall', true],
+      ['recall', false],
+    ]);
+
+    recall.handle = json(200, { status: 'ok' });
+    await monitor.probeNow();
+    expect(changes.at(-1)).toEqual(['recall', true]);
+  });
+
+  it('probes on start and keeps probing on its interval', async () => {
+    recall.handle = json(503, {});
+    let flipped!: () => void;
+    const up = new Promise<void>((resolve) => {
+      flipped = resolve;
+    });
+    const monitor = createHealthMonitor({
+      backends: [{ name: 'recall', client: recallClient, required: false }],
+      intervalMs: 20,
+      onChange: (_name, available) => available && flipped(),
+    });
+    monitor.start();
+    try {
+      await new Promise<void>((resolve) => {
+        const wait = () => (recall.seen.length >= 2 ? resolve() : setTimeout(wait, 5));
+        wait();
+      });
+      expect(monitor.isAvailable('recall')).toBe(false);
+      recall.handle = json(200, { status: 'ok' });
+      await up;
+      expect(monitor.isAvailable('recall')).toBe(true);
+    } finally {
+      monitor.stop();
+    }
+  });
+});

@@ -1,0 +1,70 @@
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export type Handler = (req: Seen, res: ServerResponse) => void;
+
+/**
+ * A real HTTP server on 127.0.0.1 standing in for a backend in these tests; its behaviour is
+ * swapped per test through `handle`, and every request it receives is recorded in `seen`.
+ */
+export interface StubBackend {
+  url: string;
+  seen: Seen[];
+  handle: Handler;
+  close(): Promise<void>;
+}
+
+export async function startStubBackend(initial: Handler = json(200, { status: 'ok' })): Promise<StubBackend> {
+  const stub: StubBackend = { url: '', seen: [], handle: initial, close: async () => {} };
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      stub.seen.push(seen);
+      stub.handle(seen, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  stub.url = `http://127.0.0.1:${port}`;
+  stub.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return stub;
+}
+
+export function json(status: number, body: unknown): Handler {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  };
+}
+
+export function text(status: number, body: string): Handler {
+  return (_req, res) => {
+    res.writeHead(status, { 'content-type': 'text/plain' }).end(body);
+  };
+}
+
+/** Polls until the condition holds (state changes driven by the breaker's own timers). */
+export async function eventually(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never happened: ${what}`);
+}

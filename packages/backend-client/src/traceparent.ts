@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+
+// W3C Trace Context (SPEC.md section 2.5): `00-<32 hex trace_id>-<16 hex span_id>-<2 hex flags>`.
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
+
+export function isValidTraceparent(value: string): boolean {
+  const m = TRACEPARENT.exec(value);
+  if (!m) return false;
+  const [, version, traceId, spanId] = m;
+  // Version ff is forbidden; all-zero ids are invalid by the spec.
+  return version !== 'ff' && !/^0+$/.test(traceId!) && !/^0+$/.test(spanId!);
+}
+
+function nonZeroHex(bytes: number): string {
+  for (;;) {
+    const hex = randomBytes(bytes).toString('hex');
+    if (!/^0+$/.test(hex)) return hex;
+  }
+}
+
+/** A fresh, sampled root context. */
+export function newTraceparent(): string {
+  return `00-${nonZeroHex(16)}-${nonZeroHex(8)}-01`;
+}
+
+/**
+ * The header an outbound call carries. A valid inbound context is passed on unchanged: the gateway
+ * reports no spans of its own, so the downstream server span must point at the caller's real span
+ * (a made-up intermediate span id would leave an orphan in the trace tree).
+ */
+export function outboundTraceparent(given: string | undefined): string {
+  const candidate = given?.trim().toLowerCase();
+  return candidate && isValidTraceparent(candidate) ? candidate : newTraceparent();
+}
