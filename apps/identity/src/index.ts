@@ -1,1 +1,3 @@
-export {};
+export { createIdentityApp, type IdentityDeps } from './app';
+export { type IdentityConfig, loadIdentityConfig } from './config';
+export { identityMigrations, migrateIdentity } from './migrations';

@@ -1,0 +1,55 @@
+import type { Metrics } from '@svc/metrics';
+import type { Postgres } from '@svc/postgres';
+import { BackendUnavailableError, type Logger, notFoundHandler } from '@svc/tool-kit';
+import express, { type Express } from 'express';
+import type { IdentityContext } from './context';
+import { identityErrorHandler, requireInternalSecret } from './http';
+import { adminRouter } from './routes/admin';
+import { consoleRouter } from './routes/console';
+import { internalRouter } from './routes/internal';
+
+export interface IdentityDeps {
+  /** Migrated with `migrateIdentity` before the app serves. */
+  db: Postgres;
+  internalSecret: string;
+  logger: Logger;
+  metrics: Metrics;
+  /** Milliseconds since the epoch; defaults to Date.now. */
+  now?: () => number;
+  /** Public address of observability-core used in ingest-key DSNs; default http://localhost:8080. */
+  ingestEndpoint?: string;
+}
+
+/** The identity service (DESIGN.md section 4, docs/internal-api.md) as an express app. */
+export function createIdentityApp(deps: IdentityDeps): Express {
+  const now = deps.now ?? Date.now;
+  const ctx: IdentityContext = {
+    db: deps.db,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    clock: () => new Date(now()),
+    ingestEndpoint: deps.ingestEndpoint ?? 'http://localhost:8080',
+  };
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+  app.use(express.json({ limit: '2mb' }));
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await deps.db.ping();
+    } catch (err) {
+      throw new BackendUnavailableError('identity store', 5, { cause: err });
+    }
+    res.json({ status: 'ok' });
+  });
+
+  app.use('/internal', requireInternalSecret(deps.internalSecret));
+  app.use('/internal/v1/admin', adminRouter(ctx));
+  app.use('/internal', internalRouter(ctx));
+  app.use('/console', consoleRouter(ctx));
+
+  app.use(notFoundHandler());
+  app.use(identityErrorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,14 @@
+import type { Metrics } from '@svc/metrics';
+import type { Postgres } from '@svc/postgres';
+import type { Logger } from '@svc/tool-kit';
+
+/** What the route modules share; built once by createIdentityApp. */
+export interface IdentityContext {
+  db: Postgres;
+  logger: Logger;
+  metrics: Metrics;
+  /** The current time; injected so tests can move it (token expiry, step-up windows). */
+  clock: () => Date;
+  /** Public address of observability-core, for the DSN of new ingest keys. */
+  ingestEndpoint: string;
+}

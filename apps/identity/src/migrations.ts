@@ -1,0 +1,111 @@
+import { type Migration, type Postgres, runMigrations } from '@svc/postgres';
+
+// Released migrations are immutable (runMigrations refuses edited ones): add new ones at the end.
+export const identityMigrations: Migration[] = [
+  {
+    id: '0001_orgs_users_projects',
+    sql: `
+      CREATE TABLE orgs (
+        org_id text PRIMARY KEY,
+        name text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE org_capabilities (
+        org_id text NOT NULL REFERENCES orgs (org_id),
+        capability text NOT NULL CHECK (capability IN ('vis_trace', 'vis_recall', 'vis_ai_verifier')),
+        enabled boolean NOT NULL,
+        updated_at timestamptz NOT NULL,
+        PRIMARY KEY (org_id, capability)
+      );
+      CREATE TABLE users (
+        user_id text PRIMARY KEY,
+        email text NOT NULL UNIQUE,
+        password_hash text NOT NULL,
+        org_id text NOT NULL REFERENCES orgs (org_id),
+        created_at timestamptz NOT NULL
+      );
+      CREATE TABLE projects (
+        project_id text PRIMARY KEY,
+        org_id text NOT NULL REFERENCES orgs (org_id),
+        name text NOT NULL,
+        created_at timestamptz NOT NULL
+      );
+      CREATE INDEX projects_org ON projects (org_id, created_at);
+    `,
+  },
+  {
+    id: '0002_tokens_sessions_ingest_keys',
+    sql: `
+      CREATE TABLE tokens (
+        token_id text PRIMARY KEY,
+        token_sha256 text NOT NULL UNIQUE,
+        name text NOT NULL,
+        scopes text[] NOT NULL,
+        org_id text REFERENCES orgs (org_id),
+        project_id text REFERENCES projects (project_id),
+        user_id text REFERENCES users (user_id),
+        last_four text NOT NULL,
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        revoked_at timestamptz
+      );
+      CREATE INDEX tokens_project ON tokens (project_id, created_at);
+      CREATE TABLE console_sessions (
+        session_sha256 text PRIMARY KEY,
+        user_id text NOT NULL REFERENCES users (user_id),
+        created_at timestamptz NOT NULL,
+        expires_at timestamptz NOT NULL,
+        step_up_until timestamptz
+      );
+      CREATE TABLE ingest_keys (
+        key_id text PRIMARY KEY,
+        secret text NOT NULL,
+        project_id text NOT NULL REFERENCES projects (project_id),
+        active boolean NOT NULL DEFAULT true,
+        created_at timestamptz NOT NULL
+      );
+    `,
+  },
+  {
+    // No foreign key to projects: stdio mode audits a project fixed by env that identity may not know.
+    id: '0003_audit',
+    sql: `
+      CREATE TABLE audit_chain_heads (
+        project_id text PRIMARY KEY,
+        last_seq bigint NOT NULL,
+        last_hash text NOT NULL
+      );
+      CREATE TABLE audit_records (
+        project_id text NOT NULL,
+        seq bigint NOT NULL,
+        id uuid NOT NULL UNIQUE,
+        at text NOT NULL,
+        token_id text,
+        user_id text,
+        org_id text,
+        tool text NOT NULL,
+        transport text NOT NULL,
+        status text NOT NULL,
+        duration_ms bigint NOT NULL,
+        request_id text NOT NULL,
+        params text,
+        prev_hash text NOT NULL,
+        hash text NOT NULL,
+        PRIMARY KEY (project_id, seq)
+      );
+      CREATE FUNCTION audit_records_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        RAISE EXCEPTION 'audit_records is append-only';
+      END $$;
+      CREATE TRIGGER audit_records_no_update_delete BEFORE UPDATE OR DELETE ON audit_records
+        FOR EACH ROW EXECUTE FUNCTION audit_records_append_only();
+      CREATE TRIGGER audit_records_no_truncate BEFORE TRUNCATE ON audit_records
+        FOR EACH STATEMENT EXECUTE FUNCTION audit_records_append_only();
+    `,
+  },
+];
+
+/** Brings the identity schema up to date; safe at every start. */
+export function migrateIdentity(db: Postgres): Promise<string[]> {
+  return runMigrations(db, identityMigrations);
+}

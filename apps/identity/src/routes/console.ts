@@ -1,0 +1,161 @@
+import { createHash } from 'node:crypto';
+import { MCP_SCOPE } from '@svc/auth';
+import { NotFoundError, UnauthorizedError } from '@svc/tool-kit';
+import express, { type Response, type Router } from 'express';
+import type { IdentityContext } from '../context';
+import { parseInput, StepUpRequiredError } from '../http';
+import { randomSecret } from '../ids';
+import { ingestKeyAnswer } from '../ingest-key-answer';
+import { issueToken } from '../issue-token';
+import { decoyPasswordHash, verifyPassword } from '../passwords';
+import { consoleTokenBody, loginBody, stepUpBody } from '../schemas';
+import { createIngestKey } from '../store/ingest-keys';
+import { getProject, type Project } from '../store/projects';
+import { createSession, findLiveSession, setStepUp } from '../store/sessions';
+import { getToken, listTokens, revokeToken } from '../store/tokens';
+import { findUserByEmail, getUser } from '../store/users';
+
+const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
+export const STEP_UP_WINDOW_MS = 5 * 60 * 1000;
+const API_SCOPE = 'api:read';
+
+interface ConsoleSession {
+  sha256: string;
+  userId: string;
+  orgId: string;
+  stepUpUntil: Date | null;
+}
+
+const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+const sessionOf = (res: Response) => res.locals.session as ConsoleSession;
+
+/** The human-facing API of the web console: session bearer from login, never an MCP token. */
+export function consoleRouter(ctx: IdentityContext): Router {
+  const router = express.Router();
+
+  router.post('/v1/login', async (req, res) => {
+    const body = parseInput(loginBody, req.body);
+    const user = await findUserByEmail(ctx.db, body.email);
+    const matches = await verifyPassword(body.password, user?.password_hash ?? (await decoyPasswordHash()));
+    if (!user || !matches) {
+      ctx.logger.warn({ event: 'console_login_failed' }, 'console login refused');
+      throw new UnauthorizedError('bad_credentials');
+    }
+    const sessionToken = `svc_ses_${randomSecret(32)}`;
+    const now = ctx.clock();
+    const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+    await createSession(ctx.db, { sha256: sha256(sessionToken), userId: user.user_id, expiresAt }, now);
+    res.json({ session_token: sessionToken, expires_at: expiresAt.toISOString() });
+  });
+
+  // Everything below needs a live session.
+  router.use(async (req, res, next) => {
+    const [scheme, value, ...rest] = (req.get('authorization') ?? '').trim().split(/\s+/);
+    if (scheme?.toLowerCase() !== 'bearer' || !value || rest.length > 0) {
+      throw new UnauthorizedError('missing_session');
+    }
+    const hash = sha256(value);
+    const session = await findLiveSession(ctx.db, hash, ctx.clock());
+    if (!session) throw new UnauthorizedError('invalid_session');
+    res.locals.session = {
+      sha256: hash,
+      userId: session.user_id,
+      orgId: session.org_id,
+      stepUpUntil: session.step_up_until,
+    } satisfies ConsoleSession;
+    next();
+  });
+
+  const requireStepUp = (session: ConsoleSession) => {
+    if (!session.stepUpUntil || session.stepUpUntil.getTime() <= ctx.clock().getTime()) {
+      throw new StepUpRequiredError();
+    }
+  };
+
+  // Projects of other orgs are indistinguishable from unknown ones.
+  const projectOf = async (session: ConsoleSession, projectId: string): Promise<Project> => {
+    const project = await getProject(ctx.db, projectId);
+    if (!project || project.org_id !== session.orgId) throw new NotFoundError('Unknown project.');
+    return project;
+  };
+
+  router.post('/v1/step-up', async (req, res) => {
+    const { password } = parseInput(stepUpBody, req.body);
+    const session = sessionOf(res);
+    const user = await getUser(ctx.db, session.userId);
+    if (!user || !(await verifyPassword(password, user.password_hash))) {
+      ctx.logger.warn({ event: 'console_step_up_failed', user_id: session.userId }, 'step-up refused');
+      throw new UnauthorizedError('step_up_failed');
+    }
+    const until = new Date(ctx.clock().getTime() + STEP_UP_WINDOW_MS);
+    await setStepUp(ctx.db, session.sha256, until);
+    res.json({ step_up_until: until.toISOString() });
+  });
+
+  router.post('/v1/projects/:project_id/mcp-tokens', async (req, res) => {
+    const session = sessionOf(res);
+    const project = await projectOf(session, req.params.project_id);
+    requireStepUp(session);
+    const body = parseInput(consoleTokenBody, req.body);
+    const issued = await issueToken(
+      ctx.db,
+      {
+        projectId: project.project_id,
+        userId: session.userId,
+        name: body.name,
+        days: body.days,
+        scopes: [MCP_SCOPE],
+      },
+      ctx.clock(),
+    );
+    res
+      .status(201)
+      .json({
+        token: issued.token,
+        token_id: issued.token_id,
+        scope: MCP_SCOPE,
+        expires_at: issued.expires_at,
+      });
+  });
+
+  router.get('/v1/projects/:project_id/mcp-tokens', async (req, res) => {
+    const project = await projectOf(sessionOf(res), req.params.project_id);
+    res.json({ items: await listTokens(ctx.db, project.project_id, MCP_SCOPE) });
+  });
+
+  router.delete('/v1/mcp-tokens/:token_id', async (req, res) => {
+    const token = await getToken(ctx.db, req.params.token_id);
+    if (!token || token.org_id !== sessionOf(res).orgId) throw new NotFoundError('Unknown token.');
+    const revokedAt = await revokeToken(ctx.db, token.token_id, ctx.clock());
+    res.json({ token_id: token.token_id, revoked_at: revokedAt!.toISOString() });
+  });
+
+  // General API tokens: no project and scope api:read, so MCP refuses them. Also a credential,
+  // hence the same step-up rule as MCP tokens.
+  router.post('/v1/api-tokens', async (req, res) => {
+    const session = sessionOf(res);
+    requireStepUp(session);
+    const body = parseInput(consoleTokenBody, req.body);
+    const issued = await issueToken(
+      ctx.db,
+      { projectId: null, userId: session.userId, name: body.name, days: body.days, scopes: [API_SCOPE] },
+      ctx.clock(),
+    );
+    res
+      .status(201)
+      .json({
+        token: issued.token,
+        token_id: issued.token_id,
+        scope: API_SCOPE,
+        expires_at: issued.expires_at,
+      });
+  });
+
+  router.post('/v1/projects/:project_id/ingest-keys', async (req, res) => {
+    const project = await projectOf(sessionOf(res), req.params.project_id);
+    const key = await createIngestKey(ctx.db, project.project_id, ctx.clock());
+    res.status(201).json(ingestKeyAnswer(key, ctx.ingestEndpoint));
+  });
+
+  return router;
+}

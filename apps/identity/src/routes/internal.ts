@@ -1,0 +1,93 @@
+import { auditEntrySchema } from '@svc/audit';
+import { checkTokenFormat, hashToken, tokenFingerprint } from '@svc/auth';
+import { NotFoundError } from '@svc/tool-kit';
+import express, { type Router } from 'express';
+import { z } from 'zod';
+import type { IdentityContext } from '../context';
+import { parseInput } from '../http';
+import { auditListQuery, introspectBody, projectQuery } from '../schemas';
+import { appendAudit, listAudit, verifyAudit } from '../store/audit';
+import { getIngestKey } from '../store/ingest-keys';
+import { enabledCapabilities, getOrg } from '../store/orgs';
+import { findTokenByHash } from '../store/tokens';
+
+const auditBatch = z.strictObject({ records: z.array(auditEntrySchema).min(1).max(1000) });
+
+/** Service-to-service endpoints; the internal secret is checked before this router. */
+export function internalRouter(ctx: IdentityContext): Router {
+  const router = express.Router();
+  const introspections = ctx.metrics.counter('identity_introspections_total', 'Token introspections', [
+    'result',
+  ]);
+  const auditWritten = ctx.metrics.counter('identity_audit_records_written_total', 'Audit records committed');
+
+  router.post('/v1/introspect', async (req, res) => {
+    const { token } = parseInput(introspectBody, req.body);
+    const refuse = (reason: string) => {
+      introspections.inc({ result: reason });
+      // A security event: the fingerprint lets operators correlate attempts; the token never appears.
+      ctx.logger.warn(
+        { event: 'introspection_failed', reason, token_fp: tokenFingerprint(token) },
+        'token refused',
+      );
+      res.json({ active: false });
+    };
+    if (!checkTokenFormat(token)) return refuse('malformed');
+    // Read fresh every time (no cache), so a revocation is seen by the very next introspection.
+    const row = await findTokenByHash(ctx.db, hashToken(token));
+    if (!row) return refuse('unknown');
+    if (row.revoked_at) return refuse('revoked');
+    if (row.expires_at.getTime() <= ctx.clock().getTime()) return refuse('expired');
+    introspections.inc({ result: 'active' });
+    res.json({
+      active: true,
+      token_id: row.token_id,
+      user_id: row.user_id,
+      org_id: row.org_id,
+      project_id: row.project_id,
+      scopes: row.scopes,
+      expires_at: row.expires_at.toISOString(),
+      capabilities: row.capabilities,
+    });
+  });
+
+  router.get('/v1/orgs/:org_id/capabilities', async (req, res) => {
+    const org = await getOrg(ctx.db, req.params.org_id);
+    if (!org) throw new NotFoundError('Unknown organization.');
+    res.json({ org_id: org.org_id, capabilities: await enabledCapabilities(ctx.db, org.org_id) });
+  });
+
+  router.post('/v1/audit', async (req, res) => {
+    const { records } = parseInput(auditBatch, req.body);
+    // Answer only after the commit: the gateway releases a tool result on this 201 alone.
+    const written = await appendAudit(ctx.db, records);
+    auditWritten.inc({}, written);
+    res.status(201).json({ written });
+  });
+
+  router.get('/v1/audit', async (req, res) => {
+    const query = parseInput(auditListQuery, req.query);
+    const items = await listAudit(ctx.db, query.project_id, {
+      limit: query.limit + 1,
+      afterSeq: query.after_seq,
+    });
+    res.json({
+      items: items.slice(0, query.limit),
+      limit: query.limit,
+      has_more: items.length > query.limit,
+    });
+  });
+
+  router.get('/v1/audit/verify', async (req, res) => {
+    const { project_id } = parseInput(projectQuery, req.query);
+    res.json(await verifyAudit(ctx.db, project_id));
+  });
+
+  router.get('/v1/ingest-keys/:key_id', async (req, res) => {
+    const key = await getIngestKey(ctx.db, req.params.key_id);
+    if (!key) throw new NotFoundError('Unknown ingest key.');
+    res.json({ key_id: key.key_id, project_id: key.project_id, secret: key.secret, active: key.active });
+  });
+
+  return router;
+}

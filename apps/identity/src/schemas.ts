@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { CONTROLLED_CAPABILITY_NAMES } from './store/orgs';
+
+const name = z.string().trim().min(1).max(200);
+const id = z.string().min(1).max(200);
+const email = z.string().trim().toLowerCase().pipe(z.email().max(320));
+const password = z.string().min(8).max(1024);
+const days = z.number().int().min(1).max(3650);
+
+export const capabilityName = z.enum(CONTROLLED_CAPABILITY_NAMES);
+
+export const introspectBody = z.strictObject({ token: z.string().max(1000) });
+
+export const createOrgBody = z.strictObject({ name });
+export const capabilityBody = z.strictObject({ enabled: z.boolean() });
+export const createUserBody = z.strictObject({ email, password, org_id: id });
+export const createProjectBody = z.strictObject({ name, org_id: id.optional() });
+export const createTokenBody = z.strictObject({
+  project_id: id.nullable(),
+  name: name.optional(),
+  days: days.default(90),
+  user_id: id.optional(),
+  scopes: z
+    .array(z.string().regex(/^[a-z]+:[a-z]+$/))
+    .min(1)
+    .max(10)
+    .default(['mcp:read']),
+});
+export const projectQuery = z.object({ project_id: id });
+export const createIngestKeyBody = z.strictObject({ project_id: id });
+export const bootstrapBody = z.strictObject({
+  org_name: name,
+  project_name: name,
+  user_email: email,
+  user_password: password.optional(),
+});
+
+export const auditListQuery = z.object({
+  project_id: id,
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  after_seq: z.coerce.number().int().min(0).default(0),
+});
+
+export const loginBody = z.strictObject({ email, password: z.string().min(1).max(1024) });
+export const stepUpBody = z.strictObject({ password: z.string().min(1).max(1024) });
+export const consoleTokenBody = z.strictObject({ name, days: days.default(90) });

@@ -1,0 +1,148 @@
+import {
+  type AuditEntry,
+  type ChainVerification,
+  ChainVerifier,
+  GENESIS_HASH,
+  hashRecord,
+  type StoredAuditRecord,
+} from '@svc/audit';
+import type { Postgres, Queryable } from '@svc/postgres';
+
+interface AuditRow {
+  project_id: string;
+  seq: number;
+  id: string;
+  at: string;
+  token_id: string | null;
+  user_id: string | null;
+  org_id: string | null;
+  tool: string;
+  transport: AuditEntry['transport'];
+  status: AuditEntry['status'];
+  duration_ms: number;
+  request_id: string;
+  params: string | null;
+  prev_hash: string;
+  hash: string;
+}
+
+// `params` is kept as JSON text, not jsonb: jsonb refuses some valid JSON strings (\u0000), and an
+// audit write must never fail because of what a caller typed. The hash is over canonical JSON, so
+// key order does not matter either way.
+function toStored(row: AuditRow): StoredAuditRecord {
+  const { params, ...rest } = row;
+  return { ...rest, params: params === null ? undefined : JSON.parse(params) };
+}
+
+async function appendProject(tx: Queryable, projectId: string, entries: AuditEntry[]): Promise<number> {
+  // The chain head row is the per-project lock: concurrent writers of one project queue here
+  // (FOR UPDATE) so seq and prev_hash are never handed out twice. Other projects are unaffected.
+  await tx.query(
+    'INSERT INTO audit_chain_heads (project_id, last_seq, last_hash) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING',
+    [projectId, GENESIS_HASH],
+  );
+  const { rows } = await tx.query<{ last_seq: number; last_hash: string }>(
+    'SELECT last_seq, last_hash FROM audit_chain_heads WHERE project_id = $1 FOR UPDATE',
+    [projectId],
+  );
+  let { last_seq: seq, last_hash: prev } = rows[0]!;
+  // A retried request must not append its records twice: ids already stored are skipped.
+  const existing = await tx.query<{ id: string }>(
+    'SELECT id::text AS id FROM audit_records WHERE id = ANY ($1::uuid[])',
+    [entries.map((e) => e.id)],
+  );
+  const stored = new Set(existing.rows.map((r) => r.id));
+  let written = 0;
+  for (const entry of entries) {
+    if (stored.has(entry.id)) continue;
+    stored.add(entry.id);
+    seq += 1;
+    const hash = hashRecord(prev, entry, seq);
+    await tx.query(
+      `INSERT INTO audit_records (project_id, seq, id, at, token_id, user_id, org_id, tool, transport, status,
+                                  duration_ms, request_id, params, prev_hash, hash)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+      [
+        projectId,
+        seq,
+        entry.id,
+        entry.at,
+        entry.token_id,
+        entry.user_id,
+        entry.org_id,
+        entry.tool,
+        entry.transport,
+        entry.status,
+        entry.duration_ms,
+        entry.request_id,
+        entry.params === undefined ? null : JSON.stringify(entry.params),
+        prev,
+        hash,
+      ],
+    );
+    prev = hash;
+    written++;
+  }
+  await tx.query('UPDATE audit_chain_heads SET last_seq = $2, last_hash = $3 WHERE project_id = $1', [
+    projectId,
+    seq,
+    prev,
+  ]);
+  return written;
+}
+
+/**
+ * Appends the entries of one request in one transaction: all of them become durable, or none.
+ * Projects are locked in sorted order so two multi-project batches cannot deadlock.
+ * Returns how many were newly written (ids already stored are skipped).
+ */
+export async function appendAudit(db: Postgres, entries: AuditEntry[]): Promise<number> {
+  const byProject = new Map<string, AuditEntry[]>();
+  for (const entry of entries) {
+    const list = byProject.get(entry.project_id) ?? [];
+    list.push(entry);
+    byProject.set(entry.project_id, list);
+  }
+  return db.transaction(async (tx) => {
+    let written = 0;
+    for (const projectId of [...byProject.keys()].sort()) {
+      written += await appendProject(tx, projectId, byProject.get(projectId)!);
+    }
+    return written;
+  });
+}
+
+const SELECT_RECORDS = `SELECT project_id, seq, id::text AS id, at, token_id, user_id, org_id, tool, transport, status,
+  duration_ms, request_id, params, prev_hash, hash FROM audit_records`;
+
+/** Records of a project with seq > afterSeq, oldest first. */
+export async function listAudit(
+  q: Queryable,
+  projectId: string,
+  options: { limit: number; afterSeq: number },
+): Promise<StoredAuditRecord[]> {
+  const { rows } = await q.query<AuditRow>(
+    `${SELECT_RECORDS} WHERE project_id = $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+    [projectId, options.afterSeq, options.limit],
+  );
+  return rows.map(toStored);
+}
+
+const VERIFY_PAGE = 1000;
+
+/** Recomputes a project's whole chain page by page, and checks it ends where the head says. */
+export async function verifyAudit(q: Queryable, projectId: string): Promise<ChainVerification> {
+  const verifier = new ChainVerifier();
+  let afterSeq = 0;
+  for (;;) {
+    const page = await listAudit(q, projectId, { limit: VERIFY_PAGE, afterSeq });
+    if (!verifier.add(page) || page.length < VERIFY_PAGE) break;
+    afterSeq = page[page.length - 1]!.seq;
+  }
+  const { rows } = await q.query<{ last_seq: number; last_hash: string }>(
+    'SELECT last_seq, last_hash FROM audit_chain_heads WHERE project_id = $1',
+    [projectId],
+  );
+  const head = rows[0];
+  return verifier.result(head ? { seq: head.last_seq, hash: head.last_hash } : null);
+}

@@ -1,0 +1,81 @@
+// Test support: an identity app over a fresh in-memory PGlite, with a movable clock and a
+// logger that keeps what it was given (to check security events).
+import { createNoopMetrics } from '@svc/metrics';
+import { createPostgres, type Postgres } from '@svc/postgres';
+import type { Logger } from '@svc/tool-kit';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createIdentityApp } from '../app';
+import { migrateIdentity } from '../migrations';
+
+export const SECRET = 'test-internal-secret-0123456789';
+export const START = Date.parse('2030-01-01T00:00:00.000Z');
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface LogLine {
+  level: string;
+  obj: Record<string, unknown>;
+  msg?: string;
+}
+
+export function recordingLogger(lines: LogLine[]): Logger {
+  const at =
+    (level: string) =>
+    (obj: object, msg?: string): void => {
+      lines.push({ level, obj: obj as Record<string, unknown>, msg });
+    };
+  const logger: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
+
+export interface Harness {
+  db: Postgres;
+  app: Express;
+  clock: { now: number };
+  logs: LogLine[];
+  /** Authenticated internal call. */
+  internal: (method: 'get' | 'post' | 'put' | 'delete', path: string) => request.Test;
+  close(): Promise<void>;
+}
+
+export async function startHarness(db?: Postgres): Promise<Harness> {
+  const store = db ?? (await createPostgres({ dataDir: ':memory:' }));
+  await migrateIdentity(store);
+  const clock = { now: START };
+  const logs: LogLine[] = [];
+  const app = createIdentityApp({
+    db: store,
+    internalSecret: SECRET,
+    logger: recordingLogger(logs),
+    metrics: createNoopMetrics(),
+    now: () => clock.now,
+    ingestEndpoint: 'http://ingest.example:8080',
+  });
+  return {
+    db: store,
+    app,
+    clock,
+    logs,
+    internal: (method, path) => request(app)[method](path).set('X-Internal-Secret', SECRET),
+    close: () => store.close(),
+  };
+}
+
+/** A fresh org with one project, through the admin API. */
+export async function seedProject(h: Harness, name = 'p'): Promise<{ orgId: string; projectId: string }> {
+  const org = await h
+    .internal('post', '/internal/v1/admin/orgs')
+    .send({ name: `org of ${name}` })
+    .expect(201);
+  const project = await h
+    .internal('post', '/internal/v1/admin/projects')
+    .send({ name, org_id: org.body.org_id })
+    .expect(201);
+  return { orgId: org.body.org_id, projectId: project.body.project_id };
+}
