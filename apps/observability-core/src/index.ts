@@ -1,1 +1,17 @@
-export {};
+export { type CoreAppDeps, createCoreApp } from './app';
+export { type CoreConfig, loadConfig, type StorageConfig } from './config';
+export { crashSignature } from './ingest/crash-signature';
+export {
+  createHttpIngestKeyResolver,
+  type HttpIngestKeyResolverOptions,
+  type IngestKey,
+  type IngestKeyResolver,
+} from './ingest/key-resolver';
+export { RECORD_SCHEMAS, RECORD_TYPES, type RecordType } from './ingest/schemas';
+export { MAX_CLOCK_SKEW_SECONDS, signIngestBody } from './ingest/signature';
+export { migrateCore } from './storage/migrate';
+export { DEFAULT_RETENTION, type Retention } from './storage/migrations';
+export { openStorage } from './storage/open';
+export type { AnyCoreTool, CoreTool, CoreToolContext } from './tools/core-tool';
+export { serve } from './tools/core-tool';
+export { createCoreToolRegistry } from './tools/registry';

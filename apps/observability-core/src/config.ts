@@ -1,0 +1,68 @@
+import { join, resolve } from 'node:path';
+import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port, portOf } from '@svc/config';
+import { z } from 'zod';
+import type { Retention } from './storage/migrations';
+
+const days = (fallback: number) => z.coerce.number().int().min(1).max(3650).default(fallback);
+
+const coreEnv = z.object({
+  SVC_CORE_PORT: z.string().optional(),
+  SVC_CORE_HOST: z.string().min(1).default('0.0.0.0'),
+  SVC_OBSERVABILITY_ENDPOINT: httpUrl.default('http://localhost:8080'),
+  SVC_INTERNAL_SECRET: internalSecret,
+  SVC_IDENTITY_INTERNAL_URL: httpUrl.default('http://localhost:8081'),
+  // A ClickHouse server when set; otherwise embedded chDB under SVC_DATA_DIR/clickhouse.
+  SVC_CLICKHOUSE_URL: optionalUrl,
+  SVC_CLICKHOUSE_USER: z.string().optional(),
+  SVC_CLICKHOUSE_PASSWORD: z.string().optional(),
+  SVC_CLICKHOUSE_DATABASE: z
+    .string()
+    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an identifier')
+    .default('observability'),
+  SVC_DATA_DIR: z.string().min(1).default('./.data'),
+  SVC_RETENTION_DAYS: days(90),
+  SVC_SPAN_RETENTION_DAYS: days(14),
+  SVC_LOG_LEVEL: logLevel,
+});
+
+export type StorageConfig =
+  | { kind: 'server'; url: string; database: string; username?: string; password?: string }
+  | { kind: 'embedded'; path: string; database: string };
+
+export interface CoreConfig {
+  port: number;
+  host: string;
+  internalSecret: string;
+  identityUrl: string;
+  storage: StorageConfig;
+  retention: Retention;
+  logLevel: string;
+}
+
+export function loadConfig(env: Record<string, string | undefined>): CoreConfig {
+  const e = parseEnv('observability-core', coreEnv, env);
+  // The core listens where the other services are told to find it, unless SVC_CORE_PORT says otherwise.
+  const listenPort = port(portOf(e.SVC_OBSERVABILITY_ENDPOINT, 8080)).parse(e.SVC_CORE_PORT);
+  const storage: StorageConfig = e.SVC_CLICKHOUSE_URL
+    ? {
+        kind: 'server',
+        url: e.SVC_CLICKHOUSE_URL,
+        database: e.SVC_CLICKHOUSE_DATABASE,
+        username: e.SVC_CLICKHOUSE_USER,
+        password: e.SVC_CLICKHOUSE_PASSWORD,
+      }
+    : {
+        kind: 'embedded',
+        path: resolve(join(e.SVC_DATA_DIR, 'clickhouse')),
+        database: e.SVC_CLICKHOUSE_DATABASE,
+      };
+  return {
+    port: listenPort,
+    host: e.SVC_CORE_HOST,
+    internalSecret: e.SVC_INTERNAL_SECRET,
+    identityUrl: e.SVC_IDENTITY_INTERNAL_URL,
+    storage,
+    retention: { defaultDays: e.SVC_RETENTION_DAYS, spanDays: e.SVC_SPAN_RETENTION_DAYS },
+    logLevel: e.SVC_LOG_LEVEL,
+  };
+}

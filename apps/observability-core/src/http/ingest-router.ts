@@ -1,0 +1,95 @@
+import type { ClickHouse } from '@svc/clickhouse';
+import type { Metrics } from '@svc/metrics';
+import { BackendUnavailableError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
+import express, { type Router } from 'express';
+import type { IngestKeyResolver } from '../ingest/key-resolver';
+import { rowsOf } from '../ingest/rows';
+import { RECORD_TYPES, type RecordType } from '../ingest/schemas';
+import { signatureMatches, timestampFresh } from '../ingest/signature';
+import { validateBatch } from '../ingest/validate-batch';
+
+export interface IngestRouterDeps {
+  ch: ClickHouse;
+  ingestKeys: IngestKeyResolver;
+  logger: Logger;
+  metrics: Metrics;
+  now: () => number;
+  /** Largest accepted body; beyond it 413. Default 10 MB. */
+  maxBodyBytes?: number;
+}
+
+/** An ingest request that is not signed by an active key of some project. */
+class IngestAuthError extends UnauthorizedError {
+  constructor(reason: string) {
+    super(reason);
+    this.message = 'A valid ingest key, timestamp and signature are required.';
+  }
+}
+
+/** POST /ingest/v1/batch (DESIGN.md section 6). */
+export function createIngestRouter(deps: IngestRouterDeps): Router {
+  const router = express.Router();
+  const accepted = deps.metrics.counter('core_ingest_records_total', 'Ingested records by type', ['type']);
+  const rejected = deps.metrics.counter('core_ingest_rejected_total', 'Rejected ingest requests', ['reason']);
+  router.post(
+    '/ingest/v1/batch',
+    // Raw bytes: the signature covers the body exactly as sent.
+    express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 }),
+    async (req, res, next) => {
+      try {
+        const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const projectId = await authenticate(req.get.bind(req), body, deps);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          throw new UserInputError('The request body is not valid JSON.');
+        }
+        const batch = validateBatch(parsed);
+        const rows = rowsOf(batch, projectId, deps.now());
+        const counts = {} as Record<RecordType, number>;
+        for (const type of RECORD_TYPES) {
+          counts[type] = rows[type].length;
+          try {
+            await deps.ch.insert(type, rows[type]);
+          } catch (err) {
+            deps.logger.error({ err, table: type, project_id: projectId }, 'ingest insert failed');
+            throw new BackendUnavailableError('storage');
+          }
+          accepted.inc({ type }, rows[type].length);
+        }
+        res.status(200).json({ accepted: counts });
+      } catch (err) {
+        if (err instanceof UnauthorizedError) {
+          rejected.inc({ reason: 'unauthorized' });
+          deps.logger.warn(
+            { reason: err.reason, key_id: req.get('x-svc-key')?.slice(0, 128) },
+            'ingest refused',
+          );
+        } else if (err instanceof UserInputError) {
+          rejected.inc({ reason: 'invalid_input' });
+        }
+        next(err);
+      }
+    },
+  );
+  return router;
+}
+
+/** The project the request may write to, or IngestAuthError. Identity down: 503, never a pass. */
+async function authenticate(
+  header: (name: string) => string | undefined,
+  body: Buffer,
+  deps: IngestRouterDeps,
+): Promise<string> {
+  const keyId = header('x-svc-key');
+  const timestamp = header('x-svc-timestamp');
+  const signature = header('x-svc-signature');
+  if (!keyId || !timestamp || !signature) throw new IngestAuthError('missing ingest headers');
+  if (!timestampFresh(timestamp, deps.now())) throw new IngestAuthError('timestamp outside the allowed skew');
+  const key = await deps.ingestKeys.resolve(keyId);
+  if (!key) throw new IngestAuthError('unknown ingest key');
+  if (!key.active) throw new IngestAuthError('inactive ingest key');
+  if (!signatureMatches(key.secret, timestamp, body, signature)) throw new IngestAuthError('bad signature');
+  return key.projectId;
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { toChTime } from '../storage/time';
+import { crashSignature } from './crash-signature';
+import type { RecordType, ValidBatch } from './schemas';
+
+// Validated records -> table rows. The project comes from the ingest key, never from a record.
+// Absent optional strings are stored as ''.
+
+type Row = Record<string, unknown>;
+
+export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Record<RecordType, Row[]> {
+  const p = { project_id: projectId };
+  return {
+    logs: batch.logs.map((r) => ({
+      ...p,
+      timestamp: toChTime(r.timestamp),
+      level: r.level,
+      message: r.message,
+      source: r.source,
+      platform: r.platform ?? '',
+      app_version: r.app_version ?? '',
+      user_id: r.user_id ?? '',
+      session_id: r.session_id ?? '',
+      device_id: r.device_id ?? '',
+      trace_id: r.trace_id ?? '',
+      span_id: r.span_id ?? '',
+      event_id: r.event_id ?? '',
+      attributes: r.attributes ?? {},
+    })),
+    crashes: batch.crashes.map((r) => ({
+      ...p,
+      timestamp: toChTime(r.timestamp),
+      event_id: r.event_id,
+      signature: r.signature ?? crashSignature(r.error_type, r.frames),
+      error_type: r.error_type,
+      message: r.message,
+      frames: JSON.stringify(r.frames),
+      breadcrumbs: JSON.stringify(
+        r.breadcrumbs.map((b) => ({ ...b, timestamp: new Date(b.timestamp).toISOString() })),
+      ),
+      platform: r.platform,
+      app_version: r.app_version,
+      device_os: r.device_os,
+      user_id: r.user_id ?? '',
+      session_id: r.session_id ?? '',
+    })),
+    spans: batch.spans.map((r) => ({
+      ...p,
+      start_time: toChTime(r.start_time),
+      trace_id: r.trace_id,
+      span_id: r.span_id,
+      parent_span_id: r.parent_span_id ?? '',
+      kind: r.kind,
+      status: r.status,
+      operation: r.operation,
+      service: r.service ?? '',
+      duration_ms: r.duration_ms,
+      attributes: r.attributes ?? {},
+      user_id: r.user_id ?? '',
+      session_id: r.session_id ?? '',
+      sample_rate: r.sample_rate,
+    })),
+    metrics: batch.metrics.map((r) => ({
+      ...p,
+      name: r.name,
+      timestamp: toChTime(r.timestamp),
+      value: r.value,
+      unit: r.unit ?? '',
+      platform: r.platform ?? '',
+      app_version: r.app_version ?? '',
+      session_id: r.session_id ?? '',
+      user_id: r.user_id ?? '',
+      attributes: r.attributes ?? {},
+    })),
+    events: batch.events.map((r) => ({
+      ...p,
+      event_name: r.event_name,
+      timestamp: toChTime(r.timestamp),
+      user_id: r.user_id,
+      session_id: r.session_id ?? '',
+      platform: r.platform ?? '',
+      app_version: r.app_version ?? '',
+      properties: JSON.stringify(r.properties ?? {}),
+    })),
+    feedback: batch.feedback.map((r) => ({
+      ...p,
+      timestamp: toChTime(r.timestamp),
+      feedback_id: r.feedback_id ?? randomUUID(),
+      user_id: r.user_id,
+      session_id: r.session_id ?? '',
+      message: r.message,
+      rating: r.rating ?? null,
+      platform: r.platform ?? '',
+      app_version: r.app_version ?? '',
+    })),
+    sessions: batch.sessions.map((r) => ({
+      ...p,
+      session_id: r.session_id,
+      user_id: r.user_id,
+      started_at: toChTime(r.started_at),
+      ended_at: r.ended_at === undefined ? null : toChTime(r.ended_at),
+      status: r.status,
+      platform: r.platform,
+      app_version: r.app_version,
+      ingested_at: toChTime(nowMs),
+    })),
+    experiments: batch.experiments.map((r) => ({
+      ...p,
+      experiment_key: r.experiment_key,
+      goal_event: r.goal_event,
+      variants: r.variants,
+      baseline: r.baseline ?? '',
+      updated_at: toChTime(nowMs),
+    })),
+  };
+}

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+
+// The ingest format (DESIGN.md section 6), one strict schema per record type. Strict objects
+// reject unknown keys, which is how a `project_id` smuggled into a record is refused: records
+// always land in the project of the ingest key.
+
+const MIN_TIME = Date.parse('2000-01-01T00:00:00Z');
+const MAX_TIME = Date.parse('2100-01-01T00:00:00Z');
+
+/** ISO 8601 with a zone, or epoch milliseconds; parsed to epoch ms. */
+export const timestamp = z
+  .union([z.iso.datetime({ offset: true }).transform((v) => Date.parse(v)), z.number().int()])
+  .refine((ms) => ms >= MIN_TIME && ms < MAX_TIME, 'must be between 2000 and 2100');
+
+const text = (max: number) => z.string().min(1).max(max);
+const id = text(200);
+const hex = (length: number) =>
+  z
+    .string()
+    .regex(new RegExp(`^[0-9a-fA-F]{${length}}$`), `must be ${length} hex characters`)
+    .transform((v) => v.toLowerCase());
+
+/** Free-form attributes; scalar values are kept as strings. */
+const attributes = z
+  .record(text(200), z.union([z.string().max(4096), z.number(), z.boolean()]))
+  .refine((a) => Object.keys(a).length <= 64, 'at most 64 attributes')
+  .transform((a) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, String(v)])));
+
+export const logLevel = z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL']);
+
+export const logRecord = z.strictObject({
+  timestamp,
+  level: logLevel,
+  message: z.string().max(65536),
+  source: z.enum(['backend', 'device']),
+  platform: text(50).optional(),
+  app_version: text(100).optional(),
+  user_id: id.optional(),
+  session_id: id.optional(),
+  device_id: id.optional(),
+  trace_id: hex(32).optional(),
+  span_id: hex(16).optional(),
+  event_id: id.optional(),
+  attributes: attributes.optional(),
+});
+
+const frame = z.strictObject({
+  function: z.string().max(1024),
+  file: z.string().max(1024),
+  line: z.number().int().nonnegative().optional(),
+  column: z.number().int().nonnegative().optional(),
+  in_app: z.boolean().optional(),
+  address: z.string().max(64).optional(),
+  module: z.string().max(1024).optional(),
+});
+
+const breadcrumb = z.strictObject({
+  timestamp,
+  category: text(200),
+  message: z.string().max(4096),
+  level: text(20).optional(),
+});
+
+export const crashRecord = z.strictObject({
+  event_id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1-64 characters of [A-Za-z0-9_-]'),
+  timestamp,
+  error_type: text(500),
+  message: z.string().max(16384),
+  /** Top of the stack (the crashing frame) first. */
+  frames: z.array(frame).max(512),
+  breadcrumbs: z.array(breadcrumb).max(200),
+  signature: hex(16).optional(),
+  platform: text(50),
+  app_version: text(100),
+  device_os: text(100),
+  user_id: id.optional(),
+  session_id: id.optional(),
+});
+
+export const metricRecord = z.strictObject({
+  timestamp,
+  name: text(200),
+  value: z.number().finite(),
+  unit: text(50).optional(),
+  platform: text(50).optional(),
+  app_version: text(100).optional(),
+  session_id: id.optional(),
+  user_id: id.optional(),
+  attributes: attributes.optional(),
+});
+
+export const spanRecord = z.strictObject({
+  trace_id: hex(32),
+  span_id: hex(16),
+  parent_span_id: hex(16).optional(),
+  kind: text(32),
+  status: z.enum(['ok', 'error', 'unset']),
+  operation: text(500),
+  service: text(200).optional(),
+  start_time: timestamp,
+  duration_ms: z.number().finite().nonnegative(),
+  attributes: attributes.optional(),
+  user_id: id.optional(),
+  session_id: id.optional(),
+  /** The head-sampling rate in force; 0 (like absent) means everything was sampled. */
+  sample_rate: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(1)
+    .transform((r) => (r === 0 ? 1 : r)),
+});
+
+const MAX_PROPERTIES_CHARS = 16384;
+
+export const eventRecord = z.strictObject({
+  timestamp,
+  event_name: text(200),
+  user_id: id,
+  session_id: id.optional(),
+  platform: text(50).optional(),
+  app_version: text(100).optional(),
+  properties: z
+    .record(z.string().max(200), z.json())
+    .refine(
+      (p) => JSON.stringify(p).length <= MAX_PROPERTIES_CHARS,
+      `at most ${MAX_PROPERTIES_CHARS} characters`,
+    )
+    .optional(),
+});
+
+export const feedbackRecord = z.strictObject({
+  feedback_id: id.optional(),
+  timestamp,
+  user_id: id,
+  session_id: id.optional(),
+  message: text(16384),
+  rating: z.number().finite().min(0).max(10).optional(),
+  platform: text(50).optional(),
+  app_version: text(100).optional(),
+});
+
+export const sessionRecord = z.strictObject({
+  session_id: id,
+  user_id: id,
+  started_at: timestamp,
+  ended_at: timestamp.optional(),
+  status: z.enum(['ok', 'crashed', 'anr', 'abnormal']),
+  platform: text(50),
+  app_version: text(100),
+});
+
+export const experimentRecord = z
+  .strictObject({
+    experiment_key: id,
+    goal_event: text(200),
+    variants: z.array(text(100)).min(2).max(20),
+    baseline: text(100).optional(),
+  })
+  .refine((e) => e.baseline === undefined || e.variants.includes(e.baseline), {
+    message: 'baseline must be one of the variants',
+    path: ['baseline'],
+  })
+  .refine((e) => new Set(e.variants).size === e.variants.length, {
+    message: 'variants must be unique',
+    path: ['variants'],
+  });
+
+/** Each array of the batch body and the schema of its records. */
+export const RECORD_SCHEMAS = {
+  logs: logRecord,
+  crashes: crashRecord,
+  spans: spanRecord,
+  metrics: metricRecord,
+  events: eventRecord,
+  feedback: feedbackRecord,
+  sessions: sessionRecord,
+  experiments: experimentRecord,
+} as const;
+
+export type RecordType = keyof typeof RECORD_SCHEMAS;
+export const RECORD_TYPES = Object.keys(RECORD_SCHEMAS) as RecordType[];
+
+export type LogRecord = z.output<typeof logRecord>;
+export type CrashRecord = z.output<typeof crashRecord>;
+export type SpanRecord = z.output<typeof spanRecord>;
+export type MetricRecord = z.output<typeof metricRecord>;
+export type EventRecord = z.output<typeof eventRecord>;
+export type FeedbackRecord = z.output<typeof feedbackRecord>;
+export type SessionRecord = z.output<typeof sessionRecord>;
+export type ExperimentRecord = z.output<typeof experimentRecord>;
+
+export interface ValidBatch {
+  logs: LogRecord[];
+  crashes: CrashRecord[];
+  spans: SpanRecord[];
+  metrics: MetricRecord[];
+  events: EventRecord[];
+  feedback: FeedbackRecord[];
+  sessions: SessionRecord[];
+  experiments: ExperimentRecord[];
+}

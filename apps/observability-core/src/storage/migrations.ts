@@ -1,0 +1,235 @@
+import type { Migration } from '@svc/clickhouse';
+
+// The core's tables (DESIGN.md sections 5 and 6). Every table leads its ORDER BY with
+// project_id: tenant isolation is also locality. Absent optional strings are stored as '' (and
+// returned as null) rather than Nullable, which ClickHouse handles faster. Times are
+// DateTime64(3, 'UTC'). TTLs come from `retention` (applied afterwards by retention.ts, so a
+// changed setting also reaches tables created earlier).
+
+export interface Retention {
+  /** Spans: 14 days in the community tier. */
+  spanDays: number;
+  /** Every other table. */
+  defaultDays: number;
+}
+
+export const DEFAULT_RETENTION: Retention = { spanDays: 14, defaultDays: 90 };
+
+/** table -> the column its TTL counts from and which retention applies. */
+export const TTL_COLUMNS: Record<string, { column: string; kind: keyof Retention }> = {
+  logs: { column: 'timestamp', kind: 'defaultDays' },
+  crashes: { column: 'timestamp', kind: 'defaultDays' },
+  spans: { column: 'start_time', kind: 'spanDays' },
+  metrics: { column: 'timestamp', kind: 'defaultDays' },
+  events: { column: 'timestamp', kind: 'defaultDays' },
+  feedback: { column: 'timestamp', kind: 'defaultDays' },
+  sessions: { column: 'started_at', kind: 'defaultDays' },
+  experiments: { column: 'updated_at', kind: 'defaultDays' },
+};
+
+function ttl(table: string, retention: Retention): string {
+  const t = TTL_COLUMNS[table]!;
+  const daysValue = retention[t.kind];
+  if (!Number.isInteger(daysValue) || daysValue < 1)
+    throw new Error(`retention ${t.kind} must be a positive integer`);
+  return `TTL toDateTime(${t.column}) + toIntervalDay(${daysValue})`;
+}
+
+const TS = "DateTime64(3, 'UTC')";
+
+export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migration[] {
+  return [
+    {
+      version: 1,
+      name: 'logs',
+      statements: [
+        `CREATE TABLE IF NOT EXISTS logs (
+          project_id LowCardinality(String),
+          timestamp ${TS},
+          level LowCardinality(String),
+          message String,
+          source LowCardinality(String),
+          platform LowCardinality(String),
+          app_version LowCardinality(String),
+          user_id String,
+          session_id String,
+          device_id String,
+          trace_id String,
+          span_id String,
+          event_id String,
+          attributes Map(String, String),
+          INDEX idx_message_ngram lower(message) TYPE ngrambf_v1(3, 65536, 2, 0) GRANULARITY 1,
+          INDEX idx_trace_id trace_id TYPE bloom_filter(0.01) GRANULARITY 1,
+          INDEX idx_user_id user_id TYPE bloom_filter(0.01) GRANULARITY 1,
+          INDEX idx_session_id session_id TYPE bloom_filter(0.01) GRANULARITY 1,
+          INDEX idx_event_id event_id TYPE bloom_filter(0.01) GRANULARITY 1
+        ) ENGINE = MergeTree
+        PARTITION BY toYYYYMM(timestamp)
+        ORDER BY (project_id, timestamp)
+        ${ttl('logs', retention)}`,
+      ],
+    },
+    {
+      version: 2,
+      name: 'crashes',
+      statements: [
+        // frames and breadcrumbs are JSON text; a re-sent event (same id and time) collapses.
+        `CREATE TABLE IF NOT EXISTS crashes (
+          project_id LowCardinality(String),
+          timestamp ${TS},
+          event_id String,
+          signature String,
+          error_type String,
+          message String,
+          frames String,
+          breadcrumbs String,
+          platform LowCardinality(String),
+          app_version LowCardinality(String),
+          device_os LowCardinality(String),
+          user_id String,
+          session_id String,
+          INDEX idx_event_id event_id TYPE bloom_filter(0.01) GRANULARITY 1,
+          INDEX idx_signature signature TYPE bloom_filter(0.01) GRANULARITY 1,
+          INDEX idx_user_id user_id TYPE bloom_filter(0.01) GRANULARITY 1
+        ) ENGINE = ReplacingMergeTree
+        PARTITION BY toYYYYMM(timestamp)
+        ORDER BY (project_id, timestamp, event_id)
+        ${ttl('crashes', retention)}`,
+      ],
+    },
+    {
+      version: 3,
+      name: 'spans',
+      statements: [
+        // weight restores sampled-away traffic: error spans are always kept, so they count once.
+        `CREATE TABLE IF NOT EXISTS spans (
+          project_id LowCardinality(String),
+          start_time ${TS},
+          trace_id String,
+          span_id String,
+          parent_span_id String,
+          kind LowCardinality(String),
+          status LowCardinality(String),
+          operation String,
+          service LowCardinality(String),
+          duration_ms Float64,
+          attributes Map(String, String),
+          user_id String,
+          session_id String,
+          sample_rate Float64,
+          weight Float64 MATERIALIZED if(status = 'error' OR sample_rate <= 0, 1, 1 / sample_rate),
+          INDEX idx_trace_id trace_id TYPE bloom_filter(0.001) GRANULARITY 1,
+          INDEX idx_user_id user_id TYPE bloom_filter(0.01) GRANULARITY 1,
+          INDEX idx_session_id session_id TYPE bloom_filter(0.01) GRANULARITY 1
+        ) ENGINE = MergeTree
+        PARTITION BY toYYYYMMDD(start_time)
+        ORDER BY (project_id, start_time, trace_id)
+        ${ttl('spans', retention)}`,
+      ],
+    },
+    {
+      version: 4,
+      name: 'metrics',
+      statements: [
+        `CREATE TABLE IF NOT EXISTS metrics (
+          project_id LowCardinality(String),
+          name LowCardinality(String),
+          timestamp ${TS},
+          value Float64,
+          unit LowCardinality(String),
+          platform LowCardinality(String),
+          app_version LowCardinality(String),
+          session_id String,
+          user_id String,
+          attributes Map(String, String)
+        ) ENGINE = MergeTree
+        PARTITION BY toYYYYMM(timestamp)
+        ORDER BY (project_id, name, timestamp)
+        ${ttl('metrics', retention)}`,
+      ],
+    },
+    {
+      version: 5,
+      name: 'events',
+      statements: [
+        // utm_* and the exposure fields are lifted out of properties once, at insert, so funnel,
+        // retention and experiment filters read plain columns.
+        `CREATE TABLE IF NOT EXISTS events (
+          project_id LowCardinality(String),
+          event_name LowCardinality(String),
+          timestamp ${TS},
+          user_id String,
+          session_id String,
+          platform LowCardinality(String),
+          app_version LowCardinality(String),
+          properties String,
+          utm_source LowCardinality(String) MATERIALIZED JSONExtractString(properties, 'utm_source'),
+          utm_medium LowCardinality(String) MATERIALIZED JSONExtractString(properties, 'utm_medium'),
+          utm_campaign LowCardinality(String) MATERIALIZED JSONExtractString(properties, 'utm_campaign'),
+          experiment_key LowCardinality(String) MATERIALIZED JSONExtractString(properties, 'experiment_key'),
+          variant LowCardinality(String) MATERIALIZED JSONExtractString(properties, 'variant'),
+          INDEX idx_user_id user_id TYPE bloom_filter(0.01) GRANULARITY 1
+        ) ENGINE = MergeTree
+        PARTITION BY toYYYYMM(timestamp)
+        ORDER BY (project_id, event_name, timestamp, user_id)
+        ${ttl('events', retention)}`,
+      ],
+    },
+    {
+      version: 6,
+      name: 'feedback',
+      statements: [
+        `CREATE TABLE IF NOT EXISTS feedback (
+          project_id LowCardinality(String),
+          timestamp ${TS},
+          feedback_id String,
+          user_id String,
+          session_id String,
+          message String,
+          rating Nullable(Float64),
+          platform LowCardinality(String),
+          app_version LowCardinality(String)
+        ) ENGINE = ReplacingMergeTree
+        PARTITION BY toYYYYMM(timestamp)
+        ORDER BY (project_id, timestamp, feedback_id)
+        ${ttl('feedback', retention)}`,
+      ],
+    },
+    {
+      version: 7,
+      name: 'sessions',
+      statements: [
+        // A session is reported at start and again when it ends: the latest report wins.
+        `CREATE TABLE IF NOT EXISTS sessions (
+          project_id LowCardinality(String),
+          session_id String,
+          user_id String,
+          started_at ${TS},
+          ended_at Nullable(${TS}),
+          status LowCardinality(String),
+          platform LowCardinality(String),
+          app_version LowCardinality(String),
+          ingested_at ${TS}
+        ) ENGINE = ReplacingMergeTree(ingested_at)
+        ORDER BY (project_id, session_id)
+        ${ttl('sessions', retention)}`,
+      ],
+    },
+    {
+      version: 8,
+      name: 'experiments',
+      statements: [
+        `CREATE TABLE IF NOT EXISTS experiments (
+          project_id LowCardinality(String),
+          experiment_key String,
+          goal_event String,
+          variants Array(String),
+          baseline String,
+          updated_at ${TS}
+        ) ENGINE = ReplacingMergeTree(updated_at)
+        ORDER BY (project_id, experiment_key)
+        ${ttl('experiments', retention)}`,
+      ],
+    },
+  ];
+}

@@ -1,0 +1,72 @@
+import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { createSilentLogger } from '@svc/logger';
+import { createNoopMetrics } from '@svc/metrics';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createCoreApp } from '../app';
+import type { IngestKey, IngestKeyResolver } from '../ingest/key-resolver';
+import { signIngestBody } from '../ingest/signature';
+import { migrateCore } from '../storage/migrate';
+
+// Test fixture: a real core app on a fresh chDB database. The ingest keys are test data in a
+// map (identity's resolver has its own test against an HTTP stand-in of identity).
+
+export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
+
+export interface TestKey extends IngestKey {
+  keyId: string;
+}
+
+export interface CoreHarness {
+  ch: ClickHouse;
+  app: Express;
+  keys: Map<string, IngestKey>;
+  nowMs: number;
+  /** POSTs a signed batch with `key`; `timestampSeconds` defaults to now. */
+  ingest(key: TestKey, body: unknown, timestampSeconds?: number): request.Test;
+  callTool(projectId: string, tool: string, input: unknown): request.Test;
+  close(): Promise<void>;
+}
+
+export function staticIngestKeys(keys: Map<string, IngestKey>): IngestKeyResolver {
+  return { resolve: async (keyId) => keys.get(keyId) ?? null };
+}
+
+export async function createCoreHarness(name: string, nowMs: number, keys: TestKey[]): Promise<CoreHarness> {
+  const ch = await createTestClickHouse(name);
+  await migrateCore(ch);
+  const keyMap = new Map<string, IngestKey>(
+    keys.map((k) => [k.keyId, { projectId: k.projectId, secret: k.secret, active: k.active }]),
+  );
+  const app = createCoreApp({
+    ch,
+    ingestKeys: staticIngestKeys(keyMap),
+    internalSecret: INTERNAL_SECRET,
+    logger: createSilentLogger(),
+    metrics: createNoopMetrics(),
+    now: () => nowMs,
+  });
+  return {
+    ch,
+    app,
+    keys: keyMap,
+    nowMs,
+    ingest(key, body, timestampSeconds = Math.floor(nowMs / 1000)) {
+      const raw = typeof body === 'string' ? body : JSON.stringify(body);
+      return request(app)
+        .post('/ingest/v1/batch')
+        .set('Content-Type', 'application/json')
+        .set('X-Svc-Key', key.keyId)
+        .set('X-Svc-Timestamp', String(timestampSeconds))
+        .set('X-Svc-Signature', signIngestBody(key.secret, timestampSeconds, raw))
+        .send(raw);
+    },
+    callTool(projectId, tool, input) {
+      return request(app)
+        .post(`/internal/v1/projects/${encodeURIComponent(projectId)}/tools/${encodeURIComponent(tool)}`)
+        .set('X-Internal-Secret', INTERNAL_SECRET)
+        .send(input as object);
+    },
+    close: () => dropTestClickHouse(ch),
+  };
+}

@@ -1,0 +1,75 @@
+import type { LogEntry } from '@svc/tools-logs';
+import { isoFromMs } from '../../storage/time';
+import type { CoreToolContext } from '../core-tool';
+import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from '../sanitize';
+
+interface LogRow {
+  ts: string;
+  level: LogEntry['level'];
+  message: string;
+  source: LogEntry['source'];
+  platform: string;
+  app_version: string;
+  user_id: string;
+  session_id: string;
+  device_id: string;
+  trace_id: string;
+  span_id: string;
+  event_id: string;
+  attributes: Record<string, string>;
+}
+
+const COLUMNS = `toUnixTimestamp64Milli(timestamp) AS ts, level, message, source, platform, app_version,
+  user_id, session_id, device_id, trace_id, span_id, event_id, attributes`;
+
+export interface LogFilter {
+  /** Constant SQL conditions with `{name:Type}` placeholders; values only in `params`. */
+  where: string[];
+  params: Record<string, unknown>;
+}
+
+export interface LogPage {
+  items: LogEntry[];
+  limit: number;
+  has_more: boolean;
+}
+
+/**
+ * One page of log lines of the context's project. Ties in time are broken by message so pages
+ * are stable. Fetches limit + 1 rows to know whether more exist.
+ */
+export async function listLogs(
+  ctx: CoreToolContext,
+  filter: LogFilter,
+  order: 'newest' | 'oldest',
+  limit: number,
+): Promise<LogPage> {
+  const direction = order === 'newest' ? 'DESC' : 'ASC';
+  const where = ['project_id = {project_id:String}', ...filter.where].join(' AND ');
+  const rows = await ctx.ch.query<LogRow>(
+    `SELECT ${COLUMNS} FROM logs WHERE ${where}
+     ORDER BY timestamp ${direction}, message ASC
+     LIMIT {fetch:UInt32}`,
+    { ...filter.params, project_id: ctx.projectId, fetch: limit + 1 },
+    { signal: ctx.signal },
+  );
+  return { items: rows.slice(0, limit).map(toLogEntry), limit, has_more: rows.length > limit };
+}
+
+function toLogEntry(row: LogRow): LogEntry {
+  return {
+    timestamp: isoFromMs(row.ts),
+    level: row.level,
+    message: sanitizeText(row.message, FIELD_LIMITS.message),
+    source: row.source,
+    platform: sanitizeOptional(row.platform),
+    app_version: sanitizeOptional(row.app_version),
+    user_id: sanitizeOptional(row.user_id),
+    session_id: sanitizeOptional(row.session_id),
+    device_id: sanitizeOptional(row.device_id),
+    trace_id: sanitizeOptional(row.trace_id),
+    span_id: sanitizeOptional(row.span_id),
+    event_id: sanitizeOptional(row.event_id),
+    attributes: sanitizeAttributes(row.attributes),
+  };
+}
