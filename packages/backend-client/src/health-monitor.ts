@@ -24,7 +24,7 @@ export interface BackendHealth {
 export interface HealthMonitorOptions {
   backends: MonitoredBackend[];
   intervalMs: number;
-  onChange?: (name: string, available: boolean) => void;
+  onChange?: AvailabilityListener;
   logger?: Logger;
 }
 
@@ -36,7 +36,11 @@ export interface HealthMonitor {
   probeNow(): Promise<void>;
   isAvailable(name: string): boolean;
   snapshot(): Record<string, BackendHealth>;
+  /** Another listener for availability changes (besides `onChange`); returns the unsubscribe. */
+  subscribe(listener: AvailabilityListener): () => void;
 }
+
+export type AvailabilityListener = (name: string, available: boolean) => void;
 
 export function createHealthMonitor(options: HealthMonitorOptions): HealthMonitor {
   const logger = options.logger ?? silentLogger;
@@ -45,6 +49,7 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   const available = new Map<string, boolean>(options.backends.map((b) => [b.name, b.required && !!b.client]));
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
+  const listeners = new Set<AvailabilityListener>(options.onChange ? [options.onChange] : []);
 
   async function probe(backend: MonitoredBackend & { client: BackendClient }): Promise<void> {
     let healthy: boolean;
@@ -58,7 +63,13 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
     if (available.get(backend.name) === healthy) return;
     available.set(backend.name, healthy);
     logger.info({ backend: backend.name, available: healthy }, 'backend availability changed');
-    options.onChange?.(backend.name, healthy);
+    for (const listener of listeners) {
+      try {
+        listener(backend.name, healthy);
+      } catch (err) {
+        logger.error({ err, backend: backend.name }, 'availability listener failed');
+      }
+    }
   }
 
   function probeNow(): Promise<void> {
@@ -90,6 +101,10 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
     },
     probeNow,
     isAvailable: (name) => available.get(name) === true,
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     snapshot() {
       const out: Record<string, BackendHealth> = {};
       for (const [name, b] of byName) {

@@ -7,6 +7,7 @@ export {
   type RequestOptions,
 } from './backend-client';
 export {
+  type AvailabilityListener,
   type BackendHealth,
   createHealthMonitor,
   type HealthMonitor,

@@ -1,0 +1,139 @@
+import type { AuditSink } from '@svc/audit';
+import type { BackendHealth } from '@svc/backend-client';
+import type { Metrics } from '@svc/metrics';
+import {
+  type AnyTool,
+  type BackendName,
+  type Backends,
+  buildOpenApiDocument,
+  createRestRouter,
+  httpErrorHandler,
+  type Logger,
+  notFoundHandler,
+  ToolExecutor,
+  ToolRegistry,
+} from '@svc/tool-kit';
+import express, { type Express } from 'express';
+import { authenticate, principalOf } from './authenticate';
+import { bodyLimitBytes } from './config';
+import type { IdentityClient } from './identity-client';
+import { createMcpEndpoint, SERVER_INFO } from './mcp-endpoint';
+import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
+import { isLoopbackBind, originGuard } from './origin-guard';
+import { createTokenBucketLimiter, rateLimit } from './rate-limit';
+import { requestIdMiddleware, requestIdOf } from './request-id';
+
+/** What the gateway needs of the health monitor (@svc/backend-client's satisfies it). */
+export interface BackendAvailability {
+  isAvailable(name: string): boolean;
+  snapshot(): Record<string, BackendHealth>;
+  subscribe(listener: (name: string, available: boolean) => void): () => void;
+}
+
+export interface GatewayAppConfig {
+  /** The address the gateway listens on; a loopback bind turns on the Host check. */
+  host: string;
+  allowedOrigins: readonly string[];
+  mcpStateless: boolean;
+  bodyLimit: string;
+  rateLimitPerMinute: number;
+  publicUrl: string | undefined;
+  sessions?: Partial<McpSessionLimits>;
+}
+
+export interface GatewayDeps {
+  tools: readonly AnyTool[];
+  identity: IdentityClient;
+  audit: AuditSink;
+  backends: Backends;
+  healthMonitor: BackendAvailability;
+  config: GatewayAppConfig;
+  logger: Logger;
+  metrics: Metrics;
+  now?: () => number;
+}
+
+export type GatewayApp = Express & {
+  /** Sends tools/list_changed to every live MCP session (also done on every availability change). */
+  notifyToolListChanged(): Promise<void>;
+  /** Closes MCP sessions and unsubscribes from the health monitor. */
+  shutdown(): Promise<void>;
+};
+
+/** The HTTP gateway: DESIGN.md section 3, in that order, for MCP and REST alike. */
+export function createGatewayApp(deps: GatewayDeps): GatewayApp {
+  const { config, logger, metrics } = deps;
+  const now = deps.now ?? Date.now;
+  const checkHost = isLoopbackBind(config.host);
+  const maxBodyBytes = bodyLimitBytes(config.bodyLimit);
+  const registry = new ToolRegistry(deps.tools);
+  const executor = new ToolExecutor({
+    registry,
+    audit: deps.audit,
+    backends: deps.backends,
+    isBackendAvailable: (backend: BackendName) => deps.healthMonitor.isAvailable(backend),
+    logger,
+    metrics,
+    now,
+  });
+  const sessions = new McpSessionStore({ ...DEFAULT_SESSION_LIMITS, ...config.sessions }, now, logger);
+  const toolBackends = new Set(registry.list().map((t) => t.backend as string));
+  const unsubscribe = deps.healthMonitor.subscribe((name) => {
+    // Only a backend that serves registered tools changes what tools/list returns.
+    if (toolBackends.has(name)) void sessions.broadcastToolListChanged();
+  });
+
+  const auth = authenticate({ identity: deps.identity, logger, metrics, now });
+  const limit = rateLimit(createTokenBucketLimiter(config.rateLimitPerMinute, now), metrics);
+  const jsonBody = express.json({ limit: maxBodyBytes });
+  const mcp = createMcpEndpoint({
+    executor,
+    sessions,
+    stateless: config.mcpStateless,
+    maxBodyBytes,
+    allowedOrigins: config.allowedOrigins,
+    checkHost,
+    logger,
+    now,
+  });
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.use(requestIdMiddleware());
+  app.use(originGuard({ allowedOrigins: config.allowedOrigins, checkHost }));
+
+  app.get('/healthz', (_req, res) => {
+    const backends = deps.healthMonitor.snapshot();
+    const degraded = Object.values(backends).some((b) => b.required && b.breaker === 'open');
+    res.json({ status: degraded ? 'degraded' : 'ok', backends });
+  });
+
+  app.get('/openapi.json', (_req, res) => {
+    res.json(
+      buildOpenApiDocument(executor.publishedTools(), {
+        title: 'Observability query tools',
+        version: SERVER_INFO.version,
+        ...(config.publicUrl ? { serverUrl: config.publicUrl } : {}),
+      }),
+    );
+  });
+
+  app.post('/mcp', auth, limit, jsonBody, mcp.post);
+  app.get('/mcp', auth, limit, mcp.get);
+  app.delete('/mcp', auth, limit, mcp.delete);
+
+  app.post('/v1/tools/:name', auth, limit, jsonBody);
+  app.use(createRestRouter({ executor, principalOf, requestIdOf }));
+
+  app.use(notFoundHandler());
+  app.use(httpErrorHandler(logger));
+
+  return Object.assign(app, {
+    notifyToolListChanged: () => sessions.broadcastToolListChanged(),
+    async shutdown() {
+      unsubscribe();
+      await sessions.closeAll();
+    },
+  });
+}

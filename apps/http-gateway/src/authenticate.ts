@@ -1,0 +1,67 @@
+import { parseBearer, principalFromIntrospection, tokenFingerprint } from '@svc/auth';
+import type { Metrics } from '@svc/metrics';
+import { type Logger, type Principal, UnauthorizedError } from '@svc/tool-kit';
+import type { RequestHandler, Response } from 'express';
+import type { IdentityClient } from './identity-client';
+
+export interface AuthenticateOptions {
+  identity: IdentityClient;
+  logger: Logger;
+  metrics: Metrics;
+  now: () => number;
+}
+
+/** The credential part of an Authorization header, for a fingerprint even when malformed. */
+function presentedCredential(header: string | undefined): string | undefined {
+  const parts = header?.trim().split(/\s+/);
+  return parts && parts.length >= 2 ? parts.slice(1).join(' ') : undefined;
+}
+
+/**
+ * Pipeline step 2: offline format check first (no identity call for garbage), then
+ * introspection on every request (no cache, so a revoked token fails on the next call), then the
+ * scope/project rules. Identity failures propagate as 503 (fail closed). Refusals are security
+ * events: logged with a token fingerprint, never the token, and counted by reason.
+ */
+export function authenticate(options: AuthenticateOptions): RequestHandler {
+  const failures = options.metrics.counter(
+    'gateway_auth_failures_total',
+    'Refused authentications by reason',
+    ['reason'],
+  );
+  return async (req, res, next) => {
+    const header = req.get('authorization');
+    try {
+      const token = parseBearer(header);
+      const answer = await options.identity.introspect(token, { requestId: String(res.locals.requestId) });
+      const principal = principalFromIntrospection(answer, options.now());
+      res.locals.principal = principal;
+      next();
+    } catch (err) {
+      if (err instanceof UnauthorizedError) {
+        failures.inc({ reason: err.reason });
+        const credential = presentedCredential(header);
+        options.logger.warn(
+          {
+            security_event: 'auth_failed',
+            reason: err.reason,
+            tokenFingerprint: credential ? tokenFingerprint(credential) : null,
+            method: req.method,
+            path: req.path,
+            ip: req.ip,
+            request_id: res.locals.requestId,
+          },
+          'authentication refused',
+        );
+      }
+      next(err);
+    }
+  };
+}
+
+export function principalOf(res: Response): Principal {
+  const principal = res.locals.principal as Principal | undefined;
+  // Routes that reach the bindings are always behind `authenticate`; this guards wiring mistakes.
+  if (!principal) throw new UnauthorizedError('not_authenticated');
+  return principal;
+}

@@ -1,0 +1,90 @@
+import { flag, httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port } from '@svc/config';
+import { z } from 'zod';
+
+const BODY_LIMIT = /^(\d+)\s*(b|kb|mb)?$/i;
+const UNIT_BYTES = { b: 1, kb: 1024, mb: 1024 * 1024 } as const;
+
+/** Bytes of an express-style size ("1mb", "512kb", "2048"). */
+export function bodyLimitBytes(limit: string): number {
+  const m = BODY_LIMIT.exec(limit.trim());
+  if (!m) throw new Error(`invalid body limit: ${limit}`);
+  const unit = (m[2]?.toLowerCase() ?? 'b') as keyof typeof UNIT_BYTES;
+  return Number(m[1]) * UNIT_BYTES[unit];
+}
+
+const originList = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter((o) => o !== ''),
+  )
+  .pipe(z.array(z.url({ protocol: /^https?$/, error: 'each origin must be an http(s) URL' })));
+
+const gatewayEnv = z.object({
+  SVC_MCP_HTTP_PORT: port(8092),
+  // Loopback by default: then the Host header is checked too (DNS rebinding). Containers set 0.0.0.0.
+  SVC_MCP_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
+  SVC_OBSERVABILITY_ENDPOINT: httpUrl.default('http://localhost:8080'),
+  SVC_IDENTITY_INTERNAL_URL: httpUrl.default('http://localhost:8081'),
+  // SPEC.md gives recall and copilot default addresses, but DESIGN.md says an unset endpoint means
+  // "not deployed" and we ship neither service yet. Decision: unset or empty = not deployed (the
+  // group is never registered); any URL set, including the documented default
+  // http://localhost:8087 / :8093, = deployed, and its tools are listed while its /healthz answers.
+  SVC_RECALL_ENDPOINT: optionalUrl,
+  SVC_COPILOT_ENDPOINT: optionalUrl,
+  // No public tool uses the config service; parsed so a typo fails fast, otherwise unused.
+  SVC_CONFIG_ENDPOINT: optionalUrl,
+  SVC_INTERNAL_SECRET: internalSecret,
+  SVC_ALLOWED_ORIGINS: originList,
+  SVC_MCP_STATELESS: flag,
+  SVC_METRICS_PORT: port(9464),
+  SVC_BODY_LIMIT: z
+    .string()
+    .default('1mb')
+    .refine((v) => BODY_LIMIT.test(v.trim()), 'must be a size such as 1mb, 512kb or 65536'),
+  SVC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  SVC_PUBLIC_URL: optionalUrl,
+  SVC_LOG_LEVEL: logLevel,
+});
+
+export interface GatewayConfig {
+  port: number;
+  host: string;
+  coreUrl: string;
+  identityUrl: string;
+  recallUrl: string | undefined;
+  copilotUrl: string | undefined;
+  configUrl: string | undefined;
+  internalSecret: string;
+  allowedOrigins: string[];
+  mcpStateless: boolean;
+  metricsPort: number;
+  bodyLimit: string;
+  rateLimitPerMinute: number;
+  publicUrl: string | undefined;
+  logLevel: string;
+}
+
+export function loadConfig(env: Record<string, string | undefined>): GatewayConfig {
+  const e = parseEnv('http-gateway', gatewayEnv, env);
+  return {
+    port: e.SVC_MCP_HTTP_PORT,
+    host: e.SVC_MCP_HTTP_HOST,
+    coreUrl: e.SVC_OBSERVABILITY_ENDPOINT,
+    identityUrl: e.SVC_IDENTITY_INTERNAL_URL,
+    recallUrl: e.SVC_RECALL_ENDPOINT,
+    copilotUrl: e.SVC_COPILOT_ENDPOINT,
+    configUrl: e.SVC_CONFIG_ENDPOINT,
+    internalSecret: e.SVC_INTERNAL_SECRET,
+    allowedOrigins: e.SVC_ALLOWED_ORIGINS,
+    mcpStateless: e.SVC_MCP_STATELESS,
+    metricsPort: e.SVC_METRICS_PORT,
+    bodyLimit: e.SVC_BODY_LIMIT.trim(),
+    rateLimitPerMinute: e.SVC_RATE_LIMIT_PER_MINUTE,
+    publicUrl: e.SVC_PUBLIC_URL,
+    logLevel: e.SVC_LOG_LEVEL,
+  };
+}

@@ -1,0 +1,41 @@
+import { type IntrospectionResponse, introspectionResponseSchema } from '@svc/auth';
+import type { BackendClient } from '@svc/backend-client';
+import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
+
+export interface IntrospectOptions {
+  requestId: string;
+  signal?: AbortSignal;
+}
+
+/** Token introspection (identity's POST /internal/v1/introspect). */
+export interface IdentityClient {
+  introspect(token: string, options: IntrospectOptions): Promise<IntrospectionResponse>;
+}
+
+/**
+ * Introspection over its own backend client (own breaker). Fails closed: any failure, including
+ * an answer outside the documented shape, is 503 `backend_unavailable`, never an allow. No cache:
+ * revocation must take effect on the very next request (DESIGN.md section 9).
+ */
+export function createIdentityClient(client: BackendClient, logger: Logger): IdentityClient {
+  return {
+    async introspect(token, options) {
+      let raw: unknown;
+      try {
+        raw = await client.postJson('/internal/v1/introspect', { token }, options);
+      } catch (err) {
+        const retryAfter = err instanceof BackendUnavailableError ? err.retryAfterSeconds : 5;
+        throw new BackendUnavailableError('identity', retryAfter, { cause: err });
+      }
+      const parsed = introspectionResponseSchema.safeParse(raw);
+      if (!parsed.success) {
+        logger.error(
+          { issues: parsed.error.issues.slice(0, 5) },
+          'identity introspection answer out of contract',
+        );
+        throw new BackendUnavailableError('identity');
+      }
+      return parsed.data;
+    },
+  };
+}

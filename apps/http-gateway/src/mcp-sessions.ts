@@ -1,0 +1,105 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Logger, Principal } from '@svc/tool-kit';
+
+export interface McpSession {
+  readonly id: string;
+  /** The token that created the session; any other token gets 404 for it. */
+  readonly tokenId: string;
+  /** Refreshed by every (re-authenticated) request of the session. */
+  principal: Principal;
+  readonly server: Server;
+  readonly transport: StreamableHTTPServerTransport;
+  lastSeen: number;
+  /** HTTP requests in progress, including an open GET SSE stream: a session in use never expires. */
+  active: number;
+}
+
+export interface McpSessionLimits {
+  idleMs: number;
+  maxSessions: number;
+  maxSessionsPerToken: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: McpSessionLimits = {
+  idleMs: 30 * 60_000,
+  maxSessions: 1000,
+  maxSessionsPerToken: 20,
+};
+
+/** Live MCP sessions of this gateway instance (sticky routing by Mcp-Session-Id). */
+export class McpSessionStore {
+  readonly #sessions = new Map<string, McpSession>();
+  readonly #limits: McpSessionLimits;
+  readonly #now: () => number;
+  readonly #logger: Logger;
+  readonly #timer: NodeJS.Timeout;
+
+  constructor(limits: McpSessionLimits, now: () => number, logger: Logger) {
+    this.#limits = limits;
+    this.#now = now;
+    this.#logger = logger;
+    this.#timer = setInterval(() => this.expireIdle(), Math.min(limits.idleMs, 60_000));
+    this.#timer.unref();
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  get(id: string): McpSession | undefined {
+    return this.#sessions.get(id);
+  }
+
+  /** Whether one more session may be opened for this token. */
+  hasRoomFor(tokenId: string): boolean {
+    if (this.#sessions.size >= this.#limits.maxSessions) return false;
+    let ofToken = 0;
+    for (const s of this.#sessions.values()) if (s.tokenId === tokenId) ofToken++;
+    return ofToken < this.#limits.maxSessionsPerToken;
+  }
+
+  add(session: McpSession): void {
+    this.#sessions.set(session.id, session);
+  }
+
+  /** Forgets a session whose transport has closed (DELETE, expiry, shutdown). */
+  forget(id: string): void {
+    this.#sessions.delete(id);
+  }
+
+  async close(id: string): Promise<void> {
+    const session = this.#sessions.get(id);
+    if (!session) return;
+    this.#sessions.delete(id);
+    await session.server
+      .close()
+      .catch((err) => this.#logger.warn({ err, session: id }, 'closing MCP session failed'));
+  }
+
+  expireIdle(): void {
+    const cutoff = this.#now() - this.#limits.idleMs;
+    for (const session of [...this.#sessions.values()]) {
+      if (session.active === 0 && session.lastSeen < cutoff) {
+        this.#logger.info({ session: session.id }, 'MCP session expired');
+        void this.close(session.id);
+      }
+    }
+  }
+
+  /** Tells every live session that the tool list changed (a backend group came or went). */
+  async broadcastToolListChanged(): Promise<void> {
+    await Promise.all(
+      [...this.#sessions.values()].map((s) =>
+        s.server
+          .sendToolListChanged()
+          .catch((err) => this.#logger.debug({ err, session: s.id }, 'list_changed not delivered')),
+      ),
+    );
+  }
+
+  async closeAll(): Promise<void> {
+    clearInterval(this.#timer);
+    await Promise.all([...this.#sessions.keys()].map((id) => this.close(id)));
+  }
+}

@@ -1,0 +1,19 @@
+import type { Metrics } from '@svc/metrics';
+import { httpErrorHandler, type Logger, notFoundHandler, silentLogger } from '@svc/tool-kit';
+import express, { type Express } from 'express';
+
+/** Prometheus scrape endpoint, served on its own port so it is never exposed with the tools. */
+export function createMetricsApp(metrics: Metrics, logger: Logger = silentLogger): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/metrics', async (_req, res, next) => {
+    try {
+      res.type(metrics.contentType).send(await metrics.render());
+    } catch (err) {
+      next(err);
+    }
+  });
+  app.use(notFoundHandler());
+  app.use(httpErrorHandler(logger));
+  return app;
+}

@@ -1,0 +1,47 @@
+import { ForbiddenOriginError } from '@svc/tool-kit';
+import type { RequestHandler } from 'express';
+
+const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
+const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
+
+export function isLoopbackBind(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Host header values accepted on a loopback bind: the loopback names, bare or with a port. */
+export function loopbackHostAllowed(hostHeader: string | undefined): boolean {
+  if (!hostHeader) return false;
+  return LOOPBACK_HOST.test(hostHeader.trim().toLowerCase());
+}
+
+/** The exact Host values the MCP SDK's own DNS-rebinding check should accept for a given port. */
+export function loopbackHostValues(port: number): string[] {
+  return LOOPBACK_NAMES.flatMap((name) => [name, `${name}:${port}`]);
+}
+
+export interface OriginGuardOptions {
+  allowedOrigins: readonly string[];
+  /** The gateway listens on loopback only: also refuse foreign Host headers (DNS rebinding). */
+  checkHost: boolean;
+}
+
+/**
+ * Pipeline step 1 (DESIGN.md section 3), on every route: a browser's Origin must be one we allow;
+ * clients that send no Origin (CLIs, MCP clients, servers) are not affected. On a loopback bind a
+ * page on an attacker's domain that re-resolves to 127.0.0.1 still carries its own Host: refused.
+ */
+export function originGuard(options: OriginGuardOptions): RequestHandler {
+  const allowed = new Set(options.allowedOrigins);
+  return (req, _res, next) => {
+    const origin = req.get('origin');
+    if (origin !== undefined && !allowed.has(origin.replace(/\/+$/, ''))) {
+      next(new ForbiddenOriginError('This origin is not allowed.'));
+      return;
+    }
+    if (options.checkHost && !loopbackHostAllowed(req.get('host'))) {
+      next(new ForbiddenOriginError('This host is not allowed.'));
+      return;
+    }
+    next();
+  };
+}

@@ -1,0 +1,166 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import {
+  type BackendClient,
+  createBackendClient,
+  createHealthMonitor,
+  type HealthMonitor,
+} from '@svc/backend-client';
+import { createPromMetrics, type Metrics } from '@svc/metrics';
+import { silentLogger } from '@svc/tool-kit';
+import { type LogEntry, logTools } from '@svc/tools-logs';
+import { createGatewayApp, type GatewayApp, type GatewayAppConfig } from '../app';
+import { createHttpAuditSink } from '../audit-sink';
+import { createIdentityClient } from '../identity-client';
+import {
+  closeServer,
+  type IdentityContractFixture,
+  startIdentityContractFixture,
+  urlOf,
+} from './identity-contract-fixture';
+import { controlledProbe, recallProbe } from './test-tools';
+import { startToolBackendFixture, type ToolBackendFixture } from './tool-backend-fixture';
+
+export const SECRET = 'gateway-test-internal-secret-0123';
+
+type StoredLog = LogEntry & { project_id: string };
+
+function log(project: string, minute: number, level: LogEntry['level'], message: string): StoredLog {
+  return {
+    project_id: project,
+    timestamp: new Date(Date.UTC(2025, 0, 1, 12, minute)).toISOString(),
+    level,
+    message,
+    source: 'backend',
+    platform: null,
+    app_version: null,
+    user_id: null,
+    session_id: null,
+    device_id: null,
+    trace_id: null,
+    span_id: null,
+    event_id: null,
+    attributes: {},
+  };
+}
+
+/** What the core fixture stores; tests derive expected answers from this list themselves. */
+export const LOGS: readonly StoredLog[] = [
+  log('proj_a', 1, 'INFO', 'a started'),
+  log('proj_a', 3, 'ERROR', 'a failed'),
+  log('proj_a', 2, 'WARN', 'a slow'),
+  log('proj_b', 4, 'ERROR', 'b secret failure'),
+];
+
+export interface Harness {
+  url: string;
+  app: GatewayApp;
+  identity: IdentityContractFixture;
+  core: ToolBackendFixture;
+  recall: ToolBackendFixture;
+  monitor: HealthMonitor;
+  metrics: Metrics;
+  /** Responses of GET /mcp requests, to wait until an SSE stream is really open. */
+  getStreams: ServerResponse[];
+  close(): Promise<void>;
+}
+
+export async function startHarness(config: Partial<GatewayAppConfig> = {}): Promise<Harness> {
+  const identity = await startIdentityContractFixture(SECRET);
+  const core = await startToolBackendFixture(SECRET, {
+    'log.recent': (project, input) => {
+      const limit = typeof input.limit === 'number' ? input.limit : 20;
+      const rows = LOGS.filter((l) => l.project_id === project && (!input.level || l.level === input.level))
+        .sort((a, b) => b.timestamp.localeCompare(a.timestamp))
+        .map(({ project_id: _p, ...entry }) => entry);
+      return { items: rows.slice(0, limit), limit, has_more: rows.length > limit };
+    },
+    'fixture.controlled': (project) => ({ served_by: 'core', project }),
+  });
+  const recall = await startToolBackendFixture(SECRET, {
+    'fixture.recall': (project) => ({ served_by: 'recall', project }),
+  });
+  const metrics = createPromMetrics({ defaultMetrics: false });
+  const clients: BackendClient[] = [];
+  const client = (name: string, url: string) => {
+    const c = createBackendClient({
+      name,
+      baseUrl: url,
+      internalSecret: SECRET,
+      timeoutMs: 2000,
+      breaker: {
+        volumeThreshold: 5,
+        errorThresholdPercentage: 50,
+        resetTimeoutMs: 30_000,
+        rollingCountTimeoutMs: 10_000,
+      },
+      metrics,
+      logger: silentLogger,
+    });
+    clients.push(c);
+    return c;
+  };
+  const coreClient = client('core', core.url);
+  const recallClient = client('recall', recall.url);
+  const identityClient = client('identity', identity.url);
+  const monitor = createHealthMonitor({
+    backends: [
+      { name: 'core', client: coreClient, required: true },
+      { name: 'identity', client: identityClient, required: true },
+      { name: 'recall', client: recallClient, required: false },
+      { name: 'copilot', client: undefined, required: false },
+    ],
+    intervalMs: 60_000,
+  });
+  await monitor.probeNow();
+
+  const app = createGatewayApp({
+    tools: [...logTools, controlledProbe, recallProbe],
+    identity: createIdentityClient(identityClient, silentLogger),
+    audit: createHttpAuditSink(client('audit', identity.url)),
+    backends: { core: coreClient.asToolCaller(), recall: recallClient.asToolCaller() },
+    healthMonitor: monitor,
+    config: {
+      host: '127.0.0.1',
+      allowedOrigins: ['https://console.example.com'],
+      mcpStateless: false,
+      bodyLimit: '1mb',
+      rateLimitPerMinute: 600,
+      publicUrl: undefined,
+      ...config,
+    },
+    logger: silentLogger,
+    metrics,
+  });
+  const getStreams: ServerResponse[] = [];
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (req.method === 'GET' && req.url === '/mcp') getStreams.push(res);
+  });
+  return {
+    url: urlOf(server),
+    app,
+    identity,
+    core,
+    recall,
+    monitor,
+    metrics,
+    getStreams,
+    async close() {
+      await app.shutdown();
+      await closeServer(server);
+      for (const c of clients) c.close();
+      await Promise.all([identity.close(), core.close(), recall.close()]);
+    },
+  };
+}
+
+/** Polls until the condition holds (for effects of background work such as an SSE stream opening). */
+export async function eventually(condition: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 500; i++) {
+    if (condition()) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`never happened: ${what}`);
+}

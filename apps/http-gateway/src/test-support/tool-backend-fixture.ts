@@ -1,0 +1,46 @@
+import express from 'express';
+import { closeServer, listenLoopback, urlOf } from './identity-contract-fixture';
+
+export type ToolAnswer = (projectId: string, input: Record<string, unknown>) => unknown;
+
+/**
+ * CONTRACT FIXTURE of a tool backend (core, recall): POST
+ * /internal/v1/projects/{project_id}/tools/{tool} and GET /healthz as docs/internal-api.md states
+ * them, answering from functions the test provides over its own in-memory records.
+ */
+export interface ToolBackendFixture {
+  url: string;
+  healthy: boolean;
+  calls: Array<{ projectId: string; tool: string; input: unknown }>;
+  close(): Promise<void>;
+}
+
+export async function startToolBackendFixture(
+  secret: string,
+  tools: Record<string, ToolAnswer>,
+): Promise<ToolBackendFixture> {
+  const fixture: ToolBackendFixture = { url: '', healthy: true, calls: [], close: async () => {} };
+  const app = express();
+  app.use(express.json());
+  app.get('/healthz', (_req, res) => {
+    res.status(fixture.healthy ? 200 : 503).json({ status: fixture.healthy ? 'ok' : 'down' });
+  });
+  app.post('/internal/v1/projects/:project/tools/:tool', (req, res) => {
+    if (req.get('x-internal-secret') !== secret) {
+      res.status(401).json({ error: 'unauthorized', message: 'internal secret required' });
+      return;
+    }
+    const { project, tool } = req.params;
+    fixture.calls.push({ projectId: project, tool, input: req.body });
+    const answer = tools[tool];
+    if (!answer) {
+      res.status(404).json({ error: 'not_found', message: `no tool ${tool}` });
+      return;
+    }
+    res.json(answer(project, req.body ?? {}));
+  });
+  const server = await listenLoopback(app);
+  fixture.url = urlOf(server);
+  fixture.close = () => closeServer(server);
+  return fixture;
+}
