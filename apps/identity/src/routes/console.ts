@@ -108,14 +108,12 @@ export function consoleRouter(ctx: IdentityContext): Router {
       },
       ctx.clock(),
     );
-    res
-      .status(201)
-      .json({
-        token: issued.token,
-        token_id: issued.token_id,
-        scope: MCP_SCOPE,
-        expires_at: issued.expires_at,
-      });
+    res.status(201).json({
+      token: issued.token,
+      token_id: issued.token_id,
+      scope: MCP_SCOPE,
+      expires_at: issued.expires_at,
+    });
   });
 
   router.get('/v1/projects/:project_id/mcp-tokens', async (req, res) => {
@@ -141,14 +139,12 @@ export function consoleRouter(ctx: IdentityContext): Router {
       { projectId: null, userId: session.userId, name: body.name, days: body.days, scopes: [API_SCOPE] },
       ctx.clock(),
     );
-    res
-      .status(201)
-      .json({
-        token: issued.token,
-        token_id: issued.token_id,
-        scope: API_SCOPE,
-        expires_at: issued.expires_at,
-      });
+    res.status(201).json({
+      token: issued.token,
+      token_id: issued.token_id,
+      scope: API_SCOPE,
+      expires_at: issued.expires_at,
+    });
   });
 
   router.post('/v1/projects/:project_id/ingest-keys', async (req, res) => {

@@ -1,0 +1,169 @@
+import { principalFromIntrospection } from '@svc/auth';
+import { UnauthorizedError } from '@svc/tool-kit';
+import request from 'supertest';
+import { DAY_MS, type Harness, seedProject, startHarness } from './testing/harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const MINUTE = 60_000;
+
+async function userWithProject(name: string) {
+  const { orgId, projectId } = await seedProject(h, name);
+  const email = `${name}@console.test`;
+  const password = `password of ${name}`;
+  await h.internal('post', '/internal/v1/admin/users').send({ email, password, org_id: orgId }).expect(201);
+  const login = await request(h.app).post('/console/v1/login').send({ email, password }).expect(200);
+  const session: string = login.body.session_token;
+  const as = (method: 'get' | 'post' | 'delete', path: string) =>
+    request(h.app)[method](path).set('Authorization', `Bearer ${session}`);
+  return { orgId, projectId, email, password, session, as, login: login.body };
+}
+
+const introspect = async (token: string) =>
+  (await h.internal('post', '/internal/v1/introspect').send({ token }).expect(200)).body;
+
+describe('login and sessions', () => {
+  it('issues a 12-hour session for the right password only', async () => {
+    const u = await userWithProject('login');
+    expect(u.login).toEqual({
+      session_token: expect.stringMatching(/^svc_ses_/),
+      expires_at: new Date(h.clock.now + 12 * 60 * MINUTE).toISOString(),
+    });
+    const wrong = await request(h.app)
+      .post('/console/v1/login')
+      .send({ email: u.email, password: 'wrong password' });
+    expect(wrong.status).toBe(401);
+    const unknown = await request(h.app)
+      .post('/console/v1/login')
+      .send({ email: 'no@console.test', password: 'x' });
+    expect(unknown.status).toBe(401);
+    expect((await request(h.app).post('/console/v1/login').send({ email: u.email })).status).toBe(400);
+  });
+
+  it('refuses missing, unknown and expired sessions', async () => {
+    const u = await userWithProject('sessions');
+    const path = `/console/v1/projects/${u.projectId}/mcp-tokens`;
+    expect((await request(h.app).get(path)).status).toBe(401);
+    expect((await request(h.app).get(path).set('Authorization', 'Bearer svc_ses_nope')).status).toBe(401);
+    expect((await request(h.app).get(path).set('Authorization', `Basic ${u.session}`)).status).toBe(401);
+    await u.as('get', path).expect(200);
+    const start = h.clock.now;
+    try {
+      h.clock.now = start + 12 * 60 * MINUTE;
+      expect((await u.as('get', path)).status).toBe(401);
+    } finally {
+      h.clock.now = start;
+    }
+  });
+});
+
+describe('MCP tokens', () => {
+  it('requires a step-up within 5 minutes to create a token', async () => {
+    const u = await userWithProject('stepup');
+    const path = `/console/v1/projects/${u.projectId}/mcp-tokens`;
+    const before = await u.as('post', path).send({ name: 'laptop' });
+    expect(before.status).toBe(403);
+    expect(before.body.error).toBe('step_up_required');
+
+    expect((await u.as('post', '/console/v1/step-up').send({ password: 'not it' })).status).toBe(401);
+    const stepUp = await u.as('post', '/console/v1/step-up').send({ password: u.password }).expect(200);
+    const start = h.clock.now;
+    expect(stepUp.body).toEqual({ step_up_until: new Date(start + 5 * MINUTE).toISOString() });
+
+    try {
+      h.clock.now = start + 5 * MINUTE - 1;
+      const created = await u.as('post', path).send({ name: 'laptop' }).expect(201);
+      expect(created.body).toEqual({
+        token: expect.stringMatching(/^svc_pat_/),
+        token_id: expect.stringMatching(/^tok_/),
+        scope: 'mcp:read',
+        expires_at: new Date(h.clock.now + 90 * DAY_MS).toISOString(),
+      });
+      const answer = await introspect(created.body.token);
+      expect(answer).toMatchObject({
+        active: true,
+        project_id: u.projectId,
+        org_id: u.orgId,
+        scopes: ['mcp:read'],
+      });
+      expect(answer.user_id).toMatch(/^usr_/);
+
+      h.clock.now = start + 5 * MINUTE;
+      const late = await u.as('post', path).send({ name: 'too late' });
+      expect(late.status).toBe(403);
+      expect(late.body.error).toBe('step_up_required');
+    } finally {
+      h.clock.now = start;
+    }
+  });
+
+  it('lists the project MCP tokens and revokes one with immediate effect', async () => {
+    const u = await userWithProject('revoke');
+    await u.as('post', '/console/v1/step-up').send({ password: u.password }).expect(200);
+    const path = `/console/v1/projects/${u.projectId}/mcp-tokens`;
+    const one = (await u.as('post', path).send({ name: 'one', days: 30 }).expect(201)).body;
+    const two = (await u.as('post', path).send({ name: 'two' }).expect(201)).body;
+    expect(one.expires_at).toBe(new Date(h.clock.now + 30 * DAY_MS).toISOString());
+    // An admin-made api token of the same project is not an MCP token.
+    await h
+      .internal('post', '/internal/v1/admin/tokens')
+      .send({ project_id: u.projectId, scopes: ['api:read'] })
+      .expect(201);
+
+    const list = (await u.as('get', path).expect(200)).body;
+    expect(list.items.map((t: { name: string }) => t.name)).toEqual(['one', 'two']);
+    expect(list.items[0]).toMatchObject({ token_id: one.token_id, scopes: ['mcp:read'], revoked_at: null });
+    expect(JSON.stringify(list)).not.toContain(one.token);
+
+    const revoked = await u.as('delete', `/console/v1/mcp-tokens/${one.token_id}`).expect(200);
+    expect(revoked.body).toEqual({ token_id: one.token_id, revoked_at: new Date(h.clock.now).toISOString() });
+    expect(await introspect(one.token)).toEqual({ active: false });
+    expect((await introspect(two.token)).active).toBe(true);
+  });
+
+  it('hides other orgs projects and tokens', async () => {
+    const a = await userWithProject('org-a');
+    const b = await userWithProject('org-b');
+    await b.as('post', '/console/v1/step-up').send({ password: b.password }).expect(200);
+    const bToken = (
+      await b.as('post', `/console/v1/projects/${b.projectId}/mcp-tokens`).send({ name: 'b' }).expect(201)
+    ).body;
+    await a.as('post', '/console/v1/step-up').send({ password: a.password }).expect(200);
+    expect((await a.as('get', `/console/v1/projects/${b.projectId}/mcp-tokens`)).status).toBe(404);
+    expect(
+      (await a.as('post', `/console/v1/projects/${b.projectId}/mcp-tokens`).send({ name: 'x' })).status,
+    ).toBe(404);
+    expect((await a.as('post', `/console/v1/projects/${b.projectId}/ingest-keys`)).status).toBe(404);
+    expect((await a.as('delete', `/console/v1/mcp-tokens/${bToken.token_id}`)).status).toBe(404);
+    expect((await introspect(bToken.token)).active).toBe(true);
+  });
+});
+
+describe('general API tokens', () => {
+  it('issues an api:read token without project, which MCP refuses', async () => {
+    const u = await userWithProject('api');
+    expect((await u.as('post', '/console/v1/api-tokens').send({ name: 'reporting' })).status).toBe(403);
+    await u.as('post', '/console/v1/step-up').send({ password: u.password }).expect(200);
+    const created = await u.as('post', '/console/v1/api-tokens').send({ name: 'reporting' }).expect(201);
+    expect(created.body).toMatchObject({ scope: 'api:read', token: expect.stringMatching(/^svc_pat_/) });
+    const answer = await introspect(created.body.token);
+    expect(answer).toMatchObject({ active: true, project_id: null, org_id: u.orgId, scopes: ['api:read'] });
+    expect(() => principalFromIntrospection(answer, h.clock.now)).toThrow(UnauthorizedError);
+  });
+});
+
+describe('ingest keys', () => {
+  it('creates a project ingest key from the console', async () => {
+    const u = await userWithProject('console-ingest');
+    const res = await u.as('post', `/console/v1/projects/${u.projectId}/ingest-keys`).expect(201);
+    expect(res.body).toMatchObject({ project_id: u.projectId, key_id: expect.stringMatching(/^key_/) });
+    const got = await h.internal('get', `/internal/v1/ingest-keys/${res.body.key_id}`).expect(200);
+    expect(got.body.secret).toBe(res.body.secret);
+  });
+});
