@@ -1,0 +1,63 @@
+import { generateDemoProject } from '@svc/demo-data';
+import { crashRecord, logRecord, sessionRecord, spanRecord, timestamp } from './schemas';
+import { validateBatch } from './validate-batch';
+
+// The demo generator writes the ingest format; these schemas are its authority.
+describe('ingest schemas', () => {
+  const now = Date.parse('2025-06-01T12:00:00.000Z');
+  const demo = generateDemoProject({ seed: 3, size: 0.5, now, days: 14 });
+
+  it('accept every record the demo generator produces', () => {
+    const batch = validateBatch({ logs: demo.logs, crashes: demo.crashes, sessions: demo.sessions });
+    expect(batch.logs).toHaveLength(demo.logs.length);
+    expect(batch.crashes).toHaveLength(demo.crashes.length);
+    expect(batch.sessions).toHaveLength(demo.sessions.length);
+  });
+
+  it('take ISO 8601 with a zone or epoch milliseconds, nothing else', () => {
+    expect(timestamp.parse('2025-06-01T12:00:00Z')).toBe(now);
+    expect(timestamp.parse('2025-06-01T14:00:00.000+02:00')).toBe(now);
+    expect(timestamp.parse(now)).toBe(now);
+    for (const bad of ['2025-06-01 12:00:00', '2025-06-01T12:00:00', 'yesterday', 1.5, 1_700_000_000, '']) {
+      expect(timestamp.safeParse(bad).success).toBe(false);
+    }
+  });
+
+  it('are strict: unknown keys, project_id included, are refused', () => {
+    const log = demo.logs[0]!;
+    expect(logRecord.safeParse({ ...log, project_id: 'x' }).success).toBe(false);
+    expect(logRecord.safeParse({ ...log, extra: 1 }).success).toBe(false);
+    expect(sessionRecord.safeParse({ ...demo.sessions[0]!, status: 'weird' }).success).toBe(false);
+  });
+
+  it('normalize ids and defaults', () => {
+    const span = spanRecord.parse({
+      trace_id: 'AB'.repeat(16),
+      span_id: 'CD'.repeat(8),
+      kind: 'client',
+      status: 'error',
+      operation: 'GET /x',
+      start_time: now,
+      duration_ms: 3,
+    });
+    expect(span.trace_id).toBe('ab'.repeat(16));
+    expect(span.sample_rate).toBe(1);
+    expect(spanRecord.parse({ ...span, sample_rate: 0 }).sample_rate).toBe(1);
+    expect(crashRecord.safeParse({ ...demo.crashes[0]!, signature: 'xyz' }).success).toBe(false);
+  });
+
+  it('report every bad record of a batch with its type and index', () => {
+    const logs = [demo.logs[0], { ...demo.logs[1], level: 'TRACE' }, demo.logs[2], { message: 'x' }];
+    expect(() => validateBatch({ logs })).toThrow(/2 invalid record/);
+    try {
+      validateBatch({ logs, feedback: 'nope' });
+    } catch (err) {
+      expect((err as { details: unknown }).details).toEqual([
+        { type: 'logs', index: 1, reason: expect.stringContaining('level') },
+        { type: 'logs', index: 3, reason: expect.stringContaining('timestamp') },
+        { type: 'feedback', index: null, reason: 'must be an array' },
+      ]);
+    }
+    expect.assertions(2);
+  });
+});
