@@ -56,6 +56,8 @@ export interface GatewayDeps {
 export type GatewayApp = Express & {
   /** Sends tools/list_changed to every live MCP session (also done on every availability change). */
   notifyToolListChanged(): Promise<void>;
+  /** Live MCP sessions of this instance (for operators and tests). */
+  mcpSessionCount(): number;
   /** Closes MCP sessions and unsubscribes from the health monitor. */
   shutdown(): Promise<void>;
 };
@@ -131,6 +133,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
 
   return Object.assign(app, {
     notifyToolListChanged: () => sessions.broadcastToolListChanged(),
+    mcpSessionCount: () => sessions.size,
     async shutdown() {
       unsubscribe();
       await sessions.closeAll();

@@ -93,9 +93,17 @@ describe('health monitor', () => {
       ['recall', false],
     ]);
 
+    const subscribed: Array<[string, boolean]> = [];
+    const unsubscribe = monitor.subscribe((name, available) => subscribed.push([name, available]));
     recall.handle = json(200, { status: 'ok' });
     await monitor.probeNow();
     expect(changes.at(-1)).toEqual(['recall', true]);
+    expect(subscribed).toEqual([['recall', true]]);
+    unsubscribe();
+    recall.handle = json(503, {});
+    await monitor.probeNow();
+    expect(changes.at(-1)).toEqual(['recall', false]);
+    expect(subscribed).toEqual([['recall', true]]);
   });
 
   it('probes on start and keeps probing on its interval', async () => {

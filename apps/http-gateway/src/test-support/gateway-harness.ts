@@ -75,6 +75,9 @@ export async function startHarness(config: Partial<GatewayAppConfig> = {}): Prom
       return { items: rows.slice(0, limit), limit, has_more: rows.length > limit };
     },
     'fixture.controlled': (project) => ({ served_by: 'core', project }),
+    'log.search': () => {
+      throw new Error('relation "logs_secret" does not exist; password=hunter2');
+    },
   });
   const recall = await startToolBackendFixture(SECRET, {
     'fixture.recall': (project) => ({ served_by: 'recall', project }),

@@ -37,7 +37,12 @@ export async function startToolBackendFixture(
       res.status(404).json({ error: 'not_found', message: `no tool ${tool}` });
       return;
     }
-    res.json(answer(project, req.body ?? {}));
+    try {
+      res.json(answer(project, req.body ?? {}));
+    } catch (err) {
+      // A backend failing with internal detail in its body: the gateway must never echo it.
+      res.status(500).json({ error: 'internal', message: (err as Error).message });
+    }
   });
   const server = await listenLoopback(app);
   fixture.url = urlOf(server);

@@ -1,0 +1,66 @@
+import { ConfigError } from '@svc/config';
+import { bodyLimitBytes, loadConfig } from './config';
+
+const SECRET = 'a-long-enough-internal-secret';
+
+describe('gateway config', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({ SVC_INTERNAL_SECRET: SECRET });
+    expect(c).toMatchObject({
+      port: 8092,
+      host: '127.0.0.1',
+      coreUrl: 'http://localhost:8080',
+      identityUrl: 'http://localhost:8081',
+      recallUrl: undefined,
+      copilotUrl: undefined,
+      allowedOrigins: [],
+      mcpStateless: false,
+      metricsPort: 9464,
+      bodyLimit: '1mb',
+      rateLimitPerMinute: 600,
+      publicUrl: undefined,
+    });
+  });
+
+  it('fails fast, naming the variable, without SVC_INTERNAL_SECRET', () => {
+    expect(() => loadConfig({})).toThrow(ConfigError);
+    expect(() => loadConfig({})).toThrow(/SVC_INTERNAL_SECRET/);
+  });
+
+  it('treats an empty recall/copilot endpoint as not deployed and a set one as deployed', () => {
+    const off = loadConfig({
+      SVC_INTERNAL_SECRET: SECRET,
+      SVC_RECALL_ENDPOINT: '',
+      SVC_COPILOT_ENDPOINT: ' ',
+    });
+    expect(off.recallUrl).toBeUndefined();
+    expect(off.copilotUrl).toBeUndefined();
+    const on = loadConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_RECALL_ENDPOINT: 'http://localhost:8087' });
+    expect(on.recallUrl).toBe('http://localhost:8087');
+  });
+
+  it('parses the origin list, stateless flag and limits', () => {
+    const c = loadConfig({
+      SVC_INTERNAL_SECRET: SECRET,
+      SVC_ALLOWED_ORIGINS: 'https://a.example/, http://localhost:3000 ,',
+      SVC_MCP_STATELESS: '1',
+      SVC_BODY_LIMIT: '256kb',
+      SVC_RATE_LIMIT_PER_MINUTE: '60',
+      SVC_PUBLIC_URL: 'https://mcp.example.com',
+    });
+    expect(c.allowedOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
+    expect(c.mcpStateless).toBe(true);
+    expect(bodyLimitBytes(c.bodyLimit)).toBe(256 * 1024);
+    expect(c.rateLimitPerMinute).toBe(60);
+    expect(c.publicUrl).toBe('https://mcp.example.com');
+  });
+
+  it.each([
+    ['SVC_BODY_LIMIT', 'lots'],
+    ['SVC_ALLOWED_ORIGINS', 'not a url'],
+    ['SVC_RATE_LIMIT_PER_MINUTE', '0'],
+    ['SVC_RECALL_ENDPOINT', 'ftp://x'],
+  ])('rejects %s=%s', (key, value) => {
+    expect(() => loadConfig({ SVC_INTERNAL_SECRET: SECRET, [key]: value })).toThrow(new RegExp(key));
+  });
+});
