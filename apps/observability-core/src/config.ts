@@ -1,12 +1,12 @@
 import { join, resolve } from 'node:path';
-import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port, portOf } from '@svc/config';
+import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, portOf } from '@svc/config';
 import { z } from 'zod';
 import type { Retention } from './storage/migrations';
 
 const days = (fallback: number) => z.coerce.number().int().min(1).max(3650).default(fallback);
 
 const coreEnv = z.object({
-  SVC_CORE_PORT: z.string().optional(),
+  SVC_CORE_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   SVC_CORE_HOST: z.string().min(1).default('0.0.0.0'),
   SVC_OBSERVABILITY_ENDPOINT: httpUrl.default('http://localhost:8080'),
   SVC_INTERNAL_SECRET: internalSecret,
@@ -42,7 +42,7 @@ export interface CoreConfig {
 export function loadConfig(env: Record<string, string | undefined>): CoreConfig {
   const e = parseEnv('observability-core', coreEnv, env);
   // The core listens where the other services are told to find it, unless SVC_CORE_PORT says otherwise.
-  const listenPort = port(portOf(e.SVC_OBSERVABILITY_ENDPOINT, 8080)).parse(e.SVC_CORE_PORT);
+  const listenPort = e.SVC_CORE_PORT ?? portOf(e.SVC_OBSERVABILITY_ENDPOINT, 8080);
   const storage: StorageConfig = e.SVC_CLICKHOUSE_URL
     ? {
         kind: 'server',
