@@ -277,6 +277,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
           return client.postJson(path, input, {
             requestId: call.requestId,
             ...(call.signal ? { signal: call.signal } : {}),
+            ...(call.traceparent ? { traceparent: call.traceparent } : {}),
           });
         },
       };

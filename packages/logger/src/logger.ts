@@ -11,7 +11,6 @@ export interface LoggerOptions {
 
 // Structured JSON logs. Authorization headers and tokens are redacted wherever they appear.
 export function createLogger(options: LoggerOptions): PinoLogger {
-  const fd = options.destination === 'stderr' ? 2 : 1;
   return pino(
     {
       name: options.name,
@@ -28,7 +27,7 @@ export function createLogger(options: LoggerOptions): PinoLogger {
         censor: '[redacted]',
       },
     },
-    pino.destination({ fd, sync: fd === 2 }),
+    options.destination === 'stderr' ? process.stderr : process.stdout,
   );
 }
 

@@ -21,6 +21,8 @@ export interface Principal {
 export interface BackendCallOptions {
   signal?: AbortSignal;
   requestId: string;
+  /** The caller's W3C traceparent, continued downstream when valid. */
+  traceparent?: string;
 }
 
 /** How a handler reaches a backend service: the project always travels in the path. */
@@ -36,6 +38,7 @@ export interface ToolContext {
   principal: Principal;
   transport: Transport;
   requestId: string;
+  traceparent?: string;
   signal: AbortSignal;
   logger: Logger;
   backend(name: BackendName): BackendToolCaller;

@@ -76,5 +76,9 @@ function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
   return async (input, ctx) =>
     (await ctx
       .backend(backend)
-      .callTool(ctx.projectId, name, input, { signal: ctx.signal, requestId: ctx.requestId })) as z.input<O>;
+      .callTool(ctx.projectId, name, input, {
+        signal: ctx.signal,
+        requestId: ctx.requestId,
+        ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
+      })) as z.input<O>;
 }

@@ -32,6 +32,7 @@ export interface CallRequest {
   args: unknown;
   transport: Transport;
   requestId: string;
+  traceparent?: string;
   signal?: AbortSignal;
 }
 
@@ -173,6 +174,7 @@ export class ToolExecutor {
       principal: request.principal,
       transport: request.transport,
       requestId: request.requestId,
+      ...(request.traceparent ? { traceparent: request.traceparent } : {}),
       signal: request.signal ?? new AbortController().signal,
       logger: this.#deps.logger.child({ request_id: request.requestId }),
       backend(name: BackendName) {

@@ -61,6 +61,7 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const name = request.params.name;
+    const traceparent = extra.requestInfo?.headers?.traceparent;
     try {
       const result = await executor.call({
         principal: options.principal(),
@@ -68,6 +69,7 @@ export function createMcpServer(options: McpServerOptions): Server {
         args: request.params.arguments ?? {},
         transport: options.transport,
         requestId: options.newRequestId(),
+        ...(typeof traceparent === 'string' ? { traceparent } : {}),
         signal: extra.signal,
       });
       return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };

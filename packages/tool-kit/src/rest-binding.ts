@@ -30,6 +30,7 @@ export function createRestRouter(options: RestBindingOptions): Router {
         args: body ?? {},
         transport: 'rest',
         requestId: options.requestIdOf(req, res),
+        ...(req.get('traceparent') ? { traceparent: req.get('traceparent') } : {}),
       });
       res.status(200).json(result);
     } catch (err) {
