@@ -1,5 +1,6 @@
 import type { AuditSink } from '@svc/audit';
 import type { BackendHealth } from '@svc/backend-client';
+import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import {
   type AnyTool,
@@ -16,7 +17,6 @@ import {
 import express, { type Express } from 'express';
 import { authenticate, principalOf } from './authenticate';
 import { bodyLimitBytes } from './config';
-import type { IdentityClient } from './identity-client';
 import { createMcpEndpoint, SERVER_INFO } from './mcp-endpoint';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
 import { isLoopbackBind, originGuard } from './origin-guard';

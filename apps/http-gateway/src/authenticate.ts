@@ -1,8 +1,8 @@
 import { parseBearer, principalFromIntrospection, tokenFingerprint } from '@svc/auth';
+import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import { type Logger, type Principal, UnauthorizedError } from '@svc/tool-kit';
 import type { RequestHandler, Response } from 'express';
-import type { IdentityClient } from './identity-client';
 
 export interface AuthenticateOptions {
   identity: IdentityClient;

@@ -5,12 +5,11 @@ import {
   createHealthMonitor,
   type HealthMonitor,
 } from '@svc/backend-client';
+import { createHttpAuditSink, createIdentityClient } from '@svc/identity-client';
 import { createPromMetrics, type Metrics } from '@svc/metrics';
 import { silentLogger } from '@svc/tool-kit';
 import { type LogEntry, logTools } from '@svc/tools-logs';
 import { createGatewayApp, type GatewayApp, type GatewayAppConfig } from '../app';
-import { createHttpAuditSink } from '../audit-sink';
-import { createIdentityClient } from '../identity-client';
 import {
   closeServer,
   type IdentityContractFixture,

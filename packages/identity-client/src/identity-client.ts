@@ -1,6 +1,12 @@
 import { type IntrospectionResponse, introspectionResponseSchema } from '@svc/auth';
 import type { BackendClient } from '@svc/backend-client';
-import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
+import {
+  BackendUnavailableError,
+  type Capability,
+  CONTROLLED_CAPABILITIES,
+  type Logger,
+} from '@svc/tool-kit';
+import { z } from 'zod';
 
 export interface IntrospectOptions {
   requestId: string;
@@ -38,4 +44,26 @@ export function createIdentityClient(client: BackendClient, logger: Logger): Ide
       return parsed.data;
     },
   };
+}
+
+const capabilitiesAnswer = z.object({
+  org_id: z.string(),
+  capabilities: z.array(z.string()),
+});
+
+const CONTROLLED = new Set<string>(CONTROLLED_CAPABILITIES);
+
+/**
+ * The org's enabled controlled capabilities (identity's GET /internal/v1/orgs/{org_id}/capabilities),
+ * for stdio mode where no token carries them. Any failure is an error: callers fail closed.
+ */
+export async function fetchOrgCapabilities(
+  client: BackendClient,
+  orgId: string,
+  options: IntrospectOptions,
+): Promise<Set<Capability>> {
+  const answer = capabilitiesAnswer.parse(
+    await client.getJson(`/internal/v1/orgs/${encodeURIComponent(orgId)}/capabilities`, options),
+  );
+  return new Set(answer.capabilities.filter((c) => CONTROLLED.has(c)) as Capability[]);
 }
