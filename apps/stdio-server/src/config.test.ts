@@ -1,7 +1,11 @@
 import { ConfigError } from '@svc/config';
 import { loadStdioConfig } from './config';
 
-const ok = { SVC_MCP_STDIO_TRUSTED_LOCAL: '1', SVC_MCP_PROJECT_ID: 'prj_1', SVC_INTERNAL_SECRET: 's'.repeat(32) };
+const ok = {
+  SVC_MCP_STDIO_TRUSTED_LOCAL: '1',
+  SVC_MCP_PROJECT_ID: 'prj_1',
+  SVC_INTERNAL_SECRET: 's'.repeat(32),
+};
 
 describe('stdio config (refusal matrix)', () => {
   it('accepts exactly TRUSTED_LOCAL=1 with a project', () => {
@@ -20,7 +24,9 @@ describe('stdio config (refusal matrix)', () => {
     ['1 with newline', '1\n'],
     ['empty', ''],
   ])('refuses TRUSTED_LOCAL %s', (_label, value) => {
-    expect(() => loadStdioConfig({ ...ok, SVC_MCP_STDIO_TRUSTED_LOCAL: value })).toThrow(/SVC_MCP_STDIO_TRUSTED_LOCAL/);
+    expect(() => loadStdioConfig({ ...ok, SVC_MCP_STDIO_TRUSTED_LOCAL: value })).toThrow(
+      /SVC_MCP_STDIO_TRUSTED_LOCAL/,
+    );
   });
 
   it.each([

@@ -1,0 +1,33 @@
+import { userInfo } from 'node:os';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ConfigError } from '@svc/config';
+import { loadStdioConfig } from './config';
+
+// stdout carries MCP messages only: every diagnostic goes to stderr.
+let config: ReturnType<typeof loadStdioConfig>;
+try {
+  config = loadStdioConfig(process.env);
+} catch (err) {
+  if (err instanceof ConfigError) {
+    process.stderr.write(`stdio-server refuses to start.\n${err.message}\n`);
+    process.exit(2);
+  }
+  throw err;
+}
+
+const { wireStdio } = await import('./wiring');
+const wired = await wireStdio(config, { localUser: `local:${userInfo().username}` });
+const transport = new StdioServerTransport();
+await wired.server.connect(transport);
+wired.logger.info(
+  { project_id: config.SVC_MCP_PROJECT_ID, org_id: config.SVC_MCP_ORG_ID ?? null },
+  'stdio server ready',
+);
+
+async function shutdown(): Promise<void> {
+  await wired.close();
+  process.exit(0);
+}
+process.stdin.once('end', () => void shutdown());
+process.once('SIGTERM', () => void shutdown());
+process.once('SIGINT', () => void shutdown());

@@ -1,0 +1,92 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { createBackendClient } from '@svc/backend-client';
+import { createHttpAuditSink, fetchOrgCapabilities } from '@svc/identity-client';
+import { createLogger, type PinoLogger } from '@svc/logger';
+import { createNoopMetrics } from '@svc/metrics';
+import { allTools } from '@svc/tool-catalog';
+import { type Capability, ToolExecutor, ToolRegistry } from '@svc/tool-kit';
+import { createStdioApp } from './app';
+import type { StdioConfig } from './config';
+
+const BREAKER = {
+  volumeThreshold: 10,
+  errorThresholdPercentage: 50,
+  resetTimeoutMs: 10_000,
+  rollingCountTimeoutMs: 10_000,
+};
+const CAPABILITY_REFRESH_MS = 60_000;
+
+export interface WiredStdio {
+  server: Server;
+  logger: PinoLogger;
+  close(): Promise<void>;
+}
+
+/**
+ * The stdio server's dependencies: the same executor as HTTP, the core for tool calls, identity for
+ * the audit trail (transport `stdio`) and, when an org is configured, its capabilities. A failed
+ * capability lookup leaves the controlled tools hidden (fail closed) until a refresh succeeds.
+ */
+export async function wireStdio(config: StdioConfig, options: { localUser: string }): Promise<WiredStdio> {
+  const logger = createLogger({ name: 'stdio-server', level: config.SVC_LOG_LEVEL, destination: 'stderr' });
+  const metrics = createNoopMetrics();
+  const client = (name: string, baseUrl: string, timeoutMs: number) =>
+    createBackendClient({
+      name,
+      baseUrl,
+      internalSecret: config.SVC_INTERNAL_SECRET,
+      timeoutMs,
+      breaker: BREAKER,
+      metrics,
+      logger,
+    });
+  const core = client('core', config.SVC_OBSERVABILITY_ENDPOINT, 15_000);
+  const identity = client('identity', config.SVC_IDENTITY_INTERNAL_URL, 2_000);
+
+  const orgId = config.SVC_MCP_ORG_ID ?? null;
+  let capabilities: ReadonlySet<Capability> = new Set();
+  let refreshing: Promise<void> | undefined;
+  const refresh = async (): Promise<void> => {
+    if (orgId === null) return;
+    try {
+      capabilities = await fetchOrgCapabilities(identity, orgId, { requestId: 'stdio-capabilities' });
+    } catch (err) {
+      capabilities = new Set();
+      logger.warn({ err, org_id: orgId }, 'capability lookup failed; controlled tools stay hidden');
+    }
+  };
+  await refresh();
+  const timer = setInterval(() => {
+    refreshing = refresh();
+  }, CAPABILITY_REFRESH_MS);
+  timer.unref();
+
+  const executor = new ToolExecutor({
+    registry: new ToolRegistry(allTools),
+    audit: createHttpAuditSink(identity),
+    backends: { core: core.asToolCaller() },
+    // Only the core is deployed for stdio: recall and copilot tools are never registered here.
+    isBackendAvailable: (backend) => backend === 'core',
+    logger,
+    metrics,
+  });
+  const server = createStdioApp({
+    executor,
+    projectId: config.SVC_MCP_PROJECT_ID,
+    orgId,
+    capabilities: () => capabilities,
+    localUser: options.localUser,
+    version: '0.1.0',
+  });
+  return {
+    server,
+    logger,
+    async close() {
+      clearInterval(timer);
+      await refreshing;
+      await server.close();
+      core.close();
+      identity.close();
+    },
+  };
+}
