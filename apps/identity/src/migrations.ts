@@ -5,8 +5,10 @@ export const identityMigrations: Migration[] = [
   {
     id: '0001_orgs_users_projects',
     sql: `
+      -- created_order: a stable creation order even when two rows share a created_at.
       CREATE TABLE orgs (
         org_id text PRIMARY KEY,
+        created_order bigint GENERATED ALWAYS AS IDENTITY,
         name text NOT NULL,
         created_at timestamptz NOT NULL
       );
@@ -26,11 +28,12 @@ export const identityMigrations: Migration[] = [
       );
       CREATE TABLE projects (
         project_id text PRIMARY KEY,
+        created_order bigint GENERATED ALWAYS AS IDENTITY,
         org_id text NOT NULL REFERENCES orgs (org_id),
         name text NOT NULL,
         created_at timestamptz NOT NULL
       );
-      CREATE INDEX projects_org ON projects (org_id, created_at);
+      CREATE INDEX projects_org ON projects (org_id, created_order);
     `,
   },
   {
@@ -38,6 +41,7 @@ export const identityMigrations: Migration[] = [
     sql: `
       CREATE TABLE tokens (
         token_id text PRIMARY KEY,
+        created_order bigint GENERATED ALWAYS AS IDENTITY,
         token_sha256 text NOT NULL UNIQUE,
         name text NOT NULL,
         scopes text[] NOT NULL,
@@ -49,7 +53,7 @@ export const identityMigrations: Migration[] = [
         expires_at timestamptz NOT NULL,
         revoked_at timestamptz
       );
-      CREATE INDEX tokens_project ON tokens (project_id, created_at);
+      CREATE INDEX tokens_project ON tokens (project_id, created_order);
       CREATE TABLE console_sessions (
         session_sha256 text PRIMARY KEY,
         user_id text NOT NULL REFERENCES users (user_id),

@@ -21,13 +21,13 @@ export async function getOrg(q: Queryable, orgId: string): Promise<Org | undefin
 }
 
 export async function firstOrg(q: Queryable): Promise<Org | undefined> {
-  const { rows } = await q.query<Org>('SELECT org_id, name FROM orgs ORDER BY created_at, org_id LIMIT 1');
+  const { rows } = await q.query<Org>('SELECT org_id, name FROM orgs ORDER BY created_order LIMIT 1');
   return rows[0];
 }
 
 export async function findOrgByName(q: Queryable, name: string): Promise<Org | undefined> {
   const { rows } = await q.query<Org>(
-    'SELECT org_id, name FROM orgs WHERE name = $1 ORDER BY created_at, org_id LIMIT 1',
+    'SELECT org_id, name FROM orgs WHERE name = $1 ORDER BY created_order LIMIT 1',
     [name],
   );
   return rows[0];

@@ -32,7 +32,7 @@ export async function findProjectByName(
   name: string,
 ): Promise<Project | undefined> {
   const { rows } = await q.query<Project>(
-    'SELECT project_id, org_id, name FROM projects WHERE org_id = $1 AND name = $2 ORDER BY created_at LIMIT 1',
+    'SELECT project_id, org_id, name FROM projects WHERE org_id = $1 AND name = $2 ORDER BY created_order LIMIT 1',
     [orgId, name],
   );
   return rows[0];

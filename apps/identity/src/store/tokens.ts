@@ -75,7 +75,7 @@ export async function getToken(q: Queryable, tokenId: string): Promise<TokenRow 
 export async function listTokens(q: Queryable, projectId: string, scope?: string): Promise<TokenListItem[]> {
   const { rows } = await q.query<TokenRow>(
     `SELECT ${COLUMNS} FROM tokens WHERE project_id = $1 AND ($2::text IS NULL OR $2 = ANY (scopes))
-     ORDER BY created_at, token_id`,
+     ORDER BY created_order`,
     [projectId, scope ?? null],
   );
   return rows.map(toListItem);

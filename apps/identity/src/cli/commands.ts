@@ -1,0 +1,161 @@
+import type { AdminCall } from './admin-client';
+import { CliError } from './cli-config';
+
+export interface ParsedArgs {
+  positionals: string[];
+  values: {
+    org?: string;
+    project?: string;
+    name?: string;
+    days?: string;
+    'org-name'?: string;
+    'project-name'?: string;
+    email?: string;
+    password?: string;
+  };
+}
+
+/** One JSON object for --json, and a readable line for humans. */
+export interface CommandOutput {
+  json: object;
+  text: string;
+}
+
+const CAPABILITIES = ['vis_trace', 'vis_recall', 'vis_ai_verifier'];
+
+export const USAGE = `Usage: pnpm svc <command> [--json]
+
+  bootstrap [--org-name N] [--project-name N] [--email E] [--password P]
+  project create <name> [--org <org_id>]
+  token create --project <project_id> [--name N] [--days D]
+  token list --project <project_id>
+  token revoke <token_id>
+  ingest-key create --project <project_id>
+  capability set --org <org_id> <vis_trace|vis_recall|vis_ai_verifier> on|off
+
+Talks to identity at SVC_IDENTITY_INTERNAL_URL (default http://localhost:8081) with
+SVC_INTERNAL_SECRET, or the secret in <SVC_DATA_DIR or ./.data>/internal-secret.
+With --json every command prints exactly one JSON object on stdout.`;
+
+const usage = (message: string) => new CliError(`${message}\n\n${USAGE}`, 2, 'usage');
+
+function required(value: string | undefined, flag: string): string {
+  if (!value) throw usage(`missing ${flag}`);
+  return value;
+}
+
+function expectArgs(args: ParsedArgs, count: number): void {
+  if (args.positionals.length !== count) throw usage(`unexpected arguments: ${args.positionals.join(' ')}`);
+}
+
+interface TokenItem {
+  token_id: string;
+  name: string;
+  scopes: string[];
+  expires_at: string;
+  revoked_at: string | null;
+  last_four: string;
+}
+
+export async function runCommand(args: ParsedArgs, call: AdminCall): Promise<CommandOutput> {
+  const [group, action] = args.positionals;
+  const v = args.values;
+  const key = action === undefined ? group : `${group} ${action}`;
+  switch (key) {
+    case 'bootstrap': {
+      expectArgs(args, 1);
+      const body = {
+        org_name: v['org-name'] ?? 'Default organization',
+        project_name: v['project-name'] ?? 'demo',
+        user_email: v.email ?? 'admin@example.com',
+        ...(v.password ? { user_password: v.password } : {}),
+      };
+      const r = await call<{
+        org_id: string;
+        project_id: string;
+        user_id: string;
+        created: boolean;
+        user_password?: string;
+      }>('POST', '/internal/v1/admin/bootstrap', body);
+      const password = r.user_password ? `, password ${r.user_password} (shown once)` : '';
+      return {
+        json: r,
+        text: `${r.created ? 'set up' : 'already set up'}: org ${r.org_id}, project ${r.project_id}, user ${body.user_email} (${r.user_id})${password}`,
+      };
+    }
+    case 'project create': {
+      expectArgs(args, 3);
+      const body = { name: args.positionals[2]!, ...(v.org ? { org_id: v.org } : {}) };
+      const r = await call<{ project_id: string; org_id: string; name: string }>(
+        'POST',
+        '/internal/v1/admin/projects',
+        body,
+      );
+      return { json: r, text: `project ${r.project_id} "${r.name}" in org ${r.org_id}` };
+    }
+    case 'token create': {
+      expectArgs(args, 2);
+      const days = v.days === undefined ? undefined : Number(v.days);
+      if (days !== undefined && !Number.isInteger(days)) throw usage('--days must be a whole number of days');
+      const body = {
+        project_id: required(v.project, '--project'),
+        ...(v.name ? { name: v.name } : {}),
+        ...(days !== undefined ? { days } : {}),
+      };
+      const r = await call<{ token: string; token_id: string; expires_at: string }>(
+        'POST',
+        '/internal/v1/admin/tokens',
+        body,
+      );
+      return {
+        json: r,
+        text: `${r.token}\n(token ${r.token_id}, expires ${r.expires_at}; shown only this once)`,
+      };
+    }
+    case 'token list': {
+      expectArgs(args, 2);
+      const project = required(v.project, '--project');
+      const r = await call<{ items: TokenItem[] }>(
+        'GET',
+        `/internal/v1/admin/tokens?project_id=${encodeURIComponent(project)}`,
+      );
+      const lines = r.items.map(
+        (t) =>
+          `${t.token_id}  ${t.name}  ...${t.last_four}  ${t.scopes.join(',')}  expires ${t.expires_at}` +
+          (t.revoked_at ? `  revoked ${t.revoked_at}` : ''),
+      );
+      return { json: r, text: lines.length > 0 ? lines.join('\n') : 'no tokens' };
+    }
+    case 'token revoke': {
+      expectArgs(args, 3);
+      const id = args.positionals[2]!;
+      const r = await call<{ token_id: string; revoked_at: string }>(
+        'POST',
+        `/internal/v1/admin/tokens/${encodeURIComponent(id)}/revoke`,
+      );
+      return { json: r, text: `token ${r.token_id} revoked at ${r.revoked_at}` };
+    }
+    case 'ingest-key create': {
+      expectArgs(args, 2);
+      const r = await call<{ key_id: string; dsn: string }>('POST', '/internal/v1/admin/ingest-keys', {
+        project_id: required(v.project, '--project'),
+      });
+      return { json: r, text: `ingest key ${r.key_id}\nDSN: ${r.dsn}` };
+    }
+    case 'capability set': {
+      expectArgs(args, 4);
+      const org = required(v.org, '--org');
+      const [, , capability, state] = args.positionals as [string, string, string, string];
+      if (!CAPABILITIES.includes(capability)) throw usage(`unknown capability "${capability}"`);
+      if (state !== 'on' && state !== 'off') throw usage('the capability state must be on or off');
+      const r = await call<{ org_id: string; capabilities: string[] }>(
+        'PUT',
+        `/internal/v1/admin/orgs/${encodeURIComponent(org)}/capabilities/${capability}`,
+        { enabled: state === 'on' },
+      );
+      return { json: r, text: `org ${r.org_id} capabilities: ${r.capabilities.join(', ') || '(none)'}` };
+    }
+    default:
+      throw usage(group ? `unknown command "${args.positionals.join(' ')}"` : 'missing command');
+  }
+}

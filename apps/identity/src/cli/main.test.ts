@@ -1,0 +1,197 @@
+import { execFile } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Harness, SECRET, startHarness } from '../testing/harness';
+
+const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+let h: Harness;
+let server: Server;
+let url: string;
+let workDir: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  server = await new Promise<Server>((resolve) => {
+    const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const address = server.address();
+  url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+  workDir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await h?.close();
+  if (workDir) await rm(workDir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI as a separate process, with only the SVC_* variables given here. */
+function cli(
+  args: string[],
+  env: Record<string, string> = { SVC_IDENTITY_INTERNAL_URL: url, SVC_INTERNAL_SECRET: SECRET },
+): Promise<Run> {
+  const base = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('SVC_') && k !== 'INIT_CWD' && k !== 'NODE_OPTIONS',
+    ),
+  );
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      { cwd: PACKAGE_DIR, env: { ...base, ...env }, timeout: 60_000 },
+      (err, stdout, stderr) => {
+        const code = err ? ((err as { code?: number }).code ?? 1) : 0;
+        resolve({ code: typeof code === 'number' ? code : 1, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** --json: exactly one JSON object on stdout. */
+async function json(args: string[], env?: Record<string, string>) {
+  const run = await cli([...args, '--json'], env);
+  expect(run.stderr).toBe('');
+  expect(run.code).toBe(0);
+  expect(run.stdout.trim().split('\n')).toHaveLength(1);
+  const value = JSON.parse(run.stdout);
+  expect(typeof value).toBe('object');
+  return value;
+}
+
+const introspect = async (token: string) =>
+  (await h.internal('post', '/internal/v1/introspect').send({ token }).expect(200)).body;
+
+describe('pnpm svc', () => {
+  it('bootstraps once, creates projects, tokens, ingest keys and sets capabilities', async () => {
+    const boot = await json(['bootstrap', '--email', 'ops@cli.test', '--password', 'cli password 1']);
+    expect(boot).toMatchObject({ created: true, org_id: expect.stringMatching(/^org_/) });
+    expect(await json(['bootstrap', '--email', 'ops@cli.test'])).toMatchObject({
+      created: false,
+      org_id: boot.org_id,
+    });
+
+    const project = await json(['project', 'create', 'web shop', '--org', boot.org_id]);
+    expect(project).toEqual({
+      project_id: expect.stringMatching(/^prj_/),
+      org_id: boot.org_id,
+      name: 'web shop',
+    });
+
+    const token = await json([
+      'token',
+      'create',
+      '--project',
+      project.project_id,
+      '--name',
+      'ci',
+      '--days',
+      '7',
+    ]);
+    expect(token).toMatchObject({
+      token: expect.stringMatching(/^svc_pat_/),
+      name: 'ci',
+      project_id: project.project_id,
+    });
+    expect(await introspect(token.token)).toMatchObject({ active: true, project_id: project.project_id });
+
+    const list = await json(['token', 'list', '--project', project.project_id]);
+    expect(list.items).toEqual([
+      expect.objectContaining({ token_id: token.token_id, name: 'ci', revoked_at: null }),
+    ]);
+
+    const revoked = await json(['token', 'revoke', token.token_id]);
+    expect(revoked).toEqual({ token_id: token.token_id, revoked_at: expect.any(String) });
+    expect(await introspect(token.token)).toEqual({ active: false });
+
+    const key = await json(['ingest-key', 'create', '--project', project.project_id]);
+    expect(key).toMatchObject({ key_id: expect.stringMatching(/^key_/), project_id: project.project_id });
+    expect(new URL(key.dsn).username).toBe(key.key_id);
+
+    expect(await json(['capability', 'set', '--org', boot.org_id, 'vis_trace', 'on'])).toEqual({
+      org_id: boot.org_id,
+      capabilities: ['vis_trace'],
+    });
+    expect(await json(['capability', 'set', '--org', boot.org_id, 'vis_trace', 'off'])).toEqual({
+      org_id: boot.org_id,
+      capabilities: [],
+    });
+  });
+
+  it('prints readable lines without --json', async () => {
+    const project = await json(['project', 'create', 'readable']);
+    const run = await cli(['token', 'create', '--project', project.project_id]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/^svc_pat_[0-9A-Za-z]{36}\n\(token tok_/);
+    const list = await cli(['token', 'list', '--project', project.project_id]);
+    expect(list.stdout).toContain(run.stdout.slice(40, 44));
+  });
+
+  it('reads the secret from the data dir relative to INIT_CWD', async () => {
+    await mkdir(join(workDir, '.data'), { recursive: true });
+    await writeFile(join(workDir, '.data', 'internal-secret'), `${SECRET}\n`);
+    await mkdir(join(workDir, 'custom'), { recursive: true });
+    await writeFile(join(workDir, 'custom', 'internal-secret'), SECRET);
+    const viaDefault = await json(['project', 'create', 'from-file'], {
+      SVC_IDENTITY_INTERNAL_URL: url,
+      INIT_CWD: workDir,
+    });
+    expect(viaDefault.name).toBe('from-file');
+    const viaDataDir = await json(['project', 'create', 'from-data-dir'], {
+      SVC_IDENTITY_INTERNAL_URL: url,
+      INIT_CWD: workDir,
+      SVC_DATA_DIR: 'custom',
+    });
+    expect(viaDataDir.name).toBe('from-data-dir');
+  });
+
+  it('fails on stderr with a non-zero exit and nothing on stdout', async () => {
+    const wrongSecret = await cli(['project', 'create', 'x', '--json'], {
+      SVC_IDENTITY_INTERNAL_URL: url,
+      SVC_INTERNAL_SECRET: 'wrong-secret-0123456789',
+    });
+    expect(wrongSecret.code).not.toBe(0);
+    expect(wrongSecret.stdout).toBe('');
+    expect(JSON.parse(wrongSecret.stderr)).toMatchObject({ error: 'unauthorized' });
+
+    const noSecret = await cli(['project', 'create', 'x'], {
+      SVC_IDENTITY_INTERNAL_URL: url,
+      INIT_CWD: join(workDir, 'none'),
+    });
+    expect(noSecret.code).not.toBe(0);
+    expect(noSecret.stderr).toMatch(/SVC_INTERNAL_SECRET/);
+
+    const usage = await cli(['token', 'create']);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toMatch(/missing --project/);
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    expect((await cli(['capability', 'set', '--org', 'org_x', 'vis_trace', 'maybe'])).code).toBe(2);
+
+    const unknown = await cli(['token', 'revoke', 'tok_unknown', '--json']);
+    expect(unknown.code).toBe(1);
+    expect(JSON.parse(unknown.stderr)).toMatchObject({ error: 'not_found' });
+
+    const down = await cli(['project', 'create', 'x'], {
+      SVC_IDENTITY_INTERNAL_URL: 'http://127.0.0.1:1',
+      SVC_INTERNAL_SECRET: SECRET,
+    });
+    expect(down.code).toBe(1);
+    expect(down.stderr).toMatch(/cannot reach identity/);
+  });
+
+  it('prints usage for --help', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('token create --project');
+  });
+});

@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import { ConfigError } from '@svc/config';
+import { loadIdentityConfig } from './config';
+
+const SECRET = 'a-secret-of-at-least-16-chars';
+
+describe('identity config', () => {
+  it('defaults to port 8081 and PGlite under ./.data/identity', () => {
+    const config = loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET });
+    expect(config).toMatchObject({
+      port: 8081,
+      internalSecret: SECRET,
+      database: { dataDir: resolve('.data', 'identity') },
+      ingestEndpoint: 'http://localhost:8080',
+      logLevel: 'info',
+    });
+  });
+
+  it('takes the port from SVC_IDENTITY_PORT, else from SVC_IDENTITY_INTERNAL_URL', () => {
+    expect(
+      loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_IDENTITY_INTERNAL_URL: 'http://id:9191' }).port,
+    ).toBe(9191);
+    expect(
+      loadIdentityConfig({
+        SVC_INTERNAL_SECRET: SECRET,
+        SVC_IDENTITY_INTERNAL_URL: 'http://id:9191',
+        SVC_IDENTITY_PORT: '7000',
+      }).port,
+    ).toBe(7000);
+  });
+
+  it('uses a PostgreSQL server when SVC_IDENTITY_DATABASE_URL is set, and SVC_DATA_DIR otherwise', () => {
+    const url = 'postgres://u:p@db:5432/identity';
+    expect(
+      loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_IDENTITY_DATABASE_URL: url }).database,
+    ).toEqual({ url });
+    expect(loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_DATA_DIR: '/var/svc' }).database).toEqual({
+      dataDir: '/var/svc/identity',
+    });
+  });
+
+  it('fails fast with a clear message', () => {
+    expect(() => loadIdentityConfig({})).toThrow(ConfigError);
+    expect(() => loadIdentityConfig({})).toThrow(/SVC_INTERNAL_SECRET/);
+    expect(() =>
+      loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_IDENTITY_DATABASE_URL: 'mysql://x' }),
+    ).toThrow(/SVC_IDENTITY_DATABASE_URL/);
+    expect(() => loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_IDENTITY_PORT: 'abc' })).toThrow(
+      /SVC_IDENTITY_PORT/,
+    );
+  });
+});
