@@ -12,7 +12,11 @@ export function claudeCodeCommand({ mcpUrl, token }: Endpoint): string {
 /** Cursor (.cursor/mcp.json) and other clients that speak StreamableHTTP natively. */
 export function mcpServersJson({ mcpUrl, token }: Endpoint): string {
   return JSON.stringify(
-    { mcpServers: { observability: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } },
+    {
+      mcpServers: {
+        observability: { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } },
+      },
+    },
     null,
     2,
   );
@@ -40,7 +44,7 @@ export function claudeDesktopJson({ mcpUrl, token }: Endpoint): string {
 
 export function inspectorCommand({ mcpUrl, token }: Endpoint): string {
   return (
-    `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --transport http ` +
+    `npx -y @modelcontextprotocol/inspector@latest --cli ${mcpUrl} --transport http ` +
     `--header "Authorization: Bearer ${token}" --method tools/list`
   );
 }

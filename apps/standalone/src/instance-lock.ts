@@ -46,7 +46,8 @@ export function acquireInstanceLock(dataDir: string): { release(): void } {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid)) throw new AlreadyRunningError(pid, dataDir);
+      if (Number.isInteger(pid) && pid !== process.pid && isAlive(pid))
+        throw new AlreadyRunningError(pid, dataDir);
       rmSync(path, { force: true });
     }
   }

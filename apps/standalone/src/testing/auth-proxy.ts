@@ -6,7 +6,10 @@ import type { AddressInfo } from 'node:net';
  * conformance suite sends no auth header, so it talks to the gateway through this. Everything
  * else, Host and Origin included, passes unchanged so DNS-rebinding checks still see the truth.
  */
-export async function startAuthProxy(target: URL, token: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startAuthProxy(
+  target: URL,
+  token: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const upstream = request(
       {

@@ -1,0 +1,74 @@
+import {
+  claudeCodeCommand,
+  claudeDesktopJson,
+  curlExample,
+  inspectorCommand,
+  mcpServersJson,
+} from './client-config';
+
+export interface BannerInfo {
+  urls: { gateway: string; mcp: string; core: string; identity: string; metrics: string };
+  projectId: string;
+  orgId: string;
+  dataDir: string;
+  /** Present on first start only: tokens are shown once. */
+  token?: string;
+  seeded?: Record<string, number>;
+  startupMs: number;
+}
+
+export function banner(info: BannerInfo): string {
+  const lines = [
+    '',
+    `Observability query stack is running (started in ${(info.startupMs / 1000).toFixed(1)} s; data in ${info.dataDir})`,
+    '',
+    `  MCP endpoint    ${info.urls.mcp}`,
+    `  REST + OpenAPI  ${info.urls.gateway}/v1/tools/{name}   ${info.urls.gateway}/openapi.json`,
+    `  Core (ingest)   ${info.urls.core}/ingest/v1/batch`,
+    `  Identity        ${info.urls.identity}`,
+    `  Metrics         ${info.urls.metrics}`,
+    `  Demo project    ${info.projectId}   (org ${info.orgId})`,
+  ];
+  if (info.seeded) {
+    const parts = Object.entries(info.seeded)
+      .filter(([, n]) => n > 0)
+      .map(([type, n]) => `${n} ${type}`);
+    lines.push(`  Demo data       ${parts.join(', ')}`);
+  }
+  lines.push('');
+  if (info.token) {
+    const endpoint = { mcpUrl: info.urls.mcp, token: info.token };
+    lines.push(
+      `  Token (shown once, valid 90 days, scope mcp:read): ${info.token}`,
+      '',
+      'Claude Code:',
+      `  ${claudeCodeCommand(endpoint)}`,
+      '',
+      'Cursor (.cursor/mcp.json) or any StreamableHTTP client:',
+      indent(mcpServersJson(endpoint)),
+      '',
+      'Claude Desktop (claude_desktop_config.json):',
+      indent(claudeDesktopJson(endpoint)),
+      '',
+      'MCP Inspector:',
+      `  ${inspectorCommand(endpoint)}`,
+      '',
+      'REST:',
+      `  ${curlExample(info.urls.gateway, info.token)}`,
+    );
+  } else {
+    lines.push(
+      '  The demo token was shown at first start (tokens are shown once). Create another with:',
+      `    pnpm svc token create --project ${info.projectId}`,
+    );
+  }
+  lines.push('', 'Stop with Ctrl-C. Data is kept for the next start.', '');
+  return lines.join('\n');
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `  ${l}`)
+    .join('\n');
+}

@@ -1,0 +1,69 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseEnv, port } from '@svc/config';
+import { z } from 'zod';
+
+// The standalone takes its ports from the same variables as the separate services (DESIGN.md
+// section 1), its data dir from SVC_DATA_DIR, and defaults every service to loopback.
+const standaloneEnv = z.object({
+  SVC_DATA_DIR: z.string().min(1).default('./.data'),
+  SVC_DEMO_SIZE: z.coerce.number().min(0.05).max(1000).default(1),
+  SVC_DEMO_SEED: z.coerce.number().int().default(20261122),
+  SVC_DEMO_DAYS: z.coerce.number().int().min(1).max(60).default(30),
+  SVC_MCP_HTTP_PORT: port(8092),
+  SVC_STANDALONE_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Tests: where to write {urls, project_id, org_id, token} once everything listens. */
+  SVC_STANDALONE_READY_FILE: z.string().optional(),
+  SVC_LOG_LEVEL: z.string().default('warn'),
+});
+
+export interface StandaloneConfig {
+  dataDir: string;
+  host: string;
+  demo: { size: number; seed: number; days: number };
+  readyFile: string | undefined;
+  gatewayPort: number;
+  internalSecret: string;
+  /** The environment every service's own config.ts parses, with the standalone's defaults filled in. */
+  serviceEnv: Record<string, string | undefined>;
+}
+
+/** The internal secret: from the env, else the one persisted under the data dir (made on first start). */
+export function resolveInternalSecret(dataDir: string, fromEnv: string | undefined): string {
+  if (fromEnv) return fromEnv;
+  const path = join(dataDir, 'internal-secret');
+  if (existsSync(path)) return readFileSync(path, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('base64url');
+  writeFileSync(path, `${secret}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+  return secret;
+}
+
+export function loadStandaloneConfig(env: Record<string, string | undefined>): StandaloneConfig {
+  const e = parseEnv('standalone', standaloneEnv, env);
+  const dataDir = resolve(e.SVC_DATA_DIR);
+  const internalSecret = resolveInternalSecret(dataDir, env.SVC_INTERNAL_SECRET?.trim() || undefined);
+  const host = e.SVC_STANDALONE_HOST;
+  const serviceEnv: Record<string, string | undefined> = {
+    ...env,
+    SVC_DATA_DIR: dataDir,
+    SVC_INTERNAL_SECRET: internalSecret,
+    SVC_OBSERVABILITY_ENDPOINT: env.SVC_OBSERVABILITY_ENDPOINT || 'http://localhost:8080',
+    SVC_IDENTITY_INTERNAL_URL: env.SVC_IDENTITY_INTERNAL_URL || 'http://localhost:8081',
+    SVC_CORE_HOST: env.SVC_CORE_HOST || host,
+    SVC_IDENTITY_HOST: env.SVC_IDENTITY_HOST || host,
+    SVC_MCP_HTTP_HOST: env.SVC_MCP_HTTP_HOST || host,
+    SVC_LOG_LEVEL: e.SVC_LOG_LEVEL,
+  };
+  return {
+    dataDir,
+    host,
+    demo: { size: e.SVC_DEMO_SIZE, seed: e.SVC_DEMO_SEED, days: e.SVC_DEMO_DAYS },
+    readyFile: e.SVC_STANDALONE_READY_FILE,
+    gatewayPort: e.SVC_MCP_HTTP_PORT,
+    internalSecret,
+    serviceEnv,
+  };
+}

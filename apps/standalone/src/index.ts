@@ -1,0 +1,2 @@
+export { loadStandaloneConfig, type StandaloneConfig } from './config';
+export { type RunningStack, startStack } from './stack';

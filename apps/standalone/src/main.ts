@@ -1,0 +1,82 @@
+import { writeFileSync } from 'node:fs';
+import { ConfigError } from '@svc/config';
+import { createLogger } from '@svc/logger';
+import { banner } from './banner';
+import { loadStandaloneConfig } from './config';
+import { AlreadyRunningError, acquireInstanceLock } from './instance-lock';
+import { PortInUseError } from './listen';
+import { adminApi, bootstrapDemoOrg, createToken, ingestDemoData, isSeeded, markSeeded } from './seed';
+import { startStack } from './stack';
+
+// `pnpm start`: the whole stack in one process. Expected failures (bad config, a second
+// instance, a busy port) end with a one-paragraph message and exit 1, never a stack trace.
+const started = Date.now();
+let release = () => {};
+try {
+  const config = loadStandaloneConfig(process.env);
+  release = acquireInstanceLock(config.dataDir).release;
+  const logger = createLogger({
+    name: 'standalone',
+    level: config.serviceEnv.SVC_LOG_LEVEL,
+    destination: 'stderr',
+  });
+  const stack = await startStack(config, logger);
+
+  const api = adminApi(stack.urls.identity, config.internalSecret);
+  const org = await bootstrapDemoOrg(api);
+  let token: string | undefined;
+  let seeded: Record<string, number> | undefined;
+  if (!isSeeded(config.dataDir)) {
+    seeded = await ingestDemoData(api, stack.urls.core, org.project_id, config.demo, Date.now());
+    token = (await createToken(api, org.project_id, org.user_id, 'standalone demo')).token;
+    markSeeded(config.dataDir, { project_id: org.project_id, at: new Date().toISOString(), seeded });
+  }
+
+  const startupMs = Date.now() - started;
+  process.stdout.write(
+    banner({
+      urls: stack.urls,
+      projectId: org.project_id,
+      orgId: org.org_id,
+      dataDir: config.dataDir,
+      token,
+      seeded,
+      startupMs,
+    }),
+  );
+  if (config.readyFile) {
+    writeFileSync(
+      config.readyFile,
+      JSON.stringify({
+        urls: stack.urls,
+        project_id: org.project_id,
+        org_id: org.org_id,
+        user_id: org.user_id,
+        token: token ?? null,
+        startup_ms: startupMs,
+      }),
+    );
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    await stack.close();
+    release();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+} catch (err) {
+  release();
+  if (err instanceof ConfigError || err instanceof AlreadyRunningError || err instanceof PortInUseError) {
+    process.stderr.write(`pnpm start: ${err.message}\n`);
+  } else {
+    process.stderr.write(
+      `pnpm start failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`,
+    );
+  }
+  process.exit(1);
+}
