@@ -135,6 +135,24 @@ describe('tokens', () => {
     expect(JSON.stringify(list.body)).not.toContain(a.body.token);
   });
 
+  it('issues short-lived tokens with expires_in_seconds that introspect inactive once expired', async () => {
+    const { projectId } = await seedProject(h, 'short-lived');
+    const res = await h
+      .internal('post', '/internal/v1/admin/tokens')
+      .send({ project_id: projectId, expires_in_seconds: 30 })
+      .expect(201);
+    expect(res.body.expires_at).toBe(new Date(h.clock.now + 30_000).toISOString());
+    const introspect = () =>
+      h.internal('post', '/internal/v1/introspect').send({ token: res.body.token }).expect(200);
+    expect((await introspect()).body.active).toBe(true);
+    h.clock.now += 30_001;
+    expect((await introspect()).body).toEqual({ active: false });
+    await h
+      .internal('post', '/internal/v1/admin/tokens')
+      .send({ project_id: projectId, expires_in_seconds: 0 })
+      .expect(400);
+  });
+
   it('issues a project-less token that introspects with project_id null', async () => {
     const res = await h
       .internal('post', '/internal/v1/admin/tokens')

@@ -14,6 +14,8 @@ export interface IssueTokenInput {
   userId: string | null;
   name: string;
   days: number;
+  /** When set, wins over `days`. */
+  expiresInSeconds?: number;
   scopes: string[];
 }
 
@@ -49,7 +51,10 @@ export async function issueToken(db: Postgres, input: IssueTokenInput, now: Date
       user_id: input.userId,
       last_four: token.slice(-4),
       created_at: now,
-      expires_at: new Date(now.getTime() + input.days * DAY_MS),
+      expires_at: new Date(
+        now.getTime() +
+          (input.expiresInSeconds !== undefined ? input.expiresInSeconds * 1000 : input.days * DAY_MS),
+      ),
       revoked_at: null,
     };
     await insertToken(tx, row, hashToken(token));

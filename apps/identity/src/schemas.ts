@@ -19,6 +19,8 @@ export const createTokenBody = z.strictObject({
   project_id: id.nullable(),
   name: name.optional(),
   days: days.default(90),
+  /** Operator option for short-lived tokens (overrides days), e.g. CI jobs or expiry drills. */
+  expires_in_seconds: z.number().int().min(1).max(86_400).optional(),
   user_id: id.optional(),
   scopes: z
     .array(z.string().regex(/^[a-z]+:[a-z]+$/))

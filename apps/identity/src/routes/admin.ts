@@ -97,6 +97,7 @@ export function adminRouter(ctx: IdentityContext): Router {
         userId: body.user_id ?? null,
         name: body.name ?? 'token',
         days: body.days,
+        ...(body.expires_in_seconds !== undefined ? { expiresInSeconds: body.expires_in_seconds } : {}),
         scopes: [...new Set(body.scopes)],
       },
       ctx.clock(),
