@@ -26,10 +26,12 @@ try {
   const org = await bootstrapDemoOrg(api);
   let token: string | undefined;
   let seeded: Record<string, number> | undefined;
+  let demo: (typeof config.demo & { now: number }) | undefined;
   if (!isSeeded(config.dataDir)) {
-    seeded = await ingestDemoData(api, stack.urls.core, org.project_id, config.demo, Date.now());
+    demo = { ...config.demo, now: Date.now() };
+    seeded = await ingestDemoData(api, stack.urls.core, org.project_id, config.demo, demo.now);
     token = (await createToken(api, org.project_id, org.user_id, 'standalone demo')).token;
-    markSeeded(config.dataDir, { project_id: org.project_id, at: new Date().toISOString(), seeded });
+    markSeeded(config.dataDir, { project_id: org.project_id, demo, seeded });
   }
 
   const startupMs = Date.now() - started;
@@ -54,6 +56,7 @@ try {
         user_id: org.user_id,
         token: token ?? null,
         startup_ms: startupMs,
+        demo: demo ?? null,
       }),
     );
   }

@@ -1,0 +1,160 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type DemoLog, generateDemoProject } from '@svc/demo-data';
+import { logTools } from '@svc/tools-logs';
+import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { counts, page } from './expected';
+
+// The whole stack as `pnpm start` runs it, driven by the official MCP SDK client and by REST,
+// with every expected answer computed in plain JS from the demo records that were ingested.
+
+let stack: SpawnedStack;
+let logs: DemoLog[];
+let mcp: Client;
+let token: string;
+
+async function rest(tool: string, body: unknown, bearer = token) {
+  const res = await fetch(`${stack.ready.urls.gateway}/v1/tools/${tool}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function both(tool: string, args: Record<string, unknown>) {
+  const viaRest = await rest(tool, args);
+  expect(viaRest.status).toBe(200);
+  const viaMcp = await mcp.callTool({ name: tool, arguments: args });
+  expect(viaMcp.isError).toBeFalsy();
+  return { rest: viaRest.body, mcp: viaMcp.structuredContent as Record<string, unknown> };
+}
+
+beforeAll(async () => {
+  stack = await spawnStack();
+  token = stack.ready.token!;
+  const demo = stack.ready.demo!;
+  logs = generateDemoProject(demo).logs;
+  mcp = new Client({ name: 'e2e', version: '1.0.0' });
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(stack.ready.urls.mcp), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await mcp?.close();
+  await stack?.dispose();
+});
+
+describe('pnpm start stack, end to end', () => {
+  it('prints a token and writes nothing but a banner to stdout', () => {
+    expect(token).toMatch(/^svc_pat_[0-9A-Za-z]{36}$/);
+    expect(stack.output()).toContain(stack.ready.urls.mcp);
+  });
+
+  it('lists exactly the five log tools over MCP, with the schemas of the definitions', async () => {
+    const { tools } = await mcp.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(logTools.map((t) => t.name).sort());
+    for (const tool of tools) {
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(JSON.stringify(tool.inputSchema)).not.toContain('project_id');
+      expect(tool.outputSchema).toBeDefined();
+    }
+  });
+
+  it('log.search: case-insensitive literal substring, newest first', async () => {
+    const { rest: r, mcp: m } = await both('log.search', { search: 'TIMEOUT', limit: 7 });
+    const expected = page(logs, (l) => l.message.toLowerCase().includes('timeout'), 7);
+    expect(expected.items.length).toBeGreaterThan(0);
+    expect(r).toEqual(expected);
+    expect(m).toEqual(expected);
+  });
+
+  it.each(['50%', 'SAVE_50', 'shoe*', '^user_[0-9]+$', '.*', 'C:\\logs\\*.log', '{A|B}?'])(
+    'log.search matches %s literally',
+    async (needle) => {
+      const { rest: r } = await both('log.search', { search: needle, limit: 1000 });
+      expect(r).toEqual(page(logs, (l) => l.message.toLowerCase().includes(needle.toLowerCase()), 1000));
+    },
+  );
+
+  it('log.search narrowed by source', async () => {
+    const { rest: r } = await both('log.search', { search: 'e', source: 'device', limit: 15 });
+    expect(r).toEqual(page(logs, (l) => l.source === 'device' && l.message.toLowerCase().includes('e'), 15));
+  });
+
+  it('log.recent: newest first, exact level, has_more', async () => {
+    const all = await both('log.recent', {});
+    expect(all.rest).toEqual(page(logs, () => true, 20));
+    const errors = await both('log.recent', { level: 'ERROR', limit: 5 });
+    expect(errors.rest).toEqual(page(logs, (l) => l.level === 'ERROR', 5));
+    expect(errors.mcp).toEqual(errors.rest);
+  });
+
+  it('log.recent by trace_id', async () => {
+    const traced = logs.find((l) => l.trace_id);
+    expect(traced).toBeDefined();
+    const { rest: r } = await both('log.recent', { trace_id: traced!.trace_id!.toUpperCase() });
+    expect(r).toEqual(page(logs, (l) => l.trace_id === traced!.trace_id, 20));
+  });
+
+  it('log.by_user: that user only, newest first', async () => {
+    const perUser = new Map<string, number>();
+    for (const l of logs) if (l.user_id) perUser.set(l.user_id, (perUser.get(l.user_id) ?? 0) + 1);
+    const [busiest] = [...perUser.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    const { rest: r, mcp: m } = await both('log.by_user', { user_id: busiest });
+    expect(r).toEqual(page(logs, (l) => l.user_id === busiest, 50));
+    expect(m).toEqual(r);
+    const unknown = await both('log.by_user', { user_id: 'nobody-here' });
+    expect(unknown.rest).toEqual({ items: [], limit: 50, has_more: false });
+  });
+
+  it('log.by_session: oldest first, limit and has_more', async () => {
+    const session = logs.find((l) => l.session_id)!.session_id!;
+    const n = logs.filter((l) => l.session_id === session).length;
+    const { rest: r } = await both('log.by_session', { session_id: session });
+    expect(r).toEqual(page(logs, (l) => l.session_id === session, 100, 'asc'));
+    if (n > 1) {
+      const { rest: first } = await both('log.by_session', { session_id: session, limit: 1 });
+      expect(first).toEqual(page(logs, (l) => l.session_id === session, 1, 'asc'));
+      expect(first.has_more).toBe(true);
+    }
+  });
+
+  it.each(['level', 'platform', 'user_id'] as const)(
+    'log.aggregate by %s over the last 24 hours',
+    async (groupBy) => {
+      const { rest: r, mcp: m } = await both('log.aggregate', { group_by: groupBy });
+      const window = r.window as { from: string; to: string };
+      expect(Date.parse(window.to) - Date.parse(window.from)).toBe(24 * 3600 * 1000);
+      const expected = counts(logs, (l) => l[groupBy] ?? null, window);
+      expect(r.total).toBe(expected.total);
+      const groups = r.groups as { key: string | null; count: number }[];
+      expect(new Map(groups.map((g) => [g.key, g.count]))).toEqual(expected.groups);
+      for (let i = 1; i < groups.length; i++)
+        expect(groups[i - 1]!.count).toBeGreaterThanOrEqual(groups[i]!.count);
+      expect(m.total).toBe(r.total);
+    },
+  );
+
+  it('rejects out-of-range limits and unknown fields with 400 (REST) and isError (MCP)', async () => {
+    for (const args of [{ limit: 0 }, { limit: 1001 }, { level: 'LOUD' }, { nope: 1 }]) {
+      const r = await rest('log.recent', args);
+      expect(r.status).toBe(400);
+      expect(r.body.error).toBe('invalid_input');
+      const m = await mcp.callTool({ name: 'log.recent', arguments: args });
+      expect(m.isError).toBe(true);
+    }
+  });
+
+  it('serves /openapi.json without auth, listing exactly the five tools', async () => {
+    const res = await fetch(`${stack.ready.urls.gateway}/openapi.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(doc.openapi).toBe('3.1.0');
+    expect(Object.keys(doc.paths).sort()).toEqual(logTools.map((t) => `/v1/tools/${t.name}`).sort());
+    expect(JSON.stringify(doc)).not.toContain('project_id');
+  });
+});
