@@ -1,0 +1,125 @@
+import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+
+// Real outages of real services: a service's HTTP server is stopped and restarted on its port.
+
+const BREAKER = {
+  volumeThreshold: 4,
+  errorThresholdPercentage: 50,
+  resetTimeoutMs: 1500,
+  rollingCountTimeoutMs: 30_000,
+};
+const SECRET_MESSAGE = 'card 4242 declined for order 9001';
+
+let stack: InProcessStack;
+
+async function call(tool = 'log.search', args: Record<string, unknown> = { search: 'declined' }) {
+  const res = await fetch(`${stack.urls.gateway}/v1/tools/${tool}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(args),
+  });
+  const text = await res.text();
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), text, body: JSON.parse(text) };
+}
+
+async function mcpInitialize() {
+  const res = await fetch(`${stack.urls.gateway}/mcp`, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${stack.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    }),
+  });
+  return res.status;
+}
+
+beforeAll(async () => {
+  stack = await startInProcessStack({ breaker: BREAKER, name: 'resilience' });
+  await stack.ingest({
+    logs: [{ timestamp: Date.now(), level: 'ERROR', message: SECRET_MESSAGE, source: 'backend' }],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('core down', () => {
+  // First in the file so the core breaker's rolling window holds exactly one success before the
+  // outage: 4 failures out of 5 calls is over the 50% threshold at the volume threshold.
+  it('opens the breaker after its volume threshold, fails fast with 503 + Retry-After, and recovers', async () => {
+    expect((await call()).status).toBe(200);
+    await stack.stopCore();
+    const failures = [];
+    for (let i = 0; i < BREAKER.volumeThreshold; i++) failures.push(await call());
+    for (const f of failures) {
+      expect(f.status).toBe(503);
+      expect(f.body.error).toBe('backend_unavailable');
+    }
+
+    // The core is back, but the breaker is open: calls fail fast and never reach it.
+    await stack.startCore();
+    const hitsBefore = stack.coreToolHits();
+    const fast = await call();
+    expect(fast.status).toBe(503);
+    expect(Number(fast.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(fast.text).not.toContain('ECONNREFUSED');
+    expect(stack.coreToolHits()).toBe(hitsBefore);
+
+    // After the reset timeout a half-open trial reaches the core and closes the breaker.
+    await sleep(BREAKER.resetTimeoutMs + 200);
+    const recovered = await call();
+    expect(recovered.status).toBe(200);
+    expect(stack.coreToolHits()).toBe(hitsBefore + 1);
+    expect((await call()).status).toBe(200);
+  });
+});
+
+describe('identity down', () => {
+  it('answers 503 on REST and MCP, never a result, and recovers when identity is back', async () => {
+    expect((await call()).status).toBe(200);
+    await stack.stopIdentity();
+    try {
+      for (let i = 0; i < 3; i++) {
+        const r = await call();
+        expect(r.status).toBe(503);
+        expect(r.body.error).toBe('backend_unavailable');
+        expect(r.retryAfter).not.toBeNull();
+        expect(r.text).not.toContain('4242');
+      }
+      expect(await mcpInitialize()).toBe(503);
+    } finally {
+      await stack.startIdentity();
+    }
+    await sleep(BREAKER.resetTimeoutMs + 200);
+    expect((await call()).status).toBe(200);
+  });
+});
+
+describe('audit store down', () => {
+  it('fails the call with 503 and lets no data leave; recovers when the store is back', async () => {
+    await stack.db.query('ALTER TABLE audit_records RENAME TO audit_records_offline');
+    try {
+      const r = await call();
+      expect(r.status).toBe(503);
+      expect(r.body.error).toBe('backend_unavailable');
+      expect(r.text).not.toContain('4242');
+      expect(r.text).not.toContain('declined');
+    } finally {
+      await stack.db.query('ALTER TABLE audit_records_offline RENAME TO audit_records');
+    }
+    await sleep(BREAKER.resetTimeoutMs + 200);
+    const ok = await call();
+    expect(ok.status).toBe(200);
+    expect(ok.text).toContain('4242');
+  });
+});
