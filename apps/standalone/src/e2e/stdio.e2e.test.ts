@@ -1,0 +1,98 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+
+// A real stdio round trip: the stdio server as its own process, spoken to by the official SDK
+// client over its stdin/stdout, backed by real core and identity services.
+
+const stdioMain = join(dirname(createRequire(import.meta.url).resolve('@svc/stdio-server')), 'main.ts');
+let stack: InProcessStack;
+
+function transport(env: Record<string, string>) {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: ['--import', 'tsx', stdioMain],
+    env: {
+      PATH: process.env.PATH ?? '',
+      SVC_MCP_STDIO_TRUSTED_LOCAL: '1',
+      SVC_MCP_PROJECT_ID: stack.projectId,
+      SVC_INTERNAL_SECRET: stack.secret,
+      SVC_OBSERVABILITY_ENDPOINT: stack.urls.core,
+      SVC_IDENTITY_INTERNAL_URL: stack.urls.identity,
+      SVC_LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stderr: 'pipe',
+  });
+}
+
+beforeAll(async () => {
+  stack = await startInProcessStack({ name: 'stdio' });
+  await stack.ingest({
+    logs: [
+      {
+        timestamp: Date.now() - 1000,
+        level: 'WARN',
+        message: 'stdio round trip probe',
+        source: 'device',
+        user_id: 'u1',
+      },
+      { timestamp: Date.now(), level: 'INFO', message: 'unrelated line', source: 'backend' },
+    ],
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe('stdio server', () => {
+  it('lists and calls tools for the project fixed by env, audited with transport stdio', async () => {
+    const client = new Client({ name: 'stdio-e2e', version: '1' });
+    await client.connect(transport({ SVC_MCP_ORG_ID: stack.orgId }));
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      'log.aggregate',
+      'log.by_session',
+      'log.by_user',
+      'log.recent',
+      'log.search',
+    ]);
+    const result = await client.callTool({ name: 'log.search', arguments: { search: 'ROUND TRIP' } });
+    expect(result.isError).toBeFalsy();
+    const items = (result.structuredContent as { items: { message: string; user_id: string }[] }).items;
+    expect(items.map((i) => [i.message, i.user_id])).toEqual([['stdio round trip probe', 'u1']]);
+
+    const refused = await client.callTool({
+      name: 'log.search',
+      arguments: { search: 'x', project_id: 'other' },
+    });
+    expect(refused.isError).toBe(true);
+    await client.close();
+
+    const res = await fetch(
+      `${stack.urls.identity}/internal/v1/audit?project_id=${stack.projectId}&limit=100`,
+      {
+        headers: { 'x-internal-secret': stack.secret },
+      },
+    );
+    const audit = (await res.json()) as { items: Record<string, unknown>[] };
+    const stdio = audit.items.filter((r) => r.transport === 'stdio');
+    expect(stdio.map((r) => [r.tool, r.status])).toEqual([
+      ['log.search', 'ok'],
+      ['log.search', 'invalid_input'],
+    ]);
+    expect(stdio[0]).toMatchObject({ token_id: null, org_id: stack.orgId, project_id: stack.projectId });
+    expect(String(stdio[0]!.user_id)).toMatch(/^local:/);
+  }, 60_000);
+
+  it('without SVC_MCP_ORG_ID the base tools still work (controlled ones fail closed)', async () => {
+    const client = new Client({ name: 'stdio-e2e', version: '1' });
+    await client.connect(transport({}));
+    const result = await client.callTool({ name: 'log.recent', arguments: { limit: 1 } });
+    expect((result.structuredContent as { items: unknown[] }).items).toHaveLength(1);
+    await client.close();
+  }, 60_000);
+});
