@@ -171,7 +171,34 @@ describe('MCP over StreamableHTTP (sessions)', () => {
 });
 
 describe('MCP session limits', () => {
-  it('caps sessions per token with 429', async () => {
+  it('evicts the least recently used idle session of the token at the cap', async () => {
+    const h = await startHarness({ sessions: { maxSessionsPerToken: 1 } });
+    try {
+      const { token } = h.identity.issue();
+      const init = () =>
+        request(h.url)
+          .post('/mcp')
+          .set('Authorization', `Bearer ${token}`)
+          .set('Accept', ACCEPT)
+          .send(INITIALIZE);
+      const first = await init();
+      expect(first.status).toBe(200);
+      const second = await init();
+      expect(second.status).toBe(200);
+      expect(h.app.mcpSessionCount()).toBe(1);
+      const stale = await request(h.url)
+        .post('/mcp')
+        .set('Authorization', `Bearer ${token}`)
+        .set('Mcp-Session-Id', String(first.headers['mcp-session-id']))
+        .set('Accept', ACCEPT)
+        .send(LIST);
+      expect(stale.status).toBe(404);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('answers 429 when every session of the token at the cap is busy (open SSE stream)', async () => {
     const h = await startHarness({ sessions: { maxSessionsPerToken: 1 } });
     try {
       const { token } = h.identity.issue();

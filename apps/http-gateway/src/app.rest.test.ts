@@ -123,6 +123,25 @@ describe('origin and host checks', () => {
     expect(res.status).toBe(200);
   });
 
+  it('lets a same-origin request through (Origin names the Host it was sent to)', async () => {
+    const res = await call('log.recent', {})
+      .set('Host', 'localhost:4242')
+      .set('Origin', 'http://localhost:4242');
+    expect(res.status).toBe(200);
+    const otherPort = await call('log.recent', {})
+      .set('Host', 'localhost:4242')
+      .set('Origin', 'http://localhost:4243');
+    expect(otherPort.status).toBe(403);
+  });
+
+  it('refuses a rebinding page even though it looks same-origin', async () => {
+    const res = await request(h.url)
+      .get('/healthz')
+      .set('Host', 'evil.example:8092')
+      .set('Origin', 'http://evil.example:8092');
+    expect(res.status).toBe(403);
+  });
+
   it('refuses a foreign Host on a loopback bind (DNS rebinding) and accepts loopback names', async () => {
     const rebound = await request(h.url).get('/healthz').set('Host', 'evil.example:8092');
     expect(rebound.status).toBe(403);

@@ -13,7 +13,6 @@ import {
 import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
 import type { McpSession, McpSessionStore } from './mcp-sessions';
-import { loopbackHostValues } from './origin-guard';
 
 export const SERVER_INFO = { name: 'svc-observability', version: '0.1.0' };
 const INSTRUCTIONS =
@@ -58,15 +57,13 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     });
   }
 
-  /** The same origin/host rules as the gateway's own guard, handed to the SDK's check too. */
-  function rebindingOptions(req: Request) {
-    const allowedHosts = options.checkHost ? loopbackHostValues(req.socket.localPort ?? 0) : [];
-    return {
-      enableDnsRebindingProtection: options.checkHost || options.allowedOrigins.length > 0,
-      ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
-      ...(options.allowedOrigins.length > 0 ? { allowedOrigins: [...options.allowedOrigins] } : {}),
-      maxRequestBodySize: options.maxBodyBytes,
-    };
+  /**
+   * Origin and Host are checked once, by the gateway's originGuard in front of every route. The
+   * SDK's own check is left off: it compares Host with this socket's port, which refuses
+   * legitimate requests that arrive through a loopback reverse proxy on another port.
+   */
+  function rebindingOptions(_req: Request) {
+    return { maxRequestBodySize: options.maxBodyBytes };
   }
 
   /** The caller's session, or 404 when it does not exist or belongs to another token. */
@@ -92,8 +89,11 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   async function openSession(req: Request, res: Response, principal: Principal) {
     const tokenId = principal.tokenId;
     if (tokenId === null) throw new NotFoundError('Session not found.');
-    if (!sessions.hasRoomFor(tokenId)) {
-      throw new RateLimitedError('Too many open MCP sessions; end one (DELETE /mcp) or retry later.', 60);
+    if (!(await sessions.makeRoomFor(tokenId))) {
+      throw new RateLimitedError(
+        'Too many MCP sessions of this token are busy; end one (DELETE /mcp) or retry later.',
+        60,
+      );
     }
     let session: McpSession | undefined;
     const transport = new StreamableHTTPServerTransport({

@@ -51,12 +51,33 @@ export class McpSessionStore {
     return this.#sessions.get(id);
   }
 
-  /** Whether one more session may be opened for this token. */
-  hasRoomFor(tokenId: string): boolean {
-    if (this.#sessions.size >= this.#limits.maxSessions) return false;
-    let ofToken = 0;
-    for (const s of this.#sessions.values()) if (s.tokenId === tokenId) ofToken++;
-    return ofToken < this.#limits.maxSessionsPerToken;
+  /**
+   * Makes room for one more session of this token. At a cap, the least recently used idle session
+   * (of this token for the per-token cap, of anyone for the global one) is closed: clients that
+   * never send DELETE cannot lock a token out, and the evicted client re-initializes on its 404
+   * as the MCP spec prescribes. False only when every candidate is busy.
+   */
+  async makeRoomFor(tokenId: string): Promise<boolean> {
+    const ofToken = [...this.#sessions.values()].filter((s) => s.tokenId === tokenId);
+    if (ofToken.length >= this.#limits.maxSessionsPerToken && !(await this.#evictOldestIdle(ofToken))) {
+      return false;
+    }
+    if (
+      this.#sessions.size >= this.#limits.maxSessions &&
+      !(await this.#evictOldestIdle([...this.#sessions.values()]))
+    ) {
+      return false;
+    }
+    return true;
+  }
+
+  async #evictOldestIdle(candidates: McpSession[]): Promise<boolean> {
+    const idle = candidates.filter((s) => s.active === 0).sort((a, b) => a.lastSeen - b.lastSeen);
+    const victim = idle[0];
+    if (!victim) return false;
+    this.#logger.info({ session: victim.id }, 'MCP session evicted (session cap)');
+    await this.close(victim.id);
+    return true;
   }
 
   add(session: McpSession): void {

@@ -1,7 +1,6 @@
 import { ForbiddenOriginError } from '@svc/tool-kit';
 import type { RequestHandler } from 'express';
 
-const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;
 
 export function isLoopbackBind(host: string): boolean {
@@ -14,9 +13,21 @@ export function loopbackHostAllowed(hostHeader: string | undefined): boolean {
   return LOOPBACK_HOST.test(hostHeader.trim().toLowerCase());
 }
 
-/** The exact Host values the MCP SDK's own DNS-rebinding check should accept for a given port. */
-export function loopbackHostValues(port: number): string[] {
-  return LOOPBACK_NAMES.flatMap((name) => [name, `${name}:${port}`]);
+/**
+ * A request whose Origin names the very host it was sent to is same-origin, not cross-site. A
+ * rebinding page also looks same-origin (its Origin and Host are both the attacker's name), which
+ * is why the Host check below stays on for loopback binds.
+ */
+function sameOrigin(origin: string, hostHeader: string | undefined): boolean {
+  if (!hostHeader) return false;
+  try {
+    const url = new URL(origin);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && url.host === hostHeader.trim().toLowerCase()
+    );
+  } catch {
+    return false;
+  }
 }
 
 export interface OriginGuardOptions {
@@ -34,7 +45,11 @@ export function originGuard(options: OriginGuardOptions): RequestHandler {
   const allowed = new Set(options.allowedOrigins);
   return (req, _res, next) => {
     const origin = req.get('origin');
-    if (origin !== undefined && !allowed.has(origin.replace(/\/+$/, ''))) {
+    if (
+      origin !== undefined &&
+      !allowed.has(origin.replace(/\/+$/, '')) &&
+      !sameOrigin(origin, req.get('host'))
+    ) {
       next(new ForbiddenOriginError('This origin is not allowed.'));
       return;
     }
