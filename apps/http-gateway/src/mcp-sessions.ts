@@ -24,7 +24,7 @@ export interface McpSessionLimits {
 export const DEFAULT_SESSION_LIMITS: McpSessionLimits = {
   idleMs: 30 * 60_000,
   maxSessions: 1000,
-  maxSessionsPerToken: 20,
+  maxSessionsPerToken: 100,
 };
 
 /** Live MCP sessions of this gateway instance (sticky routing by Mcp-Session-Id). */

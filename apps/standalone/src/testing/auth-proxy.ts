@@ -6,10 +6,12 @@ import type { AddressInfo } from 'node:net';
  * conformance suite sends no auth header, so it talks to the gateway through this. Everything
  * else, Host and Origin included, passes unchanged so DNS-rebinding checks still see the truth.
  */
-export async function startAuthProxy(
-  target: URL,
-  token: string,
-): Promise<{ url: string; close(): Promise<void> }> {
+export interface AuthProxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startAuthProxy(target: URL, token: string): Promise<AuthProxy> {
   const server: Server = createServer((req, res) => {
     const upstream = request(
       {
@@ -24,6 +26,8 @@ export async function startAuthProxy(
         up.pipe(res);
       },
     );
+    // A client that goes away (e.g. closes its SSE stream) must close the upstream leg too.
+    res.on('close', () => upstream.destroy());
     upstream.on('error', () => {
       if (!res.headersSent) res.writeHead(502);
       res.end();
