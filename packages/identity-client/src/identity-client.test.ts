@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AuditEntry } from '@svc/audit';
+import { generateToken } from '@svc/auth';
+import { type BackendClient, createBackendClient } from '@svc/backend-client';
+import { createIdentityApp, migrateIdentity } from '@svc/identity';
+import { createSilentLogger } from '@svc/logger';
+import { createNoopMetrics } from '@svc/metrics';
+import { createPostgres, type Postgres } from '@svc/postgres';
+import { BackendUnavailableError } from '@svc/tool-kit';
+import express from 'express';
+import { createHttpAuditSink } from './audit-sink';
+import { createIdentityClient, fetchOrgCapabilities } from './identity-client';
+
+// Against the real identity service (PGlite in memory) over real HTTP.
+const SECRET = 'identity-client-test-secret';
+const logger = createSilentLogger();
+const BREAKER = {
+  volumeThreshold: 100,
+  errorThresholdPercentage: 50,
+  resetTimeoutMs: 1000,
+  rollingCountTimeoutMs: 10_000,
+};
+
+let db: Postgres;
+let server: Server;
+let url: string;
+
+function client(baseUrl = url): BackendClient {
+  return createBackendClient({
+    name: 'identity',
+    baseUrl,
+    internalSecret: SECRET,
+    timeoutMs: 2000,
+    breaker: BREAKER,
+    metrics: createNoopMetrics(),
+    logger,
+  });
+}
+
+async function admin(path: string, body: unknown, method = 'POST') {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-internal-secret': SECRET },
+    body: JSON.stringify(body),
+  });
+  return (await res.json()) as Record<string, string>;
+}
+
+async function listen(app: express.Express): Promise<Server> {
+  return new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+}
+
+beforeAll(async () => {
+  db = await createPostgres({ dataDir: ':memory:' });
+  await migrateIdentity(db);
+  server = await listen(
+    createIdentityApp({ db, internalSecret: SECRET, logger, metrics: createNoopMetrics() }),
+  );
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await db.close();
+});
+
+describe('createIdentityClient', () => {
+  it('introspects a real token, and an unknown one as inactive', async () => {
+    const boot = await admin('/internal/v1/admin/bootstrap', {
+      org_name: 'o',
+      project_name: 'p',
+      user_email: 'a@b.c',
+    });
+    const { token } = await admin('/internal/v1/admin/tokens', { project_id: boot.project_id });
+    const identity = createIdentityClient(client(), logger);
+    const answer = await identity.introspect(token!, { requestId: 'r1' });
+    expect(answer).toMatchObject({
+      active: true,
+      project_id: boot.project_id,
+      org_id: boot.org_id,
+      scopes: ['mcp:read'],
+    });
+    expect(await identity.introspect(generateToken(), { requestId: 'r2' })).toEqual({
+      active: false,
+    });
+  });
+
+  it('fails closed with 503 when identity is unreachable', async () => {
+    const identity = createIdentityClient(client('http://127.0.0.1:9'), logger);
+    await expect(identity.introspect('svc_pat_x', { requestId: 'r' })).rejects.toBeInstanceOf(
+      BackendUnavailableError,
+    );
+  });
+
+  it('fails closed when identity answers outside its contract (never an allow)', async () => {
+    const app = express();
+    app.post('/internal/v1/introspect', (_req, res) => {
+      res.json({ active: 'yes', project_id: 'p' });
+    });
+    const rogue = await listen(app);
+    try {
+      const identity = createIdentityClient(
+        client(`http://127.0.0.1:${(rogue.address() as AddressInfo).port}`),
+        logger,
+      );
+      await expect(identity.introspect('svc_pat_x', { requestId: 'r' })).rejects.toBeInstanceOf(
+        BackendUnavailableError,
+      );
+    } finally {
+      rogue.close();
+    }
+  });
+});
+
+describe('fetchOrgCapabilities', () => {
+  it("returns the org's enabled controlled capabilities", async () => {
+    const org = await admin('/internal/v1/admin/orgs', { name: 'caps' });
+    expect(await fetchOrgCapabilities(client(), org.org_id!, { requestId: 'r' })).toEqual(new Set());
+    await admin(`/internal/v1/admin/orgs/${org.org_id}/capabilities/vis_trace`, { enabled: true }, 'PUT');
+    expect(await fetchOrgCapabilities(client(), org.org_id!, { requestId: 'r' })).toEqual(
+      new Set(['vis_trace']),
+    );
+  });
+});
+
+describe('createHttpAuditSink', () => {
+  const entry = (projectId: string): AuditEntry => ({
+    id: randomUUID(),
+    at: new Date().toISOString(),
+    token_id: 'tok_1',
+    user_id: null,
+    org_id: null,
+    project_id: projectId,
+    tool: 'log.recent',
+    transport: 'rest',
+    status: 'ok',
+    duration_ms: 3,
+    request_id: 'req',
+    params: { limit: 1 },
+  });
+
+  it('resolves once identity has committed the records', async () => {
+    const sink = createHttpAuditSink(client());
+    await sink.write([entry('prj_sink'), entry('prj_sink')]);
+    const rows = await db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM audit_records WHERE project_id = 'prj_sink'",
+    );
+    expect(rows.rows[0]!.n).toBe(2);
+  });
+
+  it('throws when the store cannot write', async () => {
+    await db.query('ALTER TABLE audit_records RENAME TO audit_records_gone');
+    try {
+      await expect(createHttpAuditSink(client()).write([entry('prj_sink')])).rejects.toBeDefined();
+    } finally {
+      await db.query('ALTER TABLE audit_records_gone RENAME TO audit_records');
+    }
+  });
+});
