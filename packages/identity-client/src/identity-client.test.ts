@@ -72,11 +72,12 @@ afterAll(async () => {
 describe('createIdentityClient', () => {
   it('introspects a real token, and an unknown one as inactive', async () => {
     const boot = await admin('/internal/v1/admin/bootstrap', {
-      org_name: 'o',
-      project_name: 'p',
-      user_email: 'a@b.c',
+      org_name: 'Client test org',
+      project_name: 'Client test project',
+      user_email: 'client-test@example.com',
     });
     const { token } = await admin('/internal/v1/admin/tokens', { project_id: boot.project_id });
+    expect(token).toMatch(/^svc_pat_/);
     const identity = createIdentityClient(client(), logger);
     const answer = await identity.introspect(token!, { requestId: 'r1' });
     expect(answer).toMatchObject({
