@@ -32,6 +32,7 @@ export function claudeDesktopJson({ mcpUrl, token }: Endpoint): string {
       mcpServers: {
         observability: {
           command: 'npx',
+          // biome-ignore lint/suspicious/noTemplateCurlyInString: mcp-remote expands ${VAR} itself
           args: ['-y', 'mcp-remote', mcpUrl, '--header', 'Authorization:${SVC_AUTH_HEADER}'],
           env: { SVC_AUTH_HEADER: `Bearer ${token}` },
         },

@@ -74,11 +74,9 @@ function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
   backend: BackendName,
 ): (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>> {
   return async (input, ctx) =>
-    (await ctx
-      .backend(backend)
-      .callTool(ctx.projectId, name, input, {
-        signal: ctx.signal,
-        requestId: ctx.requestId,
-        ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
-      })) as z.input<O>;
+    (await ctx.backend(backend).callTool(ctx.projectId, name, input, {
+      signal: ctx.signal,
+      requestId: ctx.requestId,
+      ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
+    })) as z.input<O>;
 }
