@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import { createIngestRouter } from './http/ingest-router';
 import { createToolsRouter } from './http/tools-router';
 import type { IngestKeyResolver } from './ingest/key-resolver';
+import type { Retention } from './storage/migrations';
 import type { AnyCoreTool } from './tools/core-tool';
 import { createCoreToolRegistry } from './tools/registry';
 
@@ -19,6 +20,8 @@ export interface CoreAppDeps {
   /** Defaults to every tool the core serves. */
   tools?: readonly AnyCoreTool[];
   maxIngestBodyBytes?: number;
+  /** As migrated; ingest refuses records the TTL would drop. Defaults to DEFAULT_RETENTION. */
+  retention?: Retention;
 }
 
 /** observability-core: ingest, the internal tool endpoint and health (docs/internal-api.md). */
@@ -40,6 +43,7 @@ export function createCoreApp(deps: CoreAppDeps): Express {
       metrics: deps.metrics,
       now,
       maxBodyBytes: deps.maxIngestBodyBytes,
+      ...(deps.retention ? { retention: deps.retention } : {}),
     }),
   );
   app.use(

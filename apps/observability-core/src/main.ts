@@ -22,6 +22,7 @@ try {
     internalSecret: config.internalSecret,
     logger,
     metrics: createPromMetrics(),
+    retention: config.retention,
   });
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {

@@ -67,6 +67,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
         internalSecret: config.internalSecret,
         logger: logger.child({ service: 'core' }),
         metrics: createPromMetrics({ prefix: 'svc_core_' }),
+        retention: coreConfig.retention,
       }),
       coreConfig.host,
       coreConfig.port,

@@ -7,6 +7,7 @@ import { rowsOf } from '../ingest/rows';
 import { RECORD_TYPES, type RecordType } from '../ingest/schemas';
 import { signatureMatches, timestampFresh } from '../ingest/signature';
 import { validateBatch } from '../ingest/validate-batch';
+import type { Retention } from '../storage/migrations';
 
 export interface IngestRouterDeps {
   ch: ClickHouse;
@@ -16,6 +17,8 @@ export interface IngestRouterDeps {
   now: () => number;
   /** Largest accepted body; beyond it 413. Default 10 MB. */
   maxBodyBytes?: number;
+  /** Records older than their table's retention are refused (they would vanish by TTL). */
+  retention?: Retention;
 }
 
 /** An ingest request that is not signed by an active key of some project. */
@@ -45,7 +48,10 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
         } catch {
           throw new UserInputError('The request body is not valid JSON.');
         }
-        const batch = validateBatch(parsed);
+        const batch = validateBatch(parsed, {
+          now: deps.now(),
+          ...(deps.retention ? { retention: deps.retention } : {}),
+        });
         const rows = rowsOf(batch, projectId, deps.now());
         const counts = {} as Record<RecordType, number>;
         for (const type of RECORD_TYPES) {

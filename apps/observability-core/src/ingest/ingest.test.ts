@@ -127,6 +127,34 @@ describe('POST /ingest/v1/batch', () => {
     expect(await countRows(h, 'sessions', 'proj_b')).toBe(0);
   });
 
+  it('refuses records the retention TTL would silently drop, and far-future ones', async () => {
+    const DAY = 24 * 3_600_000;
+    const log = (ts: number) => ({ ...demo.logs[0]!, timestamp: ts });
+    const span = {
+      trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+      span_id: '00f067aa0ba902b7',
+      kind: 'server',
+      status: 'ok',
+      operation: 'GET /x',
+      start_time: NOW - 15 * DAY,
+      duration_ms: 5,
+    };
+    const before = await countRows(h, 'logs', 'proj_b');
+    const res = await h
+      .ingest(keyB, { logs: [log(NOW - 89 * DAY), log(NOW - 91 * DAY), log(NOW + 2 * DAY)], spans: [span] })
+      .expect(400);
+    expect(res.body.details).toEqual([
+      { type: 'logs', index: 1, reason: 'timestamp: older than the 90-day retention of logs' },
+      { type: 'logs', index: 2, reason: 'timestamp: more than a day in the future' },
+      { type: 'spans', index: 0, reason: 'start_time: older than the 14-day retention of spans' },
+    ]);
+    expect(await countRows(h, 'logs', 'proj_b')).toBe(before);
+    await h
+      .ingest(keyB, { logs: [log(NOW - 89 * DAY)], spans: [{ ...span, start_time: NOW - 13 * DAY }] })
+      .expect(200);
+    expect(await countRows(h, 'logs', 'proj_b')).toBe(before + 1);
+  });
+
   it('refuses a project_id inside a record', async () => {
     const res = await h.ingest(keyB, { logs: [{ ...demo.logs[0]!, project_id: 'proj_a' }] }).expect(400);
     expect(res.body.details).toEqual([

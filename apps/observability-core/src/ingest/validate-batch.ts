@@ -1,5 +1,6 @@
 import { UserInputError } from '@svc/tool-kit';
 import type { z } from 'zod';
+import { DEFAULT_RETENTION, type Retention, TTL_COLUMNS } from '../storage/migrations';
 import { RECORD_SCHEMAS, RECORD_TYPES, type RecordType, type ValidBatch } from './schemas';
 
 export interface RecordProblem {
@@ -9,6 +10,34 @@ export interface RecordProblem {
 }
 
 const MAX_PROBLEMS = 100;
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** Device clocks drift: up to a day ahead is accepted, later is a bad clock or a bad record. */
+const MAX_FUTURE_MS = DAY_MS;
+
+export interface TimeBounds {
+  now: number;
+  retention?: Retention;
+}
+
+/**
+ * A record older than its table's retention would be accepted by the insert and then dropped by
+ * the TTL, silently. Refusing it with a reason keeps the promise that bad input loses nothing
+ * without the sender being told.
+ */
+function timeProblem(
+  type: RecordType,
+  record: Record<string, unknown>,
+  bounds: TimeBounds,
+): string | undefined {
+  const ttl = TTL_COLUMNS[type];
+  const value = ttl ? record[ttl.column] : undefined;
+  if (!ttl || typeof value !== 'number') return undefined;
+  const days = (bounds.retention ?? DEFAULT_RETENTION)[ttl.kind];
+  if (value < bounds.now - days * DAY_MS)
+    return `${ttl.column}: older than the ${days}-day retention of ${type}`;
+  if (value > bounds.now + MAX_FUTURE_MS) return `${ttl.column}: more than a day in the future`;
+  return undefined;
+}
 
 function reasonOf(issues: readonly z.core.$ZodIssue[]): string {
   return issues
@@ -27,7 +56,7 @@ function reasonOf(issues: readonly z.core.$ZodIssue[]): string {
  * Validates a whole batch: either every record is valid and the parsed batch is returned, or a
  * UserInputError lists every bad record (type, index, reason) and nothing may be written.
  */
-export function validateBatch(body: unknown): ValidBatch {
+export function validateBatch(body: unknown, bounds?: TimeBounds): ValidBatch {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new UserInputError('The batch must be a JSON object of record arrays.');
   }
@@ -49,8 +78,13 @@ export function validateBatch(body: unknown): ValidBatch {
     const schema: z.ZodType = RECORD_SCHEMAS[type];
     records.forEach((record, index) => {
       const parsed = schema.safeParse(record);
-      if (parsed.success) batch[type]!.push(parsed.data);
-      else problems.push({ type, index, reason: reasonOf(parsed.error.issues) });
+      if (!parsed.success) {
+        problems.push({ type, index, reason: reasonOf(parsed.error.issues) });
+        return;
+      }
+      const late = bounds ? timeProblem(type, parsed.data as Record<string, unknown>, bounds) : undefined;
+      if (late) problems.push({ type, index, reason: late });
+      else batch[type]!.push(parsed.data);
     });
   }
   if (problems.length > 0) {
