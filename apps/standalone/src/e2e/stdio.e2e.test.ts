@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { allTools } from '@svc/tool-catalog';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
 
 // A real stdio round trip: the stdio server as its own process, spoken to by the official SDK
@@ -53,13 +54,12 @@ describe('stdio server', () => {
     const client = new Client({ name: 'stdio-e2e', version: '1' });
     await client.connect(transport({ SVC_MCP_ORG_ID: stack.orgId }));
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([
-      'log.aggregate',
-      'log.by_session',
-      'log.by_user',
-      'log.recent',
-      'log.search',
-    ]);
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      allTools
+        .filter((t) => t.capability === 'base' && t.backend === 'core')
+        .map((t) => t.name)
+        .sort(),
+    );
     const result = await client.callTool({ name: 'log.search', arguments: { search: 'ROUND TRIP' } });
     expect(result.isError).toBeFalsy();
     const items = (result.structuredContent as { items: { message: string; user_id: string }[] }).items;

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type DemoLog, generateDemoProject } from '@svc/demo-data';
-import { logTools } from '@svc/tools-logs';
+import { allTools } from '@svc/tool-catalog';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { counts, page } from './expected';
 
@@ -54,9 +54,15 @@ describe('pnpm start stack, end to end', () => {
     expect(stack.output()).toContain(stack.ready.urls.mcp);
   });
 
-  it('lists exactly the five log tools over MCP, with the schemas of the definitions', async () => {
+  // Base tools only: the demo org has no controlled capability and recall/copilot are not deployed.
+  const baseTools = allTools.filter((t) => t.capability === 'base' && t.backend === 'core');
+
+  it('lists exactly the base tools of the catalog over MCP, the five log tools among them', async () => {
     const { tools } = await mcp.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(logTools.map((t) => t.name).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual(baseTools.map((t) => t.name).sort());
+    expect(tools.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['log.search', 'log.recent', 'log.by_user', 'log.by_session', 'log.aggregate']),
+    );
     for (const tool of tools) {
       expect(tool.annotations?.readOnlyHint).toBe(true);
       expect(JSON.stringify(tool.inputSchema)).not.toContain('project_id');
@@ -149,12 +155,13 @@ describe('pnpm start stack, end to end', () => {
     }
   });
 
-  it('serves /openapi.json without auth, listing exactly the five tools', async () => {
+  it('serves /openapi.json without auth, listing exactly the tools of deployed backends', async () => {
     const res = await fetch(`${stack.ready.urls.gateway}/openapi.json`);
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    expect(Object.keys(doc.paths).sort()).toEqual(logTools.map((t) => `/v1/tools/${t.name}`).sort());
+    const published = allTools.filter((t) => t.backend === 'core');
+    expect(Object.keys(doc.paths).sort()).toEqual(published.map((t) => `/v1/tools/${t.name}`).sort());
     expect(JSON.stringify(doc)).not.toContain('project_id');
   });
 });
