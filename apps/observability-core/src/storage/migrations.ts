@@ -25,6 +25,7 @@ export const TTL_COLUMNS: Record<string, { column: string; kind: keyof Retention
   feedback: { column: 'timestamp', kind: 'defaultDays' },
   sessions: { column: 'started_at', kind: 'defaultDays' },
   experiments: { column: 'updated_at', kind: 'defaultDays' },
+  crash_symbolications: { column: 'updated_at', kind: 'defaultDays' },
 };
 
 function ttl(table: string, retention: Retention): string {
@@ -229,6 +230,24 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         ) ENGINE = ReplacingMergeTree(updated_at)
         ORDER BY (project_id, experiment_key)
         ${ttl('experiments', retention)}`,
+      ],
+    },
+    {
+      version: 9,
+      name: 'crash_symbolications',
+      statements: [
+        // One row per crash once symbolication ran (the latest attempt wins: re-running is
+        // idempotent). frames is a JSON array of the crash's frames in order, each with
+        // `symbolicated` and, when false, a `reason`. crash.get reads it beside the raw frames.
+        `CREATE TABLE IF NOT EXISTS crash_symbolications (
+          project_id LowCardinality(String),
+          event_id String,
+          frames String,
+          symbolicated UInt8,
+          updated_at ${TS}
+        ) ENGINE = ReplacingMergeTree(updated_at)
+        ORDER BY (project_id, event_id)
+        ${ttl('crash_symbolications', retention)}`,
       ],
     },
   ];

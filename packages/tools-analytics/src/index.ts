@@ -1,0 +1,1 @@
+export { analyticsTools } from './toolset';

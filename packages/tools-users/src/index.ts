@@ -1,0 +1,1 @@
+export { usersTools } from './toolset';
