@@ -1,0 +1,102 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { startBenchCore } from './core-harness';
+import type { Summary } from './stats';
+import { loadCrashes, loadLogs } from './suites/data';
+
+// `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
+// Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_RUNS.
+const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
+const LOGS = Number(process.env.BENCH_LOGS ?? 10_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const TARGET_MS = 250;
+
+interface Row {
+  name: string;
+  result: Summary | string;
+  target?: number;
+}
+
+function table(rows: Row[]): string {
+  const head = ['benchmark', 'n', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'target p95', 'verdict'];
+  const body = rows.map((r) => {
+    if (typeof r.result === 'string')
+      return [r.name, '-', '-', '-', '-', '-', r.target ? `<= ${r.target}` : '', r.result];
+    const s = r.result;
+    const verdict = r.target === undefined ? '' : s.p95 <= r.target ? 'ok' : 'MISSED';
+    return [
+      r.name,
+      String(s.n),
+      s.p50.toFixed(1),
+      s.p95.toFixed(1),
+      s.p99.toFixed(1),
+      s.max.toFixed(1),
+      r.target ? `<= ${r.target}` : '',
+      verdict,
+    ];
+  });
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+const core = await startBenchCore();
+const rows: Row[] = [];
+try {
+  const big = 'prj_bench_large';
+  const small = 'prj_bench_typical';
+  let t0 = performance.now();
+  await loadCrashes(core.ch, big, CRASHES, core.now);
+  await loadCrashes(core.ch, small, Math.max(1, Math.round(CRASHES / 50)), core.now);
+  const crashLoad = performance.now() - t0;
+  t0 = performance.now();
+  await loadLogs(core.ch, big, LOGS, core.now, 'user_heavy');
+  const logLoad = performance.now() - t0;
+  console.log(
+    `loaded ${CRASHES.toLocaleString()} crashes in ${(crashLoad / 1000).toFixed(1)} s, ` +
+      `${LOGS.toLocaleString()} logs in ${(logLoad / 1000).toFixed(1)} s (${Math.round(LOGS / (logLoad / 1000)).toLocaleString()} rows/s in-engine)`,
+  );
+
+  const cases: [string, string, string, unknown][] = [
+    [`crash.stats (${CRASHES.toLocaleString()} crashes)`, big, 'crash.stats', {}],
+    ['crash.stats (typical project)', small, 'crash.stats', {}],
+    [
+      `crash.aggregate by signature (${CRASHES.toLocaleString()})`,
+      big,
+      'crash.aggregate',
+      { group_by: 'signature' },
+    ],
+    [
+      `crash.aggregate by user_id (${CRASHES.toLocaleString()})`,
+      big,
+      'crash.aggregate',
+      { group_by: 'user_id' },
+    ],
+    [`user.detail heavy user (${LOGS.toLocaleString()} logs)`, big, 'user.detail', { user_id: 'user_heavy' }],
+    [
+      `user.detail typical user (${LOGS.toLocaleString()} logs)`,
+      big,
+      'user.detail',
+      { user_id: 'user_4242' },
+    ],
+    [
+      `log.search absent term (${LOGS.toLocaleString()} logs)`,
+      big,
+      'log.search',
+      { search: 'zzqx-not-there' },
+    ],
+    [`log.by_user heavy user (${LOGS.toLocaleString()} logs)`, big, 'log.by_user', { user_id: 'user_heavy' }],
+  ];
+  for (const [name, project, tool, input] of cases) {
+    rows.push({ name, result: await core.measure(project, tool, input, RUNS), target: TARGET_MS });
+  }
+} finally {
+  await core.close();
+}
+
+const text = table(rows);
+console.log(`\n${text}\n`);
+mkdirSync('bench-results', { recursive: true });
+writeFileSync(
+  `bench-results/bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,
+  JSON.stringify(rows, null, 2),
+);
