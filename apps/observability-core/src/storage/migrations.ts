@@ -250,5 +250,40 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         ${ttl('crash_symbolications', retention)}`,
       ],
     },
+    {
+      version: 10,
+      name: 'debug_files',
+      statements: [
+        // Metadata of uploaded debug files; the bytes live on disk under their sha256
+        // (symbolication/debug-file-store.ts). Re-uploading the same logical file (project, kind,
+        // platform, release, name) keeps its file_id: the latest upload wins. No TTL: a release
+        // keeps crashing long after its symbols were uploaded.
+        `CREATE TABLE IF NOT EXISTS debug_files (
+          project_id LowCardinality(String),
+          file_id String,
+          kind LowCardinality(String),
+          platform LowCardinality(String),
+          name String,
+          release String,
+          debug_id String,
+          module String,
+          sha256 String,
+          size_bytes UInt64,
+          uploaded_at ${TS}
+        ) ENGINE = ReplacingMergeTree(uploaded_at)
+        ORDER BY (project_id, platform, kind, file_id)`,
+        // crash.symbolicate requests (symbolication/jobs.ts). Append-only: a request is a row with
+        // done = 0; the worker appends done = 1 with the same requested_at when it is handled.
+        // Pending work is therefore re-derived after a restart. Unhandled requests expire after 7 days.
+        `CREATE TABLE IF NOT EXISTS symbolication_jobs (
+          project_id LowCardinality(String),
+          event_id String,
+          requested_at ${TS},
+          done UInt8
+        ) ENGINE = MergeTree
+        ORDER BY (project_id, event_id, requested_at)
+        TTL toDateTime(requested_at) + toIntervalDay(7)`,
+      ],
+    },
   ];
 }
