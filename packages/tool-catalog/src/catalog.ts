@@ -1,8 +1,9 @@
 import type { AnyTool } from '@svc/tool-kit';
+import { crashTools } from '@svc/tools-crash';
 import { logTools } from '@svc/tools-logs';
 
 /**
  * Every tool the stack implements. Transports register these; what a caller sees is then
  * narrowed by deployment, health and the org's capabilities (ToolExecutor.isVisible).
  */
-export const allTools: readonly AnyTool[] = [...logTools];
+export const allTools: readonly AnyTool[] = [...logTools, ...crashTools];

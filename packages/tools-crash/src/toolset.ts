@@ -1,4 +1,19 @@
 import type { AnyTool } from '@svc/tool-kit';
+import { crashAggregate } from './crash-aggregate';
+import { crashBySignature } from './crash-by-signature';
+import { crashByUser } from './crash-by-user';
+import { crashGet } from './crash-get';
+import { crashRecent } from './crash-recent';
+import { crashRecurrence } from './crash-recurrence';
+import { crashStats } from './crash-stats';
 
 /** The crash and symbol tools, in SPEC.md order. Each lives in its own file. */
-export const crashTools: readonly AnyTool[] = [];
+export const crashTools: readonly AnyTool[] = [
+  crashRecent,
+  crashGet,
+  crashBySignature,
+  crashRecurrence,
+  crashByUser,
+  crashAggregate,
+  crashStats,
+];

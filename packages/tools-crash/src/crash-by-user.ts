@@ -1,0 +1,22 @@
+import { defineTool, identifier, limit, listOf } from '@svc/tool-kit';
+import { z } from 'zod';
+import { crashSummary } from './crash-summary';
+
+export const crashByUserInput = z.strictObject({
+  user_id: identifier('end-user id the crashes belong to'),
+  limit: limit(50),
+});
+export const crashByUserOutput = listOf(crashSummary);
+
+export const crashByUser = defineTool({
+  name: 'crash.by_user',
+  title: 'Crashes of a user',
+  description:
+    "One end user's crash events across sessions, newest first. Returns {items, limit, has_more}; an " +
+    'unknown user gives an empty list. For all of a user (logs, events, feedback too) use ' +
+    'user.detail; crash.get shows the frames of one event.',
+  input: crashByUserInput,
+  output: crashByUserOutput,
+  capability: 'base',
+  backend: 'core',
+});

@@ -1,0 +1,36 @@
+import { defineTool, isoTimestamp } from '@svc/tool-kit';
+import { z } from 'zod';
+import { signature } from './schemas';
+
+/** ISO 8601: a date-time with a zone (Z or +hh:mm), or a date alone meaning 00:00 UTC. */
+export const sinceInput = z
+  .union([isoTimestamp, z.iso.date()])
+  .describe('ISO 8601 time, e.g. 2024-05-01T12:00:00Z or 2024-05-01 (00:00 UTC).');
+
+export const crashRecurrenceInput = z.strictObject({
+  signature,
+  since: sinceInput,
+});
+export const crashRecurrenceOutput = z.strictObject({
+  signature: z.string(),
+  since: isoTimestamp.describe('`since` as understood, in UTC.'),
+  recurred: z.boolean().describe('True iff an event of the signature has a timestamp after `since`.'),
+  count_since: z.number().int().describe('Events of the signature after `since`.'),
+  first_since: isoTimestamp.nullable().describe('The first event after `since`; null when none.'),
+  last_seen: isoTimestamp.nullable().describe('The latest event of the signature; null when none.'),
+  total: z.number().int().describe('All stored events of the signature.'),
+});
+
+export const crashRecurrence = defineTool({
+  name: 'crash.recurrence',
+  title: 'Did an issue recur?',
+  description:
+    'Deterministic check whether a crash issue (signature) happened again after a time, e.g. after ' +
+    'a fix release: recurred is true iff an event of the signature is later than `since` (ISO 8601). ' +
+    'Returns {signature, since, recurred, count_since, first_since, last_seen, total}. Then use ' +
+    'crash.by_signature for the events.',
+  input: crashRecurrenceInput,
+  output: crashRecurrenceOutput,
+  capability: 'base',
+  backend: 'core',
+});
