@@ -1,1 +1,11 @@
+export {
+  type CrashSummary,
+  channelOf,
+  crashSummary,
+  SESSION_STATUSES,
+  type SessionSummary,
+  sessionSummary,
+} from './schemas';
+export { sessionDetail, sessionDetailInput, sessionDetailOutput } from './session-detail';
 export { usersTools } from './toolset';
+export { userDetail, userDetailInput, userDetailOutput } from './user-detail';

@@ -1,9 +1,18 @@
+import { ANALYTICS_TOOLS } from './analytics/analytics-tools';
 import type { AnyCoreTool } from './core-tool';
 import { LOG_TOOLS } from './logs/log-tools';
+import { USER_TOOLS } from './users/user-tools';
+
+/** Tool groups add their list here, one line each. */
+const DEFAULT_CORE_TOOLS: readonly AnyCoreTool[] = [
+  ...LOG_TOOLS,
+  ...USER_TOOLS,
+  ...ANALYTICS_TOOLS,
+];
 
 /** Every tool the core serves, by name. Tool groups add their list here. */
 export function createCoreToolRegistry(
-  tools: readonly AnyCoreTool[] = LOG_TOOLS,
+  tools: readonly AnyCoreTool[] = DEFAULT_CORE_TOOLS,
 ): ReadonlyMap<string, AnyCoreTool> {
   const registry = new Map<string, AnyCoreTool>();
   for (const tool of tools) {

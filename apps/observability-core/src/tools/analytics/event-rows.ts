@@ -1,0 +1,51 @@
+import type { TrackEvent } from '@svc/tools-analytics';
+import { isoFromMs } from '../../storage/time';
+import type { CoreToolContext } from '../core-tool';
+import { sanitizeOptional } from '../sanitize';
+import { parseProperties } from './properties';
+import { type RowFilter, whereOf } from './row-filter';
+
+interface EventRow {
+  ts: string;
+  event_name: string;
+  properties: string;
+  platform: string;
+  app_version: string;
+  user_id: string;
+  session_id: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  has_more: boolean;
+}
+
+/** Events of the context's project, newest first; ties broken so pages are stable. */
+export async function listEvents(
+  ctx: CoreToolContext,
+  filter: RowFilter,
+  limit: number,
+): Promise<Page<TrackEvent>> {
+  const rows = await ctx.ch.query<EventRow>(
+    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, event_name, properties, platform, app_version,
+       user_id, session_id
+     FROM events WHERE ${whereOf(filter)}
+     ORDER BY timestamp DESC, event_name ASC, user_id ASC, session_id ASC, properties ASC
+     LIMIT {fetch:UInt32}`,
+    { ...filter.params, project_id: ctx.projectId, fetch: limit + 1 },
+    { signal: ctx.signal },
+  );
+  return { items: rows.slice(0, limit).map(toTrackEvent), has_more: rows.length > limit };
+}
+
+function toTrackEvent(row: EventRow): TrackEvent {
+  return {
+    timestamp: isoFromMs(row.ts),
+    event_name: sanitizeOptional(row.event_name) ?? '',
+    properties: parseProperties(row.properties),
+    platform: sanitizeOptional(row.platform),
+    app_version: sanitizeOptional(row.app_version),
+    user_id: sanitizeOptional(row.user_id),
+    session_id: sanitizeOptional(row.session_id),
+  };
+}

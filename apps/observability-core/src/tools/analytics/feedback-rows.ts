@@ -1,0 +1,60 @@
+import type { FeedbackItem } from '@svc/tools-analytics';
+import { isoFromMs } from '../../storage/time';
+import type { CoreToolContext } from '../core-tool';
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
+import type { Page } from './event-rows';
+import { type RowFilter, whereOf } from './row-filter';
+
+interface FeedbackRow {
+  ts: string;
+  feedback_id: string;
+  user_id: string;
+  session_id: string;
+  message: string;
+  rating: number | null;
+  platform: string;
+  app_version: string;
+}
+
+// FINAL: a re-sent feedback (same id and time) is one feedback, also before the merge.
+const FROM = 'feedback FINAL';
+
+/** Feedback of the context's project, newest first. */
+export async function listFeedback(
+  ctx: CoreToolContext,
+  filter: RowFilter,
+  limit: number,
+): Promise<Page<FeedbackItem>> {
+  const rows = await ctx.ch.query<FeedbackRow>(
+    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, feedback_id, user_id, session_id, message, rating,
+       platform, app_version
+     FROM ${FROM} WHERE ${whereOf(filter)}
+     ORDER BY timestamp DESC, feedback_id ASC
+     LIMIT {fetch:UInt32}`,
+    { ...filter.params, project_id: ctx.projectId, fetch: limit + 1 },
+    { signal: ctx.signal },
+  );
+  return { items: rows.slice(0, limit).map(toFeedbackItem), has_more: rows.length > limit };
+}
+
+export async function countFeedback(ctx: CoreToolContext, filter: RowFilter): Promise<number> {
+  const rows = await ctx.ch.query<{ n: string }>(
+    `SELECT count() AS n FROM ${FROM} WHERE ${whereOf(filter)}`,
+    { ...filter.params, project_id: ctx.projectId },
+    { signal: ctx.signal },
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+function toFeedbackItem(row: FeedbackRow): FeedbackItem {
+  return {
+    feedback_id: sanitizeOptional(row.feedback_id) ?? '',
+    timestamp: isoFromMs(row.ts),
+    user_id: sanitizeOptional(row.user_id),
+    session_id: sanitizeOptional(row.session_id),
+    message: sanitizeText(row.message, FIELD_LIMITS.message),
+    rating: row.rating === null ? null : Number(row.rating),
+    platform: sanitizeOptional(row.platform),
+    app_version: sanitizeOptional(row.app_version),
+  };
+}

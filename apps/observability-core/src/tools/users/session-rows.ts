@@ -1,0 +1,47 @@
+import type { SessionSummary } from '@svc/tools-users';
+import { isoFromMs } from '../../storage/time';
+import type { Page } from '../analytics/event-rows';
+import { type RowFilter, whereOf } from '../analytics/row-filter';
+import type { CoreToolContext } from '../core-tool';
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
+
+interface SessionRow {
+  session_id: string;
+  user_id: string;
+  status: SessionSummary['status'];
+  started_ms: string;
+  ended_ms: string | null;
+  platform: string;
+  app_version: string;
+}
+
+/** Sessions as last reported (FINAL: the latest report wins), most recently started first. */
+export async function listSessions(
+  ctx: CoreToolContext,
+  filter: RowFilter,
+  limit: number,
+): Promise<Page<SessionSummary>> {
+  const rows = await ctx.ch.query<SessionRow>(
+    `SELECT session_id, user_id, status, toUnixTimestamp64Milli(started_at) AS started_ms,
+       if(ended_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(ended_at))) AS ended_ms,
+       platform, app_version
+     FROM sessions FINAL WHERE ${whereOf(filter)}
+     ORDER BY started_at DESC, session_id ASC
+     LIMIT {fetch:UInt32}`,
+    { ...filter.params, project_id: ctx.projectId, fetch: limit + 1 },
+    { signal: ctx.signal },
+  );
+  return { items: rows.slice(0, limit).map(toSessionSummary), has_more: rows.length > limit };
+}
+
+function toSessionSummary(row: SessionRow): SessionSummary {
+  return {
+    session_id: sanitizeText(row.session_id, FIELD_LIMITS.id),
+    user_id: sanitizeOptional(row.user_id),
+    status: row.status,
+    started_at: isoFromMs(row.started_ms),
+    ended_at: row.ended_ms === null ? null : isoFromMs(row.ended_ms),
+    platform: sanitizeOptional(row.platform),
+    app_version: sanitizeOptional(row.app_version),
+  };
+}

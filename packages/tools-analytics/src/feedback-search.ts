@@ -1,0 +1,32 @@
+import { defineTool, identifier, limit, searchText } from '@svc/tool-kit';
+import { z } from 'zod';
+import { feedbackItem } from './schemas';
+
+export const feedbackSearchInput = z.strictObject({
+  user_id: identifier('end-user id whose feedback to return').optional(),
+  search: searchText(
+    'Text to find in feedback messages: case-insensitive literal substring (%, _, * match themselves).',
+  ).optional(),
+  limit: limit(20),
+});
+export const feedbackSearchOutput = z.strictObject({
+  items: z.array(feedbackItem),
+  total: z.number().int().describe('All feedback matching the filters, beyond limit too.'),
+  limit: z.number().int(),
+  has_more: z.boolean().describe('True when more items matched than `limit`.'),
+});
+
+export const feedbackSearch = defineTool({
+  name: 'feedback.search',
+  title: 'Search user feedback',
+  description:
+    'User feedback newest first, filtered by user_id and/or a text (case-insensitive literal substring ' +
+    "of the message). With only user_id: that user's whole history; limit still caps the page (raise it " +
+    'up to 1000) and total counts the whole history. Returns {items: [{feedback_id, timestamp, user_id, ' +
+    'session_id, message, rating, platform, app_version}], total, limit, has_more}. For everything else ' +
+    'about that user call user.detail.',
+  input: feedbackSearchInput,
+  output: feedbackSearchOutput,
+  capability: 'base',
+  backend: 'core',
+});

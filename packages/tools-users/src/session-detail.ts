@@ -1,0 +1,37 @@
+import { defineTool, identifier, limit } from '@svc/tool-kit';
+import { feedbackItem, trackEvent } from '@svc/tools-analytics';
+import { logEntry } from '@svc/tools-logs';
+import { z } from 'zod';
+import { channelOf, crashSummary, seenFields, sessionSummary } from './schemas';
+
+export const sessionDetailInput = z.strictObject({
+  session_id: identifier('session id'),
+  limit: limit(50).describe('Maximum number of items per channel (1-1000, default 50).'),
+});
+export const sessionDetailOutput = z.strictObject({
+  session_id: z.string(),
+  found: z.boolean().describe('False when nothing at all exists for this session.'),
+  session: sessionSummary.nullable().describe('The session record as last reported; null when none.'),
+  user_ids: z.array(z.string()).describe('Distinct users seen in the session, sorted.'),
+  ...seenFields,
+  limit: z.number().int(),
+  logs: channelOf(logEntry),
+  crashes: channelOf(crashSummary),
+  events: channelOf(trackEvent),
+  feedback: channelOf(feedbackItem),
+});
+
+export const sessionDetail = defineTool({
+  name: 'session.detail',
+  title: 'Everything about one session',
+  description:
+    'A cross-channel view of one session: the session record (status, start, end, platform, version) and ' +
+    'its logs, crashes, tracking events and feedback, each newest first up to limit, with per-channel ' +
+    'totals, first/last seen, users, platforms and app versions. Returns {session_id, found, session, ' +
+    'user_ids, first_seen, last_seen, platforms, app_versions, limit, logs, crashes, events, feedback}; ' +
+    'found is false when nothing exists. log.by_session reads the logs oldest first.',
+  input: sessionDetailInput,
+  output: sessionDetailOutput,
+  capability: 'base',
+  backend: 'core',
+});

@@ -1,0 +1,36 @@
+import { defineTool, identifier, limit } from '@svc/tool-kit';
+import { feedbackItem, trackEvent } from '@svc/tools-analytics';
+import { logEntry } from '@svc/tools-logs';
+import { z } from 'zod';
+import { channelOf, crashSummary, seenFields, sessionSummary } from './schemas';
+
+export const userDetailInput = z.strictObject({
+  user_id: identifier('end-user id'),
+  limit: limit(10).describe('Maximum number of items per channel (1-1000, default 10).'),
+});
+export const userDetailOutput = z.strictObject({
+  user_id: z.string(),
+  found: z.boolean().describe('False when nothing at all exists for this user.'),
+  ...seenFields,
+  limit: z.number().int(),
+  logs: channelOf(logEntry),
+  crashes: channelOf(crashSummary),
+  events: channelOf(trackEvent),
+  feedback: channelOf(feedbackItem),
+  sessions: channelOf(sessionSummary),
+});
+
+export const userDetail = defineTool({
+  name: 'user.detail',
+  title: 'Everything about one user',
+  description:
+    'A 360-degree view of one end user: logs, crashes, tracking events, feedback and sessions, each newest ' +
+    'first up to limit (per channel), with per-channel totals, first/last seen, platforms and app versions. ' +
+    'Returns {user_id, found, first_seen, last_seen, platforms, app_versions, limit, logs, crashes, events, ' +
+    'feedback, sessions}, each channel {total, items, has_more}; found is false when nothing exists. Use ' +
+    'crash.get for a crash in full.',
+  input: userDetailInput,
+  output: userDetailOutput,
+  capability: 'base',
+  backend: 'core',
+});
