@@ -1,7 +1,9 @@
 import { DEVICE_OS, PLATFORMS } from './catalog';
+import { writeUserEvents } from './events';
+import { writeUserFeedback } from './feedback';
 import { createRandom, deriveSeed, type Random } from './random';
 import type { DemoBatch, DemoLog, DemoUser } from './records';
-import { writeSession } from './session-story';
+import { type SessionSummary, writeSession } from './session-story';
 
 export interface DemoOptions {
   seed: number;
@@ -41,12 +43,22 @@ function makeUser(random: Random, index: number, nowMs: number, windowMs: number
 }
 
 function emptyBatch(): DemoBatch {
-  return { users: [], sessions: [], logs: [], crashes: [] };
+  return { users: [], sessions: [], logs: [], crashes: [], events: [], feedback: [] };
 }
+
+/**
+ * Independent random streams per user: the story (users, sessions, logs) keeps its stream, and
+ * each other record family draws from its own, so extending one family leaves the others as
+ * they were for the same seed.
+ */
+const STREAMS = { crashes: 1, events: 2, feedback: 3 } as const;
 
 /** Everything one user did. Depends only on (seed, index, now, days): any user can be made alone. */
 function writeUser(options: DemoOptions, index: number, out: DemoBatch): void {
-  const random = createRandom(deriveSeed(options.seed, index));
+  const userSeed = deriveSeed(options.seed, index);
+  const random = createRandom(userSeed);
+  const crashRandom = createRandom(deriveSeed(userSeed, STREAMS.crashes));
+  const context = { nowMs: options.now, days: options.days };
   const windowMs = options.days * DAY;
   const user = makeUser(random, index, options.now, windowMs);
   out.users.push(user);
@@ -57,12 +69,15 @@ function writeUser(options: DemoOptions, index: number, out: DemoBatch): void {
     [5, 1],
     [8, 1],
   ] as const);
+  const summaries: SessionSummary[] = [];
   for (let s = 0; s < sessions; s++) {
     // Leave room for the whole story before `now` (a session lasts at most ~20 minutes).
     const startMs = Math.floor(options.now - 25 * 60_000 - recentAge(random, windowMs - 25 * 60_000));
-    writeSession(random, user, `sess_${random.hex(16)}`, startMs, options.now, out);
+    summaries.push(writeSession(random, crashRandom, user, `sess_${random.hex(16)}`, startMs, context, out));
   }
   writeBackgroundJobs(random, options, out);
+  writeUserEvents(createRandom(deriveSeed(userSeed, STREAMS.events)), summaries, out);
+  writeUserFeedback(createRandom(deriveSeed(userSeed, STREAMS.feedback)), summaries, options.now, out);
 }
 
 /** Backend lines with no user: scheduled jobs, a slow query with its trace. */
@@ -140,6 +155,8 @@ export function generateDemoProject(options: DemoOptions): DemoProject {
     all.sessions.push(...batch.sessions);
     all.logs.push(...batch.logs);
     all.crashes.push(...batch.crashes);
+    all.events.push(...batch.events);
+    all.feedback.push(...batch.feedback);
   }
   return { options, ...all };
 }

@@ -1,5 +1,16 @@
 export { TRICKY_MESSAGES } from './catalog';
 export {
+  CRASH_ISSUES,
+  type CrashIssue,
+  RECURRING_QUIET,
+  type Runtime,
+  type SourceFrame,
+} from './crash-issues';
+export { issueEligible, sdkSignature } from './crashes';
+export { generateDemoDebugFiles } from './debug-files';
+export { CAMPAIGNS } from './events';
+export { APP_BUNDLE_URL, NATIVE_MODULES, VENDOR_BUNDLE_URL } from './frame-layout';
+export {
   type DemoOptions,
   type DemoProject,
   generateDemoProject,
@@ -11,6 +22,9 @@ export type {
   DemoBatch,
   DemoBreadcrumb,
   DemoCrash,
+  DemoDebugFile,
+  DemoEvent,
+  DemoFeedback,
   DemoFrame,
   DemoLog,
   DemoSession,
@@ -18,3 +32,4 @@ export type {
   LogLevel,
   Platform,
 } from './records';
+export { compareVersions } from './versions';

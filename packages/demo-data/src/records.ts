@@ -21,11 +21,19 @@ export interface DemoLog {
   attributes?: Record<string, string>;
 }
 
+/**
+ * A stack frame as the SDK sends it. Web frames point into the minified bundle (line and
+ * 1-based column, as browsers report them); native frames carry `address`, the hex offset of the
+ * instruction inside `module` (what Breakpad FUNC/line records index), and a placeholder
+ * function name `<module>+<address>` until symbolicated.
+ */
 export interface DemoFrame {
   function: string;
   file: string;
   line?: number;
+  column?: number;
   in_app?: boolean;
+  address?: string;
   module?: string;
 }
 
@@ -44,6 +52,8 @@ export interface DemoCrash {
   /** Top of the stack (the crashing frame) first. */
   frames: DemoFrame[];
   breadcrumbs: DemoBreadcrumb[];
+  /** Sent by some SDKs; absent otherwise, and the core computes it at ingest. */
+  signature?: string;
   platform: Platform;
   app_version: string;
   device_os: string;
@@ -61,6 +71,35 @@ export interface DemoSession {
   app_version: string;
 }
 
+export interface DemoEvent {
+  timestamp: string;
+  event_name: string;
+  user_id: string;
+  session_id?: string;
+  platform?: Platform;
+  app_version?: string;
+  properties?: Record<string, string | number | boolean>;
+}
+
+export interface DemoFeedback {
+  feedback_id?: string;
+  timestamp: string;
+  user_id: string;
+  session_id?: string;
+  message: string;
+  rating?: number;
+  platform?: Platform;
+  app_version?: string;
+}
+
+/** A debug file to upload before crashes are ingested, so they symbolicate on ingest. */
+export interface DemoDebugFile {
+  kind: 'sourcemap' | 'breakpad';
+  platform: Platform;
+  name: string;
+  content: string;
+}
+
 /** Not an ingest record: who the generated users are, for tests and the console. */
 export interface DemoUser {
   user_id: string;
@@ -75,4 +114,6 @@ export interface DemoBatch {
   sessions: DemoSession[];
   logs: DemoLog[];
   crashes: DemoCrash[];
+  events: DemoEvent[];
+  feedback: DemoFeedback[];
 }

@@ -1,4 +1,7 @@
-import { CRASH_KINDS, ENDPOINTS, RELEASES, SCREENS, TRICKY_MESSAGES } from './catalog';
+import { ENDPOINTS, RELEASES, SCREENS, TRICKY_MESSAGES } from './catalog';
+import { CART_FIX_RELEASE, type CrashIssue } from './crash-issues';
+import { buildCrash, pickIssue } from './crashes';
+import { compareVersions } from './versions';
 import type { Random } from './random';
 import type { DemoBatch, DemoBreadcrumb, DemoLog, DemoSession, DemoUser, LogLevel } from './records';
 
@@ -17,23 +20,55 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 type Outcome = DemoSession['status'];
 
+/** What happened in a session, for the generators of events and feedback. */
+export interface SessionSummary {
+  session: DemoSession;
+  user: DemoUser;
+  startMs: number;
+  /** The last thing that happened (the session's end, or its last line when it vanished). */
+  lastMs: number;
+  screens: { screen: string; atMs: number }[];
+  requests: { method: string; route: string; status: number; atMs: number }[];
+  slowScreens: string[];
+  crash?: { issue: CrashIssue; atMs: number };
+  anrScreen?: string;
+}
+
+/** The UI element a user touches to fire each request (the `ui` breadcrumbs). */
+const UI_TARGETS: Record<string, string> = {
+  '/api/v1/feed': 'pull to refresh on FeedList',
+  '/api/v1/products/{id}': 'tap on ProductCard',
+  '/api/v1/search': 'submit SearchBar',
+  '/api/v1/cart/items': 'tap on AddToCartButton',
+  '/api/v1/checkout': 'tap on PayButton',
+  '/api/v1/profile': 'tap on ProfileTab',
+};
+
+export interface SessionContext {
+  nowMs: number;
+  days: number;
+}
+
 /**
  * One session as a story: launch, screens, requests (each with the backend's own log line
  * carrying the trace id), the odd warning or error, and an ending that matches the session's
- * status (a crash leaves a FATAL line linked to the crash by event_id).
+ * status (a crash leaves a FATAL line linked to the crash by event_id). `random` drives the
+ * story; `crashRandom` only the crash details, so the crash model can change without moving logs.
  */
 export function writeSession(
   random: Random,
+  crashRandom: Random,
   user: DemoUser,
   sessionId: string,
   startMs: number,
-  nowMs: number,
+  context: SessionContext,
   out: DemoBatch,
-): void {
-  const appVersion = versionAt(random, startMs, nowMs);
+): SessionSummary {
+  const appVersion = versionAt(random, startMs, context.nowMs);
+  // Releases before the cart fix crash more: release health differs between versions.
   const outcome: Outcome = random.weighted<Outcome>([
-    ['ok', 93],
-    ['crashed', 3.5],
+    ['ok', 90],
+    ['crashed', compareVersions(appVersion, CART_FIX_RELEASE) < 0 ? 10 : 6],
     ['anr', user.platform === 'android' ? 2 : 0.3],
     ['abnormal', 1.5],
   ]);
@@ -51,9 +86,34 @@ export function writeSession(
     t += random.int(200, maxMs);
     return t;
   };
-  const device = (level: LogLevel, message: string, extra: Partial<DemoLog> = {}) =>
-    out.logs.push({ ...base, timestamp: iso(tick(25_000)), level, message, ...extra });
   const breadcrumbs: DemoBreadcrumb[] = [];
+  const crumb = (atMs: number, category: string, message: string, level?: string) =>
+    breadcrumbs.push(
+      level
+        ? { timestamp: iso(atMs), category, message, level }
+        : { timestamp: iso(atMs), category, message },
+    );
+  const device = (level: LogLevel, message: string, extra: Partial<DemoLog> = {}, console = true) => {
+    out.logs.push({ ...base, timestamp: iso(tick(25_000)), level, message, ...extra });
+    // The SDK keeps the app's own console output as breadcrumbs (DEBUG is not recorded).
+    if (console && level !== 'DEBUG') crumb(t, 'console', message, level.toLowerCase());
+  };
+  const summary: SessionSummary = {
+    session: {
+      session_id: sessionId,
+      user_id: user.user_id,
+      started_at: iso(startMs),
+      status: outcome,
+      platform: user.platform,
+      app_version: appVersion,
+    },
+    user,
+    startMs,
+    lastMs: startMs,
+    screens: [{ screen: 'Home', atMs: startMs }],
+    requests: [],
+    slowScreens: [],
+  };
 
   device('INFO', `App launched (cold start ${random.int(350, 4200)} ms)`, { attributes: { launch: 'cold' } });
   device('DEBUG', `Remote config loaded: ${random.int(8, 40)} feature flags`);
@@ -68,24 +128,38 @@ export function writeSession(
       ['tricky', 5],
     ] as const);
     if (kind === 'screen') {
+      const from = screen;
       screen = random.pick(SCREENS);
-      device('INFO', `Screen view: ${screen}`);
-      breadcrumbs.push({ timestamp: iso(t), category: 'navigation', message: `to ${screen}` });
+      device('INFO', `Screen view: ${screen}`, {}, false);
+      crumb(t, 'navigation', `${from} -> ${screen}`);
+      summary.screens.push({ screen, atMs: t });
     } else if (kind === 'request') {
-      writeRequest(random, base, iso(tick(20_000)), out);
-      breadcrumbs.push({ timestamp: iso(t), category: 'http', message: 'request finished' });
+      const at = tick(20_000);
+      const request = writeRequest(random, base, iso(at), out);
+      crumb(at - 150, 'ui', UI_TARGETS[request.route] ?? 'tap');
+      crumb(
+        at,
+        'http',
+        `${request.method} ${request.route} -> ${request.status} (${request.ms} ms)`,
+        request.status >= 500 ? 'error' : 'info',
+      );
+      summary.requests.push({
+        method: request.method,
+        route: request.route,
+        status: request.status,
+        atMs: at,
+      });
     } else if (kind === 'debug') {
       device('DEBUG', `Rendered ${screen} in ${random.int(4, 40)} ms (${random.int(1, 60)} items)`);
     } else if (kind === 'warn') {
-      device(
-        'WARN',
-        random.pick([
-          `Slow frame: ${random.int(40, 400)} ms on ${screen}`,
-          `Retrying request (attempt ${random.int(2, 3)}/3)`,
-          `Low memory warning: ${random.int(60, 200)} MB available`,
-          'Image cache evicted 120 entries',
-        ]),
-      );
+      const message = random.pick([
+        `Slow frame: ${random.int(40, 400)} ms on ${screen}`,
+        `Retrying request (attempt ${random.int(2, 3)}/3)`,
+        `Low memory warning: ${random.int(60, 200)} MB available`,
+        'Image cache evicted 120 entries',
+      ]);
+      if (message.startsWith('Slow frame')) summary.slowScreens.push(screen);
+      device('WARN', message);
     } else if (kind === 'error') {
       device(
         'ERROR',
@@ -95,58 +169,47 @@ export function writeSession(
           `Failed to decode response of ${random.pick(ENDPOINTS)[1]}: unexpected end of JSON input`,
         ]),
       );
-      breadcrumbs.push({ timestamp: iso(t), category: 'error', message: 'error logged', level: 'error' });
     } else {
       device('INFO', random.pick(TRICKY_MESSAGES));
     }
   }
 
-  let endedAt: string | undefined = iso(tick(30_000));
+  let endedAt: number | undefined = tick(30_000);
   if (outcome === 'crashed') {
-    const kind = random.pick(CRASH_KINDS[user.platform]);
-    const eventId = random.hex(32);
-    const crashAt = tick(5_000);
-    out.crashes.push({
-      event_id: eventId,
-      timestamp: iso(crashAt),
-      error_type: kind.error_type,
-      message: kind.message,
-      frames: kind.frames.map((f) => ({ ...f })),
-      breadcrumbs: breadcrumbs.slice(-20),
-      platform: user.platform,
-      app_version: appVersion,
-      device_os: user.device_os,
-      user_id: user.user_id,
-      session_id: sessionId,
-    });
+    const atMs = t + crashRandom.int(200, 5_000);
+    const scene = { platform: user.platform, appVersion, atMs, nowMs: context.nowMs, days: context.days };
+    const issue = pickIssue(crashRandom, scene);
+    const eventId = crashRandom.hex(32);
+    // The last steps before the crash: onto the issue's screen, one touch.
+    if (issue.screen !== screen) crumb(atMs - 120, 'navigation', `${screen} -> ${issue.screen}`);
+    crumb(atMs - 40, 'ui', `tap on ${issue.screen}View`);
+    const ids = { user_id: user.user_id, session_id: sessionId, device_os: user.device_os };
+    out.crashes.push(buildCrash(issue, eventId, scene, breadcrumbs.slice(-30), ids));
     out.logs.push({
       ...base,
-      timestamp: iso(crashAt),
+      timestamp: iso(atMs),
       level: 'FATAL',
-      message: `Unhandled exception: ${kind.error_type}: ${kind.message}`,
+      message: `Unhandled exception: ${issue.error_type}: ${issue.message}`,
       event_id: eventId,
     });
+    t = atMs;
     device('ERROR', `Crash report ${eventId} queued for upload`, { event_id: eventId });
-    endedAt = iso(t);
+    summary.crash = { issue, atMs };
+    endedAt = t;
   } else if (outcome === 'anr') {
     device('ERROR', `ANR: main thread blocked for ${random.int(5000, 12000)} ms on ${screen}`);
-    endedAt = iso(t);
+    summary.anrScreen = screen;
+    endedAt = t;
   } else if (outcome === 'abnormal') {
     endedAt = undefined; // the app vanished: no goodbye line, no end time
   } else {
     device('INFO', 'App moved to background');
-    endedAt = iso(t);
+    endedAt = t;
   }
-  const session: DemoSession = {
-    session_id: sessionId,
-    user_id: user.user_id,
-    started_at: iso(startMs),
-    status: outcome,
-    platform: user.platform,
-    app_version: appVersion,
-  };
-  if (endedAt !== undefined) session.ended_at = endedAt;
-  out.sessions.push(session);
+  if (endedAt !== undefined) summary.session.ended_at = iso(endedAt);
+  summary.lastMs = t;
+  out.sessions.push(summary.session);
+  return summary;
 }
 
 function writeRequest(
@@ -154,7 +217,7 @@ function writeRequest(
   base: Omit<DemoLog, 'timestamp' | 'level' | 'message'>,
   timestamp: string,
   out: DemoBatch,
-): void {
+): { method: string; route: string; status: number; ms: number } {
   const [method, route] = random.pick(ENDPOINTS);
   const status = random.weighted([
     [200, 90],
@@ -187,4 +250,5 @@ function writeRequest(
     attributes: { route, method, status: String(status) },
   };
   out.logs.push(backend);
+  return { method, route, status, ms };
 }

@@ -1,0 +1,70 @@
+import { createHash } from 'node:crypto';
+import { CRASH_ISSUES, type CrashIssue, RECURRING_QUIET, type SourceFrame } from './crash-issues';
+import { rawFramesOf } from './frame-layout';
+import type { Random } from './random';
+import type { DemoBreadcrumb, DemoCrash, Platform } from './records';
+import { compareVersions } from './versions';
+
+const DAY = 24 * 60 * 60_000;
+
+export interface CrashScene {
+  platform: Platform;
+  appVersion: string;
+  atMs: number;
+  nowMs: number;
+  days: number;
+}
+
+/** Whether the issue can happen in this scene (fix releases and the recurring quiet spell). */
+export function issueEligible(issue: CrashIssue, scene: CrashScene): boolean {
+  if (issue.platform !== scene.platform) return false;
+  if (issue.fixedIn !== undefined && compareVersions(scene.appVersion, issue.fixedIn) >= 0) return false;
+  if (issue.recurs) {
+    const ago = (scene.nowMs - scene.atMs) / (scene.days * DAY);
+    if (ago <= RECURRING_QUIET.fromAgo && ago >= RECURRING_QUIET.toAgo) return false;
+  }
+  return true;
+}
+
+export function pickIssue(random: Random, scene: CrashScene): CrashIssue {
+  const eligible = CRASH_ISSUES.filter((issue) => issueEligible(issue, scene));
+  return random.weighted(eligible.map((issue) => [issue, issue.weight] as const));
+}
+
+/**
+ * The signature as an SDK computes it, by the core's documented rule (first 16 hex of SHA-256
+ * over error_type and the top three in-app function names, newline-joined) applied to the
+ * symbolicated frames, so it equals what the core computes once the frames are symbolicated.
+ */
+export function sdkSignature(errorType: string, frames: readonly SourceFrame[]): string {
+  const inApp = frames.filter((f) => f.in_app);
+  const top = (inApp.length > 0 ? inApp : frames).slice(0, 3).map((f) => f.function);
+  return createHash('sha256')
+    .update([errorType, ...top].join('\n'), 'utf8')
+    .digest('hex')
+    .slice(0, 16);
+}
+
+export function buildCrash(
+  issue: CrashIssue,
+  eventId: string,
+  scene: CrashScene,
+  breadcrumbs: DemoBreadcrumb[],
+  ids: { user_id: string; session_id: string; device_os: string },
+): DemoCrash {
+  const crash: DemoCrash = {
+    event_id: eventId,
+    timestamp: new Date(scene.atMs).toISOString(),
+    error_type: issue.error_type,
+    message: issue.message,
+    frames: rawFramesOf(issue),
+    breadcrumbs,
+    platform: scene.platform,
+    app_version: scene.appVersion,
+    device_os: ids.device_os,
+    user_id: ids.user_id,
+    session_id: ids.session_id,
+  };
+  if (issue.signed) crash.signature = sdkSignature(issue.error_type, issue.frames);
+  return crash;
+}

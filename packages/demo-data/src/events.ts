@@ -1,0 +1,79 @@
+import type { Random } from './random';
+import type { DemoBatch, DemoEvent } from './records';
+import type { SessionSummary } from './session-story';
+
+// Product analytics events, replayed from what happened in each session (screens, requests).
+// Acquisition events carry utm_* properties. Other event families (a shop funnel, experiment
+// exposures) belong in their own modules with their own random stream.
+
+/** Campaigns users arrive from: utm_source, utm_medium, utm_campaign, and how often. */
+export const CAMPAIGNS: readonly (readonly [readonly [string, string, string], number])[] = [
+  [['google', 'cpc', 'summer_sale'], 5],
+  [['newsletter', 'email', 'june_digest'], 3],
+  [['facebook', 'paid_social', 'retargeting_q2'], 3],
+  [['tiktok', 'paid_social', 'creator_launch'], 2],
+  [['partner_blog', 'referral', 'spring_review'], 1],
+];
+
+const SEARCH_QUERIES = ['running shoes', 'rain jacket', '50% off', 'usb-c cable', 'gift card', 'kids_socks'];
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function utm(random: Random): Record<string, string> {
+  const [source, medium, campaign] = random.weighted(CAMPAIGNS);
+  return { utm_source: source, utm_medium: medium, utm_campaign: campaign };
+}
+
+/** One user's events over all of their sessions; the first session carries the acquisition. */
+export function writeUserEvents(random: Random, sessions: SessionSummary[], out: DemoBatch): void {
+  const ordered = [...sessions].sort((a, b) => a.startMs - b.startMs);
+  ordered.forEach((summary, index) => {
+    const { session, user } = summary;
+    const event = (atMs: number, event_name: string, properties?: DemoEvent['properties']) => {
+      const e: DemoEvent = {
+        timestamp: iso(atMs),
+        event_name,
+        user_id: user.user_id,
+        session_id: session.session_id,
+        platform: session.platform,
+        app_version: session.app_version,
+      };
+      if (properties) e.properties = properties;
+      out.events.push(e);
+    };
+    if (index === 0) {
+      // Most users come from a campaign; the rest are organic and carry no utm_*.
+      event(summary.startMs, 'first_open', random.chance(0.65) ? utm(random) : { organic: true });
+    } else if (random.chance(0.12)) {
+      event(summary.startMs, 'campaign_open', { ...utm(random), screen: 'Home' });
+    }
+    event(summary.startMs, 'app_open', { launch: 'cold', screen: 'Home' });
+    let previous = 'Home';
+    for (const { screen, atMs } of summary.screens.slice(1)) {
+      event(atMs, 'screen_view', { screen, previous_screen: previous });
+      previous = screen;
+    }
+    for (const request of summary.requests) {
+      if (request.status !== 200) continue;
+      if (request.route === '/api/v1/search') {
+        event(request.atMs, 'search', {
+          screen: 'Search',
+          query: random.pick(SEARCH_QUERIES),
+          results: random.int(0, 48),
+        });
+      } else if (request.route === '/api/v1/products/{id}') {
+        event(request.atMs, 'product_view', {
+          screen: 'ProductDetail',
+          product_id: `sku_${random.int(1000, 1099)}`,
+        });
+      } else if (request.route === '/api/v1/cart/items') {
+        event(request.atMs, 'add_to_cart', {
+          screen: 'ProductDetail',
+          product_id: `sku_${random.int(1000, 1099)}`,
+          price: random.int(5, 250) - 0.01,
+          currency: 'EUR',
+        });
+      }
+    }
+  });
+}
