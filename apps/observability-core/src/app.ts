@@ -2,10 +2,13 @@ import type { ClickHouse } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
 import { httpErrorHandler, type Logger, notFoundHandler } from '@svc/tool-kit';
 import express, { type Express } from 'express';
+import { createDebugFilesRouter } from './http/debug-files-router';
 import { createIngestRouter } from './http/ingest-router';
 import { createToolsRouter } from './http/tools-router';
 import type { IngestKeyResolver } from './ingest/key-resolver';
 import type { Retention } from './storage/migrations';
+import { createTempDebugFileStore, type DebugFileStore } from './symbolication/debug-file-store';
+import { createSymbolicator, type Symbolicator } from './symbolication/symbolicator';
 import type { AnyCoreTool } from './tools/core-tool';
 import { createCoreToolRegistry } from './tools/registry';
 
@@ -22,11 +25,20 @@ export interface CoreAppDeps {
   maxIngestBodyBytes?: number;
   /** As migrated; ingest refuses records the TTL would drop. Defaults to DEFAULT_RETENTION. */
   retention?: Retention;
+  /** Where uploaded debug files are kept; defaults to a fresh temp directory (tests). */
+  debugFiles?: DebugFileStore;
+  /** Largest accepted debug file upload; default 50 MB. */
+  maxDebugFileBytes?: number;
+  /** Shared with the symbolication worker (one cache of parsed files); created here when absent. */
+  symbolicator?: Symbolicator;
 }
 
 /** observability-core: ingest, the internal tool endpoint and health (docs/internal-api.md). */
 export function createCoreApp(deps: CoreAppDeps): Express {
   const now = deps.now ?? Date.now;
+  const debugFiles = deps.debugFiles ?? createTempDebugFileStore();
+  const symbolicator =
+    deps.symbolicator ?? createSymbolicator({ ch: deps.ch, files: debugFiles, logger: deps.logger });
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
@@ -44,6 +56,18 @@ export function createCoreApp(deps: CoreAppDeps): Express {
       now,
       maxBodyBytes: deps.maxIngestBodyBytes,
       ...(deps.retention ? { retention: deps.retention } : {}),
+      symbolicator,
+    }),
+  );
+  app.use(
+    createDebugFilesRouter({
+      ch: deps.ch,
+      ingestKeys: deps.ingestKeys,
+      files: debugFiles,
+      logger: deps.logger,
+      metrics: deps.metrics,
+      now,
+      ...(deps.maxDebugFileBytes ? { maxBytes: deps.maxDebugFileBytes } : {}),
     }),
   );
   app.use(

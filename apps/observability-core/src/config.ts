@@ -20,6 +20,8 @@ const coreEnv = z.object({
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an identifier')
     .default('observability'),
   SVC_DATA_DIR: z.string().min(1).default('./.data'),
+  // Uploaded debug files (source maps, Breakpad, dSYM, .so); default SVC_DATA_DIR/debug-files.
+  SVC_DEBUG_FILES_DIR: z.string().min(1).optional(),
   SVC_RETENTION_DAYS: days(90),
   SVC_SPAN_RETENTION_DAYS: days(14),
   SVC_LOG_LEVEL: logLevel,
@@ -37,6 +39,8 @@ export interface CoreConfig {
   storage: StorageConfig;
   retention: Retention;
   logLevel: string;
+  /** Absolute directory of uploaded debug files. */
+  debugFilesDir: string;
 }
 
 export function loadConfig(env: Record<string, string | undefined>): CoreConfig {
@@ -64,5 +68,6 @@ export function loadConfig(env: Record<string, string | undefined>): CoreConfig 
     storage,
     retention: { defaultDays: e.SVC_RETENTION_DAYS, spanDays: e.SVC_SPAN_RETENTION_DAYS },
     logLevel: e.SVC_LOG_LEVEL,
+    debugFilesDir: resolve(e.SVC_DEBUG_FILES_DIR ?? join(e.SVC_DATA_DIR, 'debug-files')),
   };
 }

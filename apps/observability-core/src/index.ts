@@ -12,6 +12,17 @@ export { MAX_CLOCK_SKEW_SECONDS, signIngestBody } from './ingest/signature';
 export { migrateCore } from './storage/migrate';
 export { DEFAULT_RETENTION, type Retention } from './storage/migrations';
 export { openStorage } from './storage/open';
+export {
+  createDebugFileStore,
+  createTempDebugFileStore,
+  type DebugFileStore,
+} from './symbolication/debug-file-store';
+export { createSymbolicator, type Symbolicator } from './symbolication/symbolicator';
+export {
+  type SymbolicationWorker,
+  type SymbolicationWorkerOptions,
+  startSymbolicationWorker,
+} from './symbolication/worker';
 export type { AnyCoreTool, CoreTool, CoreToolContext } from './tools/core-tool';
 export { serve } from './tools/core-tool';
 export { createCoreToolRegistry } from './tools/registry';

@@ -6,6 +6,9 @@ import { loadConfig } from './config';
 import { createHttpIngestKeyResolver } from './ingest/key-resolver';
 import { migrateCore } from './storage/migrate';
 import { openStorage } from './storage/open';
+import { createDebugFileStore } from './symbolication/debug-file-store';
+import { createSymbolicator } from './symbolication/symbolicator';
+import { startSymbolicationWorker } from './symbolication/worker';
 
 const config = loadConfig(process.env);
 const logger = createLogger({ name: 'observability-core', level: config.logLevel });
@@ -13,6 +16,9 @@ const logger = createLogger({ name: 'observability-core', level: config.logLevel
 try {
   const ch = await openStorage(config.storage);
   await migrateCore(ch, config.retention);
+  const debugFiles = createDebugFileStore(config.debugFilesDir);
+  const symbolicator = createSymbolicator({ ch, files: debugFiles, logger });
+  const worker = startSymbolicationWorker({ ch, files: debugFiles, logger, symbolicator });
   const app = createCoreApp({
     ch,
     ingestKeys: createHttpIngestKeyResolver({
@@ -23,6 +29,8 @@ try {
     logger,
     metrics: createPromMetrics(),
     retention: config.retention,
+    debugFiles,
+    symbolicator,
   });
   const server = createServer(app);
   await new Promise<void>((resolve, reject) => {
@@ -36,7 +44,10 @@ try {
   const shutdown = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close(() => {
-      void ch.close().finally(() => process.exit(0));
+      void worker
+        .stop()
+        .then(() => ch.close())
+        .finally(() => process.exit(0));
     });
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));

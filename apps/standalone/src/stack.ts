@@ -4,10 +4,13 @@ import type { PinoLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
 import {
   createCoreApp,
+  createDebugFileStore,
   createHttpIngestKeyResolver,
+  createSymbolicator,
   loadConfig as loadCoreConfig,
   migrateCore,
   openStorage,
+  startSymbolicationWorker,
 } from '@svc/observability-core';
 import { createPostgres } from '@svc/postgres';
 import type { StandaloneConfig } from './config';
@@ -56,6 +59,11 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     const ch = await openStorage(coreConfig.storage);
     closers.push(() => ch.close());
     await migrateCore(ch, coreConfig.retention);
+    const coreLogger = logger.child({ service: 'core' });
+    const debugFiles = createDebugFileStore(coreConfig.debugFilesDir);
+    const symbolicator = createSymbolicator({ ch, files: debugFiles, logger: coreLogger });
+    const worker = startSymbolicationWorker({ ch, files: debugFiles, logger: coreLogger, symbolicator });
+    closers.push(() => worker.stop());
     const core = await listen(
       'observability-core',
       createCoreApp({
@@ -65,9 +73,11 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
           internalSecret: config.internalSecret,
         }),
         internalSecret: config.internalSecret,
-        logger: logger.child({ service: 'core' }),
+        logger: coreLogger,
         metrics: createPromMetrics({ prefix: 'svc_core_' }),
         retention: coreConfig.retention,
+        debugFiles,
+        symbolicator,
       }),
       coreConfig.host,
       coreConfig.port,

@@ -8,6 +8,7 @@ import { RECORD_TYPES, type RecordType } from '../ingest/schemas';
 import { signatureMatches, timestampFresh } from '../ingest/signature';
 import { validateBatch } from '../ingest/validate-batch';
 import type { Retention } from '../storage/migrations';
+import type { Symbolicator } from '../symbolication/symbolicator';
 
 export interface IngestRouterDeps {
   ch: ClickHouse;
@@ -19,6 +20,8 @@ export interface IngestRouterDeps {
   maxBodyBytes?: number;
   /** Records older than their table's retention are refused (they would vanish by TTL). */
   retention?: Retention;
+  /** Symbolicates crashes on ingest when the project has matching symbol files (and settles their signature). */
+  symbolicator?: Symbolicator;
 }
 
 /** An ingest request that is not signed by an active key of some project. */
@@ -41,7 +44,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
     async (req, res, next) => {
       try {
         const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const projectId = await authenticate(req.get.bind(req), body, deps);
+        const projectId = await authenticateIngest(req.get.bind(req), body, deps);
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
@@ -52,7 +55,10 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
           now: deps.now(),
           ...(deps.retention ? { retention: deps.retention } : {}),
         });
-        const rows = rowsOf(batch, projectId, deps.now());
+        const prepared = deps.symbolicator
+          ? await deps.symbolicator.prepareIngest(projectId, batch.crashes, deps.now())
+          : undefined;
+        const rows = rowsOf(prepared ? { ...batch, crashes: prepared.crashes } : batch, projectId, deps.now());
         const counts = {} as Record<RecordType, number>;
         for (const type of RECORD_TYPES) {
           counts[type] = rows[type].length;
@@ -64,6 +70,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
           }
           accepted.inc({ type }, rows[type].length);
         }
+        await prepared?.store();
         res.status(200).json({ accepted: counts });
       } catch (err) {
         if (err instanceof UnauthorizedError) {
@@ -82,11 +89,14 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   return router;
 }
 
-/** The project the request may write to, or IngestAuthError. Identity down: 503, never a pass. */
-async function authenticate(
+/**
+ * The project the request may write to, or IngestAuthError. Identity down: 503, never a pass.
+ * Debug file uploads (debug-files-router.ts) are signed the same way.
+ */
+export async function authenticateIngest(
   header: (name: string) => string | undefined,
   body: Buffer,
-  deps: IngestRouterDeps,
+  deps: Pick<IngestRouterDeps, 'ingestKeys' | 'now'>,
 ): Promise<string> {
   const keyId = header('x-svc-key');
   const timestamp = header('x-svc-timestamp');

@@ -273,15 +273,16 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         ) ENGINE = ReplacingMergeTree(uploaded_at)
         ORDER BY (project_id, platform, kind, file_id)`,
         // crash.symbolicate requests (symbolication/jobs.ts). Append-only: a request is a row with
-        // done = 0; the worker appends done = 1 with the same requested_at when it is handled.
-        // Pending work is therefore re-derived after a restart. Unhandled requests expire after 7 days.
+        // done = 0; the worker appends done = 1 with the same request_id when it is handled, so
+        // pending work is re-derived after a restart. Unhandled requests expire after 7 days.
         `CREATE TABLE IF NOT EXISTS symbolication_jobs (
           project_id LowCardinality(String),
           event_id String,
+          request_id String,
           requested_at ${TS},
           done UInt8
         ) ENGINE = MergeTree
-        ORDER BY (project_id, event_id, requested_at)
+        ORDER BY (project_id, event_id, request_id)
         TTL toDateTime(requested_at) + toIntervalDay(7)`,
       ],
     },

@@ -1,0 +1,55 @@
+import { defineTool, isoTimestamp, listOf } from '@svc/tool-kit';
+import { z } from 'zod';
+
+/** Platforms debug files are uploaded for. */
+export const symbolPlatform = z.enum(['ios', 'android', 'web']);
+export type SymbolPlatform = z.infer<typeof symbolPlatform>;
+
+/**
+ * What an uploaded file is: a web source map, a Breakpad text symbol file (made by `dump_syms`
+ * for iOS and Android native code), or a raw dSYM / `.so` that is stored and listed only.
+ */
+export const debugFileKind = z.enum(['sourcemap', 'breakpad', 'dsym', 'so']);
+export type DebugFileKind = z.infer<typeof debugFileKind>;
+
+/** symbol.list has no `limit` parameter (SPEC.md); at most this many files come back, newest first. */
+export const SYMBOL_LIST_MAX = 1000;
+
+export const debugFile = z.strictObject({
+  file_id: z.string().describe('Stable id of the upload; re-uploading the same name and release replaces it.'),
+  name: z.string().describe('The file name given at upload (display only).'),
+  kind: debugFileKind,
+  platform: symbolPlatform,
+  release: z.string().nullable().describe('The app_version the file belongs to; null: any release.'),
+  debug_id: z.string().nullable(),
+  module: z
+    .string()
+    .nullable()
+    .describe("What frames are matched on: the source map's minified file name or the Breakpad module name."),
+  usable: z
+    .boolean()
+    .describe('True for source maps and Breakpad symbol files; raw dSYM and .so files are stored and listed only.'),
+  size_bytes: z.number().int().nonnegative(),
+  sha256: z.string(),
+  uploaded_at: isoTimestamp,
+});
+export type DebugFile = z.infer<typeof debugFile>;
+
+export const symbolListInput = z.strictObject({
+  platform: symbolPlatform.optional().describe('Only files of this platform: ios, android or web.'),
+});
+export const symbolListOutput = listOf(debugFile);
+
+export const symbolList = defineTool({
+  name: 'symbol.list',
+  title: 'Uploaded debug files',
+  description:
+    'Debug-symbol files uploaded for the project (web source maps, Breakpad symbol files, raw iOS dSYMs ' +
+    'and Android .so files), newest first, optionally of one platform (ios, android or web). Returns ' +
+    `{items, limit, has_more} with name, kind, release, module and whether the file can symbolicate ` +
+    `(usable); at most ${SYMBOL_LIST_MAX} files. Check it before crash.symbolicate.`,
+  input: symbolListInput,
+  output: symbolListOutput,
+  capability: 'base',
+  backend: 'core',
+});
