@@ -1,11 +1,13 @@
 import { ANALYTICS_TOOLS } from './analytics/analytics-tools';
 import type { AnyCoreTool } from './core-tool';
+import { CRASH_QUERY_TOOLS } from './crash/crash-query-tools';
 import { LOG_TOOLS } from './logs/log-tools';
 import { USER_TOOLS } from './users/user-tools';
 
 /** Tool groups add their list here, one line each. */
 const DEFAULT_CORE_TOOLS: readonly AnyCoreTool[] = [
   ...LOG_TOOLS,
+  ...CRASH_QUERY_TOOLS,
   ...USER_TOOLS,
   ...ANALYTICS_TOOLS,
 ];

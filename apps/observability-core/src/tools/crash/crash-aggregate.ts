@@ -1,0 +1,53 @@
+import { crashAggregate } from '@svc/tools-crash';
+import { serve } from '../core-tool';
+import { sanitizeOptional } from '../sanitize';
+import { lastDays } from './crash-window';
+
+const AGGREGATE_DAYS = 14;
+const GROUP_COLUMNS = {
+  signature: 'signature',
+  error_type: 'error_type',
+  device_os: 'device_os',
+  app_version: 'app_version',
+  user_id: 'user_id',
+} as const;
+
+/**
+ * Last 14 days. count = distinct event ids (re-sent copies of an event carry the same values, so
+ * they fall in the same group and count once), users = distinct non-empty user ids. Groups by
+ * count desc, then key, crashes without a value (only possible for user_id) last.
+ */
+export const crashAggregateTool = serve(crashAggregate, async (ctx, input) => {
+  const column = GROUP_COLUMNS[input.group_by];
+  const w = lastDays(ctx, AGGREGATE_DAYS);
+  const params = { ...w.params, project_id: ctx.projectId, fetch: input.limit + 1 };
+  const where = `project_id = {project_id:String} AND ${w.where}`;
+  const [groups, totals] = await Promise.all([
+    ctx.ch.query<{ key: string; n: string; users: string }>(
+      `SELECT ${column} AS key, uniqExact(event_id) AS n, uniqExactIf(user_id, user_id != '') AS users
+       FROM crashes WHERE ${where}
+       GROUP BY key ORDER BY n DESC, key = '' ASC, key ASC LIMIT {fetch:UInt32}`,
+      params,
+      { signal: ctx.signal },
+    ),
+    ctx.ch.query<{ total: string }>(
+      `SELECT uniqExact(event_id) AS total FROM crashes WHERE ${where}`,
+      params,
+      {
+        signal: ctx.signal,
+      },
+    ),
+  ]);
+  return {
+    window: w.iso,
+    group_by: input.group_by,
+    total: Number(totals[0]?.total ?? 0),
+    groups: groups.slice(0, input.limit).map((g) => ({
+      key: sanitizeOptional(g.key),
+      count: Number(g.n),
+      users: Number(g.users),
+    })),
+    limit: input.limit,
+    has_more: groups.length > input.limit,
+  };
+});
