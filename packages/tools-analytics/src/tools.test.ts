@@ -1,0 +1,48 @@
+import { feedbackSearch } from './feedback-search';
+import { trackRecent } from './track-recent';
+import { trackStats } from './track-stats';
+
+// The input contract of the tracking and feedback tools (SPEC.md section 4 defaults).
+describe('tracking and feedback tool inputs', () => {
+  it('applies the SPEC.md defaults', () => {
+    expect(trackRecent.input.parse({}).limit).toBe(20);
+    expect(feedbackSearch.input.parse({}).limit).toBe(20);
+    expect(trackStats.input.parse({}).days).toBe(14);
+  });
+
+  it('takes every filter as optional and none of them empty', () => {
+    expect(trackRecent.input.safeParse({ name: 'checkout', user_id: 'u', search: 'x' }).success).toBe(true);
+    expect(trackRecent.input.safeParse({ name: ' ' }).success).toBe(false);
+    expect(trackRecent.input.safeParse({ search: '' }).success).toBe(false);
+    expect(feedbackSearch.input.safeParse({ user_id: 'u', search: 'slow' }).success).toBe(true);
+    expect(feedbackSearch.input.safeParse({ user_id: '' }).success).toBe(false);
+  });
+
+  it('refuses days outside 1..365, limits outside 1..1000, unknown fields', () => {
+    for (const days of [0, 366, 2.5]) expect(trackStats.input.safeParse({ days }).success).toBe(false);
+    expect(trackStats.input.safeParse({ days: 365 }).success).toBe(true);
+    expect(trackRecent.input.safeParse({ limit: 1001 }).success).toBe(false);
+    expect(feedbackSearch.input.safeParse({ limit: 0 }).success).toBe(false);
+    expect(trackRecent.input.safeParse({ event: 'x' }).success).toBe(false);
+  });
+
+  it('states event properties as an object in its output', () => {
+    const item = {
+      timestamp: '2024-01-01T00:00:00.000Z',
+      event_name: 'x',
+      properties: { a: { b: [1, 'two'] } },
+      platform: null,
+      app_version: null,
+      user_id: 'u',
+      session_id: null,
+    };
+    expect(trackRecent.output.safeParse({ items: [item], limit: 20, has_more: false }).success).toBe(true);
+    expect(
+      trackRecent.output.safeParse({
+        items: [{ ...item, properties: '{"a":1}' }],
+        limit: 20,
+        has_more: false,
+      }).success,
+    ).toBe(false);
+  });
+});
