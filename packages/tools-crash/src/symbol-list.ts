@@ -16,7 +16,9 @@ export type DebugFileKind = z.infer<typeof debugFileKind>;
 export const SYMBOL_LIST_MAX = 1000;
 
 export const debugFile = z.strictObject({
-  file_id: z.string().describe('Stable id of the upload; re-uploading the same name and release replaces it.'),
+  file_id: z
+    .string()
+    .describe('Stable id of the upload; re-uploading the same name and release replaces it.'),
   name: z.string().describe('The file name given at upload (display only).'),
   kind: debugFileKind,
   platform: symbolPlatform,
@@ -28,7 +30,9 @@ export const debugFile = z.strictObject({
     .describe("What frames are matched on: the source map's minified file name or the Breakpad module name."),
   usable: z
     .boolean()
-    .describe('True for source maps and Breakpad symbol files; raw dSYM and .so files are stored and listed only.'),
+    .describe(
+      'True for source maps and Breakpad symbol files; raw dSYM and .so files are stored and listed only.',
+    ),
   size_bytes: z.number().int().nonnegative(),
   sha256: z.string(),
   uploaded_at: isoTimestamp,

@@ -58,7 +58,11 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
         const prepared = deps.symbolicator
           ? await deps.symbolicator.prepareIngest(projectId, batch.crashes, deps.now())
           : undefined;
-        const rows = rowsOf(prepared ? { ...batch, crashes: prepared.crashes } : batch, projectId, deps.now());
+        const rows = rowsOf(
+          prepared ? { ...batch, crashes: prepared.crashes } : batch,
+          projectId,
+          deps.now(),
+        );
         const counts = {} as Record<RecordType, number>;
         for (const type of RECORD_TYPES) {
           counts[type] = rows[type].length;

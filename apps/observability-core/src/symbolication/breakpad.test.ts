@@ -3,7 +3,16 @@ import { parseBreakpad, parseFrameAddress } from './breakpad';
 // A symbol file written from records, and lookups expected from the same records by a linear scan.
 
 const funcs = [
-  { address: 0x1000, size: 0x80, name: 'Physics::step(float)', lines: [[0x1000, 0x20, 10, 0], [0x1020, 0x30, 12, 0], [0x1050, 0x30, 15, 0]] },
+  {
+    address: 0x1000,
+    size: 0x80,
+    name: 'Physics::step(float)',
+    lines: [
+      [0x1000, 0x20, 10, 0],
+      [0x1020, 0x30, 12, 0],
+      [0x1050, 0x30, 15, 0],
+    ],
+  },
   { address: 0x2000, size: 0x40, name: 'Renderer::draw()', lines: [[0x2000, 0x20, 42, 1]] },
   { address: 0x4000, size: 0x10, name: 'folded()', lines: [] as number[][] },
 ] as const;
@@ -47,12 +56,12 @@ describe('parseBreakpad', () => {
     });
   });
 
-  it.each([0x0, 0x10, 0xfff, 0x1000, 0x101f, 0x1020, 0x1049, 0x1050, 0x107f, 0x1080, 0x2000, 0x201f, 0x2020, 0x203f, 0x2040, 0x3000, 0x3abc, 0x4000, 0x400f, 0x4010, 0x5000])(
-    'maps address %s like a linear scan of the records',
-    (address) => {
-      expect(symbols.lookup(address)).toEqual(expected(address));
-    },
-  );
+  it.each([
+    0x0, 0x10, 0xfff, 0x1000, 0x101f, 0x1020, 0x1049, 0x1050, 0x107f, 0x1080, 0x2000, 0x201f, 0x2020, 0x203f,
+    0x2040, 0x3000, 0x3abc, 0x4000, 0x400f, 0x4010, 0x5000,
+  ])('maps address %s like a linear scan of the records', (address) => {
+    expect(symbols.lookup(address)).toEqual(expected(address));
+  });
 
   it('refuses a file without a MODULE line', () => {
     expect(() => parseBreakpad('FUNC 1000 10 0 f\n')).toThrow(/MODULE/);

@@ -124,7 +124,8 @@ export function parseBreakpad(text: string): BreakpadSymbols {
       const pub = lastAtOrBelow(publics, address);
       // A PUBLIC symbol reaches up to the next FUNC or PUBLIC; an address past a FUNC that does
       // not cover it is not inside that PUBLIC.
-      if (pub && (!func || func.address <= pub.address)) return { function: pub.name, file: null, line: null };
+      if (pub && (!func || func.address <= pub.address))
+        return { function: pub.name, file: null, line: null };
       return null;
     },
   };

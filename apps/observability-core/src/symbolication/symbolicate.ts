@@ -117,13 +117,14 @@ export async function symbolicateFrames(
     return lease.symbols;
   };
   try {
-    const out: SymbolicatedFrame[] = [];
-    for (const frame of crash.frames) {
-      out.push(
-        platform === 'web' ? await mapWebFrame(frame, files, symbolsOf) : await mapNativeFrame(frame, files, symbolsOf),
-      );
+    if (platform !== 'web') {
+      const out: SymbolicatedFrame[] = [];
+      for (const frame of crash.frames) out.push(await mapNativeFrame(frame, files, symbolsOf));
+      return finish(out);
     }
-    return finish(out);
+    const mapped: WebMapping[] = [];
+    for (const frame of crash.frames) mapped.push(await mapWebFrame(frame, files, symbolsOf));
+    return finish(mapped.map((m, i) => withCallerName(m, mapped[i + 1])));
   } finally {
     for (const lease of leases.values()) lease.release();
   }
@@ -131,27 +132,53 @@ export async function symbolicateFrames(
 
 type SymbolsOf = (file: DebugFileRow) => Promise<LoadedSymbols>;
 
-async function mapWebFrame(frame: StoredFrame, files: readonly DebugFileRow[], symbolsOf: SymbolsOf) {
+interface WebMapping {
+  frame: SymbolicatedFrame;
+  /** The original identifier at the frame's position, when the map names one. */
+  name: string | null;
+}
+
+async function mapWebFrame(
+  frame: StoredFrame,
+  files: readonly DebugFileRow[],
+  symbolsOf: SymbolsOf,
+): Promise<WebMapping> {
+  const fail = (reason: string) => ({ frame: unmapped(frame, reason), name: null });
   const name = baseName(frame.file);
-  if (name === '') return unmapped(frame, REASONS.noFileName);
-  const file = files.find((f) => f.kind === 'sourcemap' && (f.module === name || baseName(f.name) === `${name}.map`));
-  if (!file) return unmapped(frame, REASONS.noMapForFile);
-  if (frame.line == null || frame.column == null) return unmapped(frame, REASONS.noPosition);
+  if (name === '') return fail(REASONS.noFileName);
+  const file = files.find(
+    (f) => f.kind === 'sourcemap' && (f.module === name || baseName(f.name) === `${name}.map`),
+  );
+  if (!file) return fail(REASONS.noMapForFile);
+  if (frame.line == null || frame.column == null) return fail(REASONS.noPosition);
   const symbols = await symbolsOf(file);
-  if (symbols.kind === 'unreadable') return unmapped(frame, symbols.reason);
-  if (symbols.kind !== 'sourcemap') return unmapped(frame, REASONS.noMapForFile);
+  if (symbols.kind === 'unreadable') return fail(symbols.reason);
+  if (symbols.kind !== 'sourcemap') return fail(REASONS.noMapForFile);
   const loc = symbols.map.lookup(frame.line, frame.column);
-  if (!loc) return unmapped(frame, REASONS.noMapping);
+  if (!loc) return fail(REASONS.noMapping);
   return {
-    ...asRaw(frame),
-    // A map without names still gives the place; the function then stays as sent.
-    function: loc.function ?? frame.function,
-    file: loc.file,
-    line: loc.line,
-    column: loc.column,
-    symbolicated: true,
-    reason: null,
-  } satisfies SymbolicatedFrame;
+    frame: {
+      ...asRaw(frame),
+      file: loc.file,
+      line: loc.line,
+      column: loc.column,
+      symbolicated: true,
+      reason: null,
+    },
+    name: loc.function,
+  };
+}
+
+/**
+ * A web frame's original function name. A source map names tokens, not the function a position is
+ * in: the name at a frame's own position is whatever identifier is there (`Error`, a callee). The
+ * name of the function frame i runs in is at the call site that entered it, which is frame i + 1's
+ * position (its caller), so that is where it is read. The outermost frame, or one whose caller did
+ * not map to a named token, keeps its name as sent.
+ */
+function withCallerName(own: WebMapping, caller: WebMapping | undefined): SymbolicatedFrame {
+  if (!own.frame.symbolicated || !caller?.frame.symbolicated || !caller.name) return own.frame;
+  return { ...own.frame, function: caller.name };
 }
 
 async function mapNativeFrame(frame: StoredFrame, files: readonly DebugFileRow[], symbolsOf: SymbolsOf) {

@@ -37,7 +37,8 @@ export function startSymbolicationWorker(options: SymbolicationWorkerOptions): S
   const now = options.now ?? Date.now;
   const ownSymbolicator = !options.symbolicator;
   const symbolicator =
-    options.symbolicator ?? createSymbolicator({ ch: options.ch, files: options.files, logger: options.logger });
+    options.symbolicator ??
+    createSymbolicator({ ch: options.ch, files: options.files, logger: options.logger });
   const retryAt = new Map<string, number>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
@@ -47,11 +48,18 @@ export function startSymbolicationWorker(options: SymbolicationWorkerOptions): S
     const key = `${job.project_id}\u0000${job.event_id}`;
     try {
       const found = await symbolicator.symbolicateStored(job.project_id, job.event_id, now());
-      if (!found) options.logger.warn({ project_id: job.project_id, event_id: job.event_id }, 'symbolication: crash not found');
+      if (!found)
+        options.logger.warn(
+          { project_id: job.project_id, event_id: job.event_id },
+          'symbolication: crash not found',
+        );
       await completeJob(options.ch, job, now());
       retryAt.delete(key);
     } catch (err) {
-      options.logger.error({ err, project_id: job.project_id, event_id: job.event_id }, 'symbolication failed');
+      options.logger.error(
+        { err, project_id: job.project_id, event_id: job.event_id },
+        'symbolication failed',
+      );
       retryAt.set(key, Date.now() + RETRY_AFTER_MS);
     }
   }
