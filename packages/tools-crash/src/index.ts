@@ -15,6 +15,7 @@ export {
   crashSummary,
   crashWithBreadcrumbs,
 } from './crash-summary';
+export { crashSymbolicate, crashSymbolicateInput, crashSymbolicateOutput } from './crash-symbolicate';
 export {
   type Breadcrumb,
   breadcrumb,
@@ -24,4 +25,16 @@ export {
   signature,
   symbolicatedFrame,
 } from './schemas';
+export {
+  type DebugFile,
+  type DebugFileKind,
+  debugFile,
+  debugFileKind,
+  SYMBOL_LIST_MAX,
+  type SymbolPlatform,
+  symbolList,
+  symbolListInput,
+  symbolListOutput,
+  symbolPlatform,
+} from './symbol-list';
 export { crashTools } from './toolset';

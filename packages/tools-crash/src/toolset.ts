@@ -6,6 +6,8 @@ import { crashGet } from './crash-get';
 import { crashRecent } from './crash-recent';
 import { crashRecurrence } from './crash-recurrence';
 import { crashStats } from './crash-stats';
+import { crashSymbolicate } from './crash-symbolicate';
+import { symbolList } from './symbol-list';
 
 /** The crash and symbol tools, in SPEC.md order. Each lives in its own file. */
 export const crashTools: readonly AnyTool[] = [
@@ -16,4 +18,6 @@ export const crashTools: readonly AnyTool[] = [
   crashByUser,
   crashAggregate,
   crashStats,
+  symbolList,
+  crashSymbolicate,
 ];

@@ -1,6 +1,7 @@
 import { ANALYTICS_TOOLS } from './analytics/analytics-tools';
 import type { AnyCoreTool } from './core-tool';
 import { CRASH_QUERY_TOOLS } from './crash/crash-query-tools';
+import { SYMBOL_TOOLS } from './crash/symbol-tools';
 import { LOG_TOOLS } from './logs/log-tools';
 import { USER_TOOLS } from './users/user-tools';
 
@@ -8,6 +9,7 @@ import { USER_TOOLS } from './users/user-tools';
 const DEFAULT_CORE_TOOLS: readonly AnyCoreTool[] = [
   ...LOG_TOOLS,
   ...CRASH_QUERY_TOOLS,
+  ...SYMBOL_TOOLS,
   ...USER_TOOLS,
   ...ANALYTICS_TOOLS,
 ];
