@@ -319,7 +319,7 @@ const WEB: CrashIssue[] = [
     screen: 'Checkout',
     signed: false,
     frames: [
-      app('__webpack_require__.e', 'webpack/runtime/ensure chunk', 6),
+      app('__webpack_require__.e', 'webpack/runtime/ensure-chunk.js', 6),
       app('loadCheckout', 'src/routes.tsx', 12),
       app('navigateTo', 'src/router/navigate.ts', 40),
     ],

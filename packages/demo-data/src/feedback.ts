@@ -51,8 +51,9 @@ export function writeUserFeedback(
       out.feedback.push(feedback);
     };
     const rated = (low: number, high: number) => (random.chance(0.8) ? random.int(low, high) : undefined);
-    if (summary.crash && random.chance(0.45)) {
-      // Written after relaunching the app, about the session that crashed.
+    if (summary.crash) {
+      // Written after relaunching the app, about the session that crashed (and nothing else).
+      if (!random.chance(0.45)) continue;
       const at = summary.crash.atMs + random.int(1, 20) * MINUTE;
       give(at, random.pick(CRASH_COMPLAINTS)(summary.crash.issue.screen), rated(1, 2));
     } else if (summary.anrScreen && random.chance(0.4)) {

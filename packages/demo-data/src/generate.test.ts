@@ -27,9 +27,17 @@ describe('generateDemoProject', () => {
     expect(project.logs.length).toBeLessThan(8000);
     const double = generateDemoProject({ ...options, size: 2 });
     expect(double.users.length).toBe(2 * project.users.length);
-    const ratio = double.logs.length / project.logs.length;
-    expect(ratio).toBeGreaterThan(1.6);
-    expect(ratio).toBeLessThan(2.4);
+    for (const type of ['logs', 'sessions', 'events', 'crashes', 'feedback'] as const) {
+      expect(project[type].length).toBeGreaterThan(0);
+      const ratio = double[type].length / project[type].length;
+      expect(ratio).toBeGreaterThan(type === 'crashes' || type === 'feedback' ? 1.2 : 1.6);
+      expect(ratio).toBeLessThan(type === 'crashes' || type === 'feedback' ? 3.2 : 2.4);
+    }
+    // Crashes are rare per user, so their linearity shows over more users.
+    const ten = generateDemoProject({ ...options, size: 10 }).crashes.length;
+    const twenty = generateDemoProject({ ...options, size: 20 }).crashes.length;
+    expect(twenty / ten).toBeGreaterThan(1.6);
+    expect(twenty / ten).toBeLessThan(2.4);
   });
 
   it('stays inside [now - days, now] and is denser towards now', () => {
@@ -37,6 +45,8 @@ describe('generateDemoProject', () => {
       ...project.logs.map((l) => l.timestamp),
       ...project.crashes.map((c) => c.timestamp),
       ...project.sessions.map((s) => s.started_at),
+      ...project.events.map((e) => e.timestamp),
+      ...project.feedback.map((f) => f.timestamp),
     ].map((t) => Date.parse(t));
     for (const t of times) {
       expect(t).toBeLessThanOrEqual(NOW);
@@ -93,5 +103,7 @@ describe('iterateDemoBatches', () => {
     expect(batches.flatMap((b) => b.logs)).toEqual(whole.logs);
     expect(batches.flatMap((b) => b.sessions)).toEqual(whole.sessions);
     expect(batches.flatMap((b) => b.crashes)).toEqual(whole.crashes);
+    expect(batches.flatMap((b) => b.events)).toEqual(whole.events);
+    expect(batches.flatMap((b) => b.feedback)).toEqual(whole.feedback);
   });
 });

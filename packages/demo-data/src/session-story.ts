@@ -1,9 +1,9 @@
 import { ENDPOINTS, RELEASES, SCREENS, TRICKY_MESSAGES } from './catalog';
 import { CART_FIX_RELEASE, type CrashIssue } from './crash-issues';
 import { buildCrash, pickIssue } from './crashes';
-import { compareVersions } from './versions';
 import type { Random } from './random';
 import type { DemoBatch, DemoBreadcrumb, DemoLog, DemoSession, DemoUser, LogLevel } from './records';
+import { compareVersions } from './versions';
 
 const MINUTE = 60_000;
 

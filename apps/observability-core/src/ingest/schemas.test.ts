@@ -8,10 +8,29 @@ describe('ingest schemas', () => {
   const demo = generateDemoProject({ seed: 3, size: 0.5, now, days: 14 });
 
   it('accept every record the demo generator produces', () => {
-    const batch = validateBatch({ logs: demo.logs, crashes: demo.crashes, sessions: demo.sessions });
-    expect(batch.logs).toHaveLength(demo.logs.length);
-    expect(batch.crashes).toHaveLength(demo.crashes.length);
-    expect(batch.sessions).toHaveLength(demo.sessions.length);
+    const batch = validateBatch({
+      logs: demo.logs,
+      crashes: demo.crashes,
+      sessions: demo.sessions,
+      events: demo.events,
+      feedback: demo.feedback,
+    });
+    for (const type of ['logs', 'crashes', 'sessions', 'events', 'feedback'] as const) {
+      expect(demo[type].length).toBeGreaterThan(0);
+      expect(batch[type]).toHaveLength(demo[type].length);
+    }
+  });
+
+  it('accept the demo crashes of a larger project, frames with addresses and columns included', () => {
+    const crashes = generateDemoProject({ seed: 3, size: 8, now, days: 14 }).crashes;
+    const batch = validateBatch({ crashes });
+    expect(batch.crashes).toHaveLength(crashes.length);
+    // Both kinds of crash: signed by the SDK and left for the core to sign.
+    expect(batch.crashes.some((c) => c.signature === undefined)).toBe(true);
+    expect(batch.crashes.some((c) => c.signature !== undefined)).toBe(true);
+    const frames = batch.crashes.flatMap((c) => c.frames);
+    expect(frames.some((f) => f.address !== undefined && f.module !== undefined)).toBe(true);
+    expect(frames.some((f) => f.column !== undefined)).toBe(true);
   });
 
   it('take ISO 8601 with a zone or epoch milliseconds, nothing else', () => {
