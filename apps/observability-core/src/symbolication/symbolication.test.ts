@@ -472,6 +472,18 @@ describe('symbolication end to end', () => {
     expect((await upload(q, Buffer.alloc(65 * 1024, 32))).status).toBe(413);
   });
 
+  it('returns what an uploader put in a file as cleaned, capped data', async () => {
+    const hostileFile = `ap\u200Bp\u202E.js ${'x'.repeat(5000)}`;
+    const map = JSON.stringify({ version: 3, file: hostileFile, sources: [], names: [], mappings: '' });
+    const res = await upload({ kind: 'sourcemap', platform: 'web', name: 'hostile.map', release: '9' }, map);
+    expect(res.status).toBe(201);
+    const web = symbolListOutput.parse((await callTool('symbol.list', { platform: 'web' })).body);
+    const item = web.items.find((i) => i.name === 'hostile.map')!;
+    expect(item.module).not.toMatch(/[\u200B\u202E]/);
+    expect(item.module!.startsWith('app.js xxx')).toBe(true);
+    expect(item.module!.length).toBeLessThanOrEqual(256);
+  });
+
   it('never uses a client name as a path', async () => {
     const hostile = ['../../../../tmp/evil', '..\\..\\evil.so', '/etc/passwd', '%2e%2e%2fx', 'a/../../b.so'];
     for (const name of hostile) {
