@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { iterateDemoBatches } from '@svc/demo-data';
+import { type DemoDebugFile, generateDemoDebugFiles, iterateDemoBatches } from '@svc/demo-data';
 import { signIngestBody } from '@svc/observability-core';
 
 export interface Bootstrap {
@@ -51,9 +51,54 @@ export async function createToken(
   });
 }
 
+export interface IngestKey {
+  key_id: string;
+  secret: string;
+}
+
+/** POSTs a raw body to the core's ingest API, signed with the ingest key like every ingest call. */
+async function signedPost(coreUrl: string, path: string, key: IngestKey, body: string, contentType: string) {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const res = await fetch(new URL(path, coreUrl), {
+    method: 'POST',
+    headers: {
+      'content-type': contentType,
+      'x-svc-key': key.key_id,
+      'x-svc-timestamp': String(timestamp),
+      'x-svc-signature': signIngestBody(key.secret, timestamp, body),
+    },
+    body,
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`demo ${path} answered ${res.status}: ${text.slice(0, 500)}`);
+  return text;
+}
+
 /**
- * Sends the demo project through the real ingest endpoint, signed with a fresh ingest key, in
- * batches. Returns the number of records accepted per type.
+ * Uploads the demo's debug files (web source map, Breakpad files for iOS and Android) through
+ * the real debug-file endpoint. Done before the crashes are ingested, so they symbolicate on ingest.
+ */
+export async function uploadDemoDebugFiles(
+  coreUrl: string,
+  key: IngestKey,
+  files: DemoDebugFile[],
+): Promise<number> {
+  for (const file of files) {
+    const query = new URLSearchParams({ kind: file.kind, platform: file.platform, name: file.name });
+    await signedPost(
+      coreUrl,
+      `/ingest/v1/debug-files?${query}`,
+      key,
+      file.content,
+      'application/octet-stream',
+    );
+  }
+  return files.length;
+}
+
+/**
+ * Sends the demo project through the real endpoints, signed with a fresh ingest key: first its
+ * debug files, then its records in batches. Returns the number accepted per type.
  */
 export async function ingestDemoData(
   api: AdminApi,
@@ -62,25 +107,16 @@ export async function ingestDemoData(
   demo: { size: number; seed: number; days: number },
   now: number,
 ): Promise<Record<string, number>> {
-  const key = await api.post<{ key_id: string; secret: string }>('/internal/v1/admin/ingest-keys', {
+  const key = await api.post<IngestKey>('/internal/v1/admin/ingest-keys', {
     project_id: projectId,
   });
-  const totals: Record<string, number> = {};
+  const totals: Record<string, number> = {
+    debug_files: await uploadDemoDebugFiles(coreUrl, key, generateDemoDebugFiles({ seed: demo.seed })),
+  };
   for (const batch of iterateDemoBatches({ ...demo, now }, 50)) {
-    const body = JSON.stringify({ logs: batch.logs, crashes: batch.crashes, sessions: batch.sessions });
-    const timestamp = Math.floor(Date.now() / 1000);
-    const res = await fetch(new URL('/ingest/v1/batch', coreUrl), {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-svc-key': key.key_id,
-        'x-svc-timestamp': String(timestamp),
-        'x-svc-signature': signIngestBody(key.secret, timestamp, body),
-      },
-      body,
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`demo ingest answered ${res.status}: ${text.slice(0, 500)}`);
+    const { logs, crashes, sessions, events, feedback } = batch;
+    const body = JSON.stringify({ logs, crashes, sessions, events, feedback });
+    const text = await signedPost(coreUrl, '/ingest/v1/batch', key, body, 'application/json');
     const { accepted } = JSON.parse(text) as { accepted: Record<string, number> };
     for (const [type, n] of Object.entries(accepted)) totals[type] = (totals[type] ?? 0) + n;
   }

@@ -293,6 +293,8 @@ const ANDROID: CrashIssue[] = [
   },
 ];
 
+// Web stacks are deep enough that each of the top three in-app frames has an in-app caller: a
+// source map names tokens, so a frame's function name is read at its caller's call site.
 const WEB: CrashIssue[] = [
   {
     key: 'web-cart-line-undefined',
@@ -304,7 +306,9 @@ const WEB: CrashIssue[] = [
     screen: 'Cart',
     signed: true,
     frames: [
+      app('lineTotal', 'src/cart/lineTotal.ts', 7),
       app('renderCartLine', 'src/cart/CartLine.tsx', 23),
+      app('CartLineList', 'src/cart/CartLine.tsx', 41),
       app('CartPage', 'src/cart/CartPage.tsx', 58),
       lib('renderWithHooks', 'node_modules/react-dom/cjs/react-dom.production.js', 1520),
     ],
@@ -322,6 +326,7 @@ const WEB: CrashIssue[] = [
       app('__webpack_require__.e', 'webpack/runtime/ensure-chunk.js', 6),
       app('loadCheckout', 'src/routes.tsx', 12),
       app('navigateTo', 'src/router/navigate.ts', 40),
+      app('onLinkClick', 'src/router/Link.tsx', 22),
     ],
   },
   {
@@ -336,7 +341,9 @@ const WEB: CrashIssue[] = [
     frames: [
       app('flattenCategories', 'src/catalog/categories.ts', 31),
       app('flattenCategories', 'src/catalog/categories.ts', 33),
+      app('flattenCategories', 'src/catalog/categories.ts', 33),
       app('CategoryMenu', 'src/catalog/CategoryMenu.tsx', 19),
+      lib('renderWithHooks', 'node_modules/react-dom/cjs/react-dom.production.js', 1520),
     ],
   },
   {
@@ -350,8 +357,9 @@ const WEB: CrashIssue[] = [
     signed: false,
     frames: [
       app('measureStickyHeader', 'src/layout/useStickyHeader.ts', 44),
-      app('useStickyHeader', 'src/layout/useStickyHeader.ts', 12),
-      lib('commitHookEffectListMount', 'node_modules/react-dom/cjs/react-dom.production.js', 4810),
+      app('onScroll', 'src/layout/useStickyHeader.ts', 21),
+      app('throttled', 'src/util/throttle.ts', 14),
+      app('flushThrottled', 'src/util/throttle.ts', 30),
     ],
   },
   {
@@ -367,6 +375,7 @@ const WEB: CrashIssue[] = [
       app('parseResponse', 'src/api/client.ts', 88),
       app('fetchJson', 'src/api/client.ts', 61),
       app('loadRecommendations', 'src/home/recommendations.ts', 17),
+      app('HomePage', 'src/home/HomePage.tsx', 30),
     ],
   },
   {
@@ -378,7 +387,12 @@ const WEB: CrashIssue[] = [
     weight: 1,
     screen: 'ProductDetail',
     signed: false,
-    frames: [app('formatPrice', 'src/money/format.ts', 9), app('PriceTag', 'src/money/PriceTag.tsx', 14)],
+    frames: [
+      app('invariant', 'src/util/invariant.ts', 5),
+      app('formatPrice', 'src/money/format.ts', 9),
+      app('PriceTag', 'src/money/PriceTag.tsx', 14),
+      app('ProductCard', 'src/product/ProductCard.tsx', 48),
+    ],
   },
 ];
 

@@ -79,15 +79,24 @@ describe('generateDemoDebugFiles', () => {
   it('map every demo crash frame of the app to its readable original', async () => {
     const consumer = await new SourceMapConsumer(JSON.parse(files[0]!.content));
     const breakpad = files.filter((f) => f.kind === 'breakpad').map((f) => readBreakpad(f.content));
+    const inBundle = (f: DemoFrame | undefined) => f?.file === 'https://shop.example/static/app.min.js';
+    // Browsers report 1-based columns; the source map stores 0-based ones.
+    const position = (f: DemoFrame) => consumer.originalPositionFor({ line: f.line!, column: f.column! - 1 });
     try {
-      const symbolicate = (frame: DemoFrame): Symbol | undefined => {
-        if (frame.file === 'https://shop.example/static/app.min.js') {
-          // Browsers report 1-based columns; the source map stores 0-based ones.
-          const pos = consumer.originalPositionFor({ line: frame.line!, column: frame.column! - 1 });
+      /**
+       * Source maps name tokens: a web frame's file and line are at its own position, its function
+       * name is the token at its caller's call site (no in-app caller: the minified name stays).
+       */
+      const symbolicate = (frames: DemoFrame[], i: number): Symbol | undefined => {
+        const frame = frames[i]!;
+        if (inBundle(frame)) {
+          const own = position(frame);
           // A symbolicator passing the column unchanged lands on the same mapping.
-          const unchanged = consumer.originalPositionFor({ line: frame.line!, column: frame.column! });
-          expect(unchanged).toEqual(pos);
-          return pos.source ? { function: pos.name!, file: pos.source, line: pos.line! } : undefined;
+          expect(consumer.originalPositionFor({ line: frame.line!, column: frame.column! })).toEqual(own);
+          const caller = inBundle(frames[i + 1]) ? position(frames[i + 1]!).name : null;
+          return own.source
+            ? { function: caller ?? frame.function, file: own.source, line: own.line! }
+            : undefined;
         }
         const symbols = breakpad.find((b) => b.module === frame.module);
         return frame.address && symbols ? symbols.lookup(Number.parseInt(frame.address, 16)) : undefined;
@@ -95,9 +104,9 @@ describe('generateDemoDebugFiles', () => {
       let mapped = 0;
       for (const crash of project.crashes) {
         const issue = issueOf(crash.error_type, crash.message);
-        crash.frames.forEach((frame, i) => {
+        const symbolicated = crash.frames.map((frame, i) => {
           const original = issue.frames[i]!;
-          const symbol = symbolicate(frame);
+          const symbol = symbolicate(crash.frames, i);
           if (issue.runtime === 'jvm') {
             expect(symbol).toBeUndefined();
             expect([frame.function, frame.file, frame.line]).toEqual([
@@ -105,20 +114,32 @@ describe('generateDemoDebugFiles', () => {
               original.file,
               original.line,
             ]);
-          } else if (frame.in_app) {
-            expect(symbol).toEqual({ function: original.function, file: original.file, line: original.line });
-            mapped++;
-          } else {
+            return frame;
+          }
+          if (!frame.in_app) {
             // Vendor bundles and system libraries come without debug files: they stay as they are.
             expect(symbol).toBeUndefined();
+            return frame;
           }
+          const outermostWeb = inBundle(frame) && !inBundle(crash.frames[i + 1]);
+          const name = outermostWeb ? frame.function : original.function;
+          expect(symbol).toEqual({ function: name, file: original.file, line: original.line });
+          mapped++;
+          return { ...frame, ...symbol };
         });
-        // The SDK's signature is the documented rule applied to the symbolicated frames.
-        if (crash.signature) {
-          const top = issue.frames
+        // The top three in-app frames always symbolicate to their readable names, and the SDK's
+        // signature is the documented rule applied to them.
+        const top = symbolicated
+          .filter((f) => f.in_app)
+          .slice(0, 3)
+          .map((f) => f.function);
+        expect(top).toEqual(
+          issue.frames
             .filter((f) => f.in_app)
             .slice(0, 3)
-            .map((f) => f.function);
+            .map((f) => f.function),
+        );
+        if (crash.signature) {
           const expected = createHash('sha256')
             .update([crash.error_type, ...top].join('\n'))
             .digest('hex')

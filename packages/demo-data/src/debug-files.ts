@@ -9,16 +9,17 @@ import type { DemoDebugFile } from './records';
 
 const DEBUG_FILES_STREAM = 0x5eed_d0c5;
 
-/** The source map of app.min.js: each call position of the demo frames to its original. */
+/** The source map of app.min.js: each call position of the demo frames to its original token. */
 function sourceMap(): string {
   const generator = new SourceMapGenerator({ file: 'app.min.js' });
   for (const position of LAYOUT.bundle) {
-    generator.addMapping({
+    const mapping = {
       generated: { line: 1, column: position.generatedColumn },
       original: { line: position.original.line, column: position.original.column },
       source: position.original.source,
-      name: position.original.name,
-    });
+    };
+    const callee = position.original.callee;
+    generator.addMapping(callee === null ? mapping : { ...mapping, name: callee });
   }
   return generator.toString();
 }

@@ -38,7 +38,14 @@ export interface BundlePosition {
   minifiedName: string;
   /** 0-based, as the source map stores it; frames report it 1-based. */
   generatedColumn: number;
-  original: { source: string; line: number; column: number; name: string };
+  /**
+   * The original identifier at this call site: the function called from here (the next frame
+   * up the stack). Source maps name tokens, so a frame's own function name is found at its
+   * caller's position; the innermost position names nothing.
+   */
+  original: { source: string; line: number; column: number; callee: string | null };
+  /** The function this position is inside (what the frame runs in). */
+  enclosing: string;
 }
 
 export interface Layout {
@@ -88,18 +95,22 @@ function buildLayout(issues: readonly CrashIssue[]): Layout {
 
   const bundle: BundlePosition[] = [];
   const names = new Map<string, string>();
-  const bundlePosition = (frame: SourceFrame): BundlePosition => {
+  const bundlePosition = (frame: SourceFrame, callee: string | null): BundlePosition => {
     const line = frame.line ?? 1;
     const found = bundle.find(
-      (p) =>
-        p.original.source === frame.file && p.original.line === line && p.original.name === frame.function,
+      (p) => p.original.source === frame.file && p.original.line === line && p.enclosing === frame.function,
     );
-    if (found) return found;
+    if (found) {
+      // One position, one token: the catalog must not call two functions from the same line.
+      if (found.original.callee !== callee) throw new Error(`${frame.file}:${line} calls two functions`);
+      return found;
+    }
     if (!names.has(frame.function)) names.set(frame.function, minifiedName(names.size));
     const position: BundlePosition = {
       minifiedName: names.get(frame.function)!,
       generatedColumn: 1187 + bundle.length * 2311,
-      original: { source: frame.file, line, column: 2 + ((line * 7) % 24), name: frame.function },
+      original: { source: frame.file, line, column: 2 + ((line * 7) % 24), callee },
+      enclosing: frame.function,
     };
     bundle.push(position);
     return position;
@@ -110,7 +121,7 @@ function buildLayout(issues: readonly CrashIssue[]): Layout {
   for (const issue of issues) {
     rawFrames.set(
       issue.key,
-      issue.frames.map((frame): DemoFrame => {
+      issue.frames.map((frame, index): DemoFrame => {
         if (issue.runtime === 'jvm') {
           const raw: DemoFrame = { function: frame.function, file: frame.file, in_app: frame.in_app };
           if (frame.line !== undefined) raw.line = frame.line;
@@ -136,7 +147,7 @@ function buildLayout(issues: readonly CrashIssue[]): Layout {
           vendorColumn += 977;
           return { function: 'Ja', file: VENDOR_BUNDLE_URL, line: 2, column: vendorColumn, in_app: false };
         }
-        const position = bundlePosition(frame);
+        const position = bundlePosition(frame, index > 0 ? issue.frames[index - 1]!.function : null);
         return {
           function: position.minifiedName,
           file: APP_BUNDLE_URL,
