@@ -20,8 +20,8 @@ describe('symbol tool inputs', () => {
 
   it('crash.symbolicate answers only {event_id, accepted}: no state names', () => {
     expect(crashSymbolicate.output.safeParse({ event_id: 'e', accepted: true }).success).toBe(true);
-    expect(crashSymbolicate.output.safeParse({ event_id: 'e', accepted: true, status: 'pending' }).success).toBe(
-      false,
-    );
+    expect(
+      crashSymbolicate.output.safeParse({ event_id: 'e', accepted: true, status: 'pending' }).success,
+    ).toBe(false);
   });
 });
