@@ -286,5 +286,21 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         TTL toDateTime(requested_at) + toIntervalDay(7)`,
       ],
     },
+    {
+      version: 11,
+      name: 'logs_user_summary',
+      statements: [
+        // user.detail's per-user totals (count, first/last seen, platforms, versions) without
+        // scanning every log line of a very active user. The aggregates must stay exactly those of
+        // tools/users/channel-summary.ts, or ClickHouse will not pick the projection.
+        `ALTER TABLE logs ADD PROJECTION IF NOT EXISTS p_user_summary (
+          SELECT project_id, user_id, count(), min(timestamp), max(timestamp),
+            groupUniqArrayIf(100)(platform, platform != ''),
+            groupUniqArrayIf(100)(app_version, app_version != '')
+          GROUP BY project_id, user_id)`,
+        // Lines stored before this migration get the projection in the background.
+        'ALTER TABLE logs MATERIALIZE PROJECTION p_user_summary',
+      ],
+    },
   ];
 }

@@ -16,8 +16,15 @@ const SOURCES: Record<Channel, { from: string; first: string; last: string }> = 
   sessions: { from: 'sessions FINAL', first: 'started_at', last: 'ifNull(ended_at, started_at)' },
 };
 
-/** Distinct values kept per list (platforms, versions, users). */
+/**
+ * Distinct values kept per list (platforms, versions, users). These aggregates are those of the
+ * logs projection p_user_summary (storage/migrations.ts version 11): keep them identical, so a
+ * very active user's log totals come from the projection instead of a scan.
+ */
 const DISTINCT_MAX = 100;
+// Asking for the users of a user would not match the projection, and is the user anyway.
+const ONE_USER = '[{id:String}]';
+const USERS = `groupUniqArrayIf(${DISTINCT_MAX})(user_id, user_id != '')`;
 
 interface SummaryRow {
   n: string;
@@ -53,7 +60,7 @@ export async function summarize(
            toUnixTimestamp64Milli(max(${s.last})) AS last_ms,
            groupUniqArrayIf(${DISTINCT_MAX})(platform, platform != '') AS platforms,
            groupUniqArrayIf(${DISTINCT_MAX})(app_version, app_version != '') AS versions,
-           groupUniqArrayIf(${DISTINCT_MAX})(user_id, user_id != '') AS users
+           ${key === 'user_id' ? ONE_USER : USERS} AS users
          FROM ${s.from}
          WHERE project_id = {project_id:String} AND ${key} = {id:String}`,
         { project_id: ctx.projectId, id },

@@ -30,6 +30,17 @@ A.sessions.push({
   app_version: '0.9.0',
 });
 
+// Lines sharing one timestamp: the order among them (message) must hold across the limit.
+for (const m of ['delta', 'alpha', 'charlie', 'bravo'])
+  A.logs.push({
+    timestamp: new Date(NOW - 7 * HOUR).toISOString(),
+    level: 'INFO',
+    message: m,
+    source: 'backend',
+    user_id: 'user_ties',
+    session_id: 'sess_ties',
+  });
+
 const ms = (iso: string) => Date.parse(iso);
 const isoOf = (t: string) => new Date(t).toISOString();
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -213,6 +224,15 @@ describe('user.detail and session.detail on chDB', () => {
       const { user_ids: _, ...expected } = expectedView(A, 'user_id', 'user_4', limit);
       expect(body).toEqual({ user_id: 'user_4', ...expected });
       expect(body.logs.has_more).toBe(limit < 1000);
+    });
+
+    it.each([1, 2, 3, 4, 5])('lines with the same timestamp keep their order at limit %i', async (limit) => {
+      const user = await call(userDetailOutput, 'user.detail', { user_id: 'user_ties', limit });
+      expect(user.logs.items.map((l) => l.message)).toEqual(
+        ['alpha', 'bravo', 'charlie', 'delta'].slice(0, limit),
+      );
+      const session = await call(sessionDetailOutput, 'session.detail', { session_id: 'sess_ties', limit });
+      expect(session.logs).toEqual(expectedView(A, 'session_id', 'sess_ties', limit).logs);
     });
 
     it('an unknown user is found: false with empty channels', async () => {

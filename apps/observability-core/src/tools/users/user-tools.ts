@@ -1,7 +1,7 @@
 import { sessionDetail, userDetail } from '@svc/tools-users';
 import { listEvents } from '../analytics/event-rows';
 import { listFeedback } from '../analytics/feedback-rows';
-import { equals, type RowFilter } from '../analytics/row-filter';
+import { combine, equals, type RowFilter } from '../analytics/row-filter';
 import { type AnyCoreTool, type CoreToolContext, serve } from '../core-tool';
 import { listLogs } from '../logs/log-rows';
 import { type Channel, summarize } from './channel-summary';
@@ -15,10 +15,30 @@ function channel<T>(total: number, items: T[]) {
   return { total, items, has_more: total > items.length };
 }
 
+/**
+ * Only log lines at or after the timestamp of the key's (limit + 1)-th newest line. That inner
+ * query orders by the table's sorting key alone, so ClickHouse reads newest parts first and stops
+ * early even for a user with millions of lines; the outer one then sorts a handful of rows with
+ * the message tie-break. Same rows, same order as without it.
+ */
+function newestLogsOnly(key: 'user_id' | 'session_id', limit: number): RowFilter {
+  return {
+    where: [
+      `timestamp >= (SELECT min(timestamp) FROM (SELECT timestamp FROM logs
+         WHERE project_id = {project_id:String} AND ${key} = {cut_id:String}
+         ORDER BY timestamp DESC LIMIT {cut_rows:UInt32}))`,
+    ],
+    params: { cut_rows: limit + 1 },
+  };
+}
+
 /** The four channels both views show, for one `key = id` filter. */
-async function channels(ctx: CoreToolContext, filter: RowFilter, limit: number) {
+async function channels(ctx: CoreToolContext, key: 'user_id' | 'session_id', id: string, limit: number) {
+  const filter = equals(key, id)!;
+  const cut = newestLogsOnly(key, limit);
+  const logFilter = combine(filter, { where: cut.where, params: { ...cut.params, cut_id: id } });
   const [logs, crashes, events, feedback] = await Promise.all([
-    listLogs(ctx, filter, 'newest', limit),
+    listLogs(ctx, logFilter, 'newest', limit),
     listCrashSummaries(ctx, filter, limit),
     listEvents(ctx, filter, limit),
     listFeedback(ctx, filter, limit),
@@ -32,7 +52,7 @@ export const userDetailTool = serve(userDetail, async (ctx, input) => {
   const filter = equals('user_id', input.user_id)!;
   const [seen, lists, sessions] = await Promise.all([
     summarize(ctx, 'user_id', input.user_id, ALL),
-    channels(ctx, filter, input.limit),
+    channels(ctx, 'user_id', input.user_id, input.limit),
     listSessions(ctx, filter, input.limit),
   ]);
   return {
@@ -55,7 +75,7 @@ export const sessionDetailTool = serve(sessionDetail, async (ctx, input) => {
   const filter = equals('session_id', input.session_id)!;
   const [seen, lists, record] = await Promise.all([
     summarize(ctx, 'session_id', input.session_id, ALL),
-    channels(ctx, filter, input.limit),
+    channels(ctx, 'session_id', input.session_id, input.limit),
     listSessions(ctx, filter, 1),
   ]);
   return {
