@@ -8,3 +8,4 @@ import { usersTools } from '@svc/tools-users';
  * Every tool the stack implements. Transports register these; what a caller sees is then
  * narrowed by deployment, health and the org's capabilities (ToolExecutor.isVisible).
  */
+export const allTools: readonly AnyTool[] = [...logTools, ...crashTools, ...usersTools, ...analyticsTools];
