@@ -45,7 +45,8 @@ describe('migrateCore', () => {
       {
         project_id: 'p',
         event_name: '$exposure',
-        timestamp: '2025-01-01 00:00:00.000',
+        // Inside the 90-day TTL: an older row may be dropped by a merge before it is read.
+        timestamp: new Date(Date.now() - 3_600_000).toISOString().replace('T', ' ').replace('Z', ''),
         user_id: 'u',
         session_id: '',
         platform: 'ios',
