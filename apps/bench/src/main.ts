@@ -2,12 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchCore } from './core-harness';
 import type { Summary } from './stats';
 import { loadCrashes, loadLogs } from './suites/data';
+import { benchGateway } from './suites/gateway';
 
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
 // Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_RUNS.
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const SUITES = new Set((process.env.BENCH_SUITES ?? 'core,gateway').split(','));
+const CONNECTIONS = 16;
+const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 10_000);
 const TARGET_MS = 250;
 
 interface Row {
@@ -39,62 +43,91 @@ function table(rows: Row[]): string {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
-const core = await startBenchCore();
 const rows: Row[] = [];
-try {
-  const big = 'prj_bench_large';
-  const small = 'prj_bench_typical';
-  let t0 = performance.now();
-  await loadCrashes(core.ch, big, CRASHES, core.now);
-  await loadCrashes(core.ch, small, Math.max(1, Math.round(CRASHES / 50)), core.now);
-  const crashLoad = performance.now() - t0;
-  t0 = performance.now();
-  await loadLogs(core.ch, big, LOGS, core.now, 'user_heavy');
-  const logLoad = performance.now() - t0;
-  console.log(
-    `loaded ${CRASHES.toLocaleString()} crashes in ${(crashLoad / 1000).toFixed(1)} s, ` +
-      `${LOGS.toLocaleString()} logs in ${(logLoad / 1000).toFixed(1)} s (${Math.round(LOGS / (logLoad / 1000)).toLocaleString()} rows/s in-engine)`,
-  );
+const notes: string[] = [];
 
-  const cases: [string, string, string, unknown][] = [
-    [`crash.stats (${CRASHES.toLocaleString()} crashes)`, big, 'crash.stats', {}],
-    ['crash.stats (typical project)', small, 'crash.stats', {}],
-    [
-      `crash.aggregate by signature (${CRASHES.toLocaleString()})`,
-      big,
-      'crash.aggregate',
-      { group_by: 'signature' },
-    ],
-    [
-      `crash.aggregate by user_id (${CRASHES.toLocaleString()})`,
-      big,
-      'crash.aggregate',
-      { group_by: 'user_id' },
-    ],
-    [`user.detail heavy user (${LOGS.toLocaleString()} logs)`, big, 'user.detail', { user_id: 'user_heavy' }],
-    [
-      `user.detail typical user (${LOGS.toLocaleString()} logs)`,
-      big,
-      'user.detail',
-      { user_id: 'user_4242' },
-    ],
-    [
-      `log.search absent term (${LOGS.toLocaleString()} logs)`,
-      big,
-      'log.search',
-      { search: 'zzqx-not-there' },
-    ],
-    [`log.by_user heavy user (${LOGS.toLocaleString()} logs)`, big, 'log.by_user', { user_id: 'user_heavy' }],
-  ];
-  for (const [name, project, tool, input] of cases) {
-    rows.push({ name, result: await core.measure(project, tool, input, RUNS), target: TARGET_MS });
-  }
-} finally {
-  await core.close();
+if (SUITES.has('gateway')) {
+  const g = await benchGateway(CONNECTIONS, LOAD_MS);
+  const added = (a: number, b: number) => Math.max(0, a - b);
+  rows.push({ name: `core direct, log.recent (${CONNECTIONS} connections)`, result: g.core.latency });
+  rows.push({ name: 'gateway REST, log.recent', result: g.rest.latency });
+  rows.push({ name: 'gateway MCP tools/call, log.recent', result: g.mcp.latency });
+  notes.push(
+    `gateway added latency (REST - core): p50 ${added(g.rest.latency.p50, g.core.latency.p50).toFixed(2)} ms (target <= 2), ` +
+      `p99 ${added(g.rest.latency.p99, g.core.latency.p99).toFixed(2)} ms (target <= 10)`,
+    `MCP - REST: p50 ${(g.mcp.latency.p50 - g.rest.latency.p50).toFixed(2)} ms (target <= 5)`,
+    `throughput: core ${g.core.requestsPerSecond.toFixed(0)} req/s, REST ${g.rest.requestsPerSecond.toFixed(0)} req/s, ` +
+      `MCP ${g.mcp.requestsPerSecond.toFixed(0)} req/s; errors ${g.core.errors + g.rest.errors + g.mcp.errors}`,
+    `peak RSS: gateway ${g.peakRssMb.gateway.toFixed(0)} MB (target <= 150), core ${g.peakRssMb.core.toFixed(0)} MB, identity ${g.peakRssMb.identity.toFixed(0)} MB`,
+  );
 }
 
+const core = SUITES.has('core') ? await startBenchCore() : undefined;
+if (core)
+  try {
+    const big = 'prj_bench_large';
+    const small = 'prj_bench_typical';
+    let t0 = performance.now();
+    await loadCrashes(core.ch, big, CRASHES, core.now);
+    await loadCrashes(core.ch, small, Math.max(1, Math.round(CRASHES / 50)), core.now);
+    const crashLoad = performance.now() - t0;
+    t0 = performance.now();
+    await loadLogs(core.ch, big, LOGS, core.now, 'user_heavy');
+    const logLoad = performance.now() - t0;
+    notes.push(
+      `loaded ${CRASHES.toLocaleString()} crashes in ${(crashLoad / 1000).toFixed(1)} s, ` +
+        `${LOGS.toLocaleString()} logs in ${(logLoad / 1000).toFixed(1)} s (${Math.round(LOGS / (logLoad / 1000)).toLocaleString()} rows/s in-engine)`,
+    );
+
+    const cases: [string, string, string, unknown][] = [
+      [`crash.stats (${CRASHES.toLocaleString()} crashes)`, big, 'crash.stats', {}],
+      ['crash.stats (typical project)', small, 'crash.stats', {}],
+      [
+        `crash.aggregate by signature (${CRASHES.toLocaleString()})`,
+        big,
+        'crash.aggregate',
+        { group_by: 'signature' },
+      ],
+      [
+        `crash.aggregate by user_id (${CRASHES.toLocaleString()})`,
+        big,
+        'crash.aggregate',
+        { group_by: 'user_id' },
+      ],
+      [
+        `user.detail heavy user (${LOGS.toLocaleString()} logs)`,
+        big,
+        'user.detail',
+        { user_id: 'user_heavy' },
+      ],
+      [
+        `user.detail typical user (${LOGS.toLocaleString()} logs)`,
+        big,
+        'user.detail',
+        { user_id: 'user_4242' },
+      ],
+      [
+        `log.search absent term (${LOGS.toLocaleString()} logs)`,
+        big,
+        'log.search',
+        { search: 'zzqx-not-there' },
+      ],
+      [
+        `log.by_user heavy user (${LOGS.toLocaleString()} logs)`,
+        big,
+        'log.by_user',
+        { user_id: 'user_heavy' },
+      ],
+    ];
+    for (const [name, project, tool, input] of cases) {
+      rows.push({ name, result: await core.measure(project, tool, input, RUNS), target: TARGET_MS });
+    }
+  } finally {
+    await core.close();
+  }
+
 const text = table(rows);
-console.log(`\n${text}\n`);
+console.log(`\n${text}\n\n${notes.join('\n')}\n`);
 mkdirSync('bench-results', { recursive: true });
 writeFileSync(
   `bench-results/bench-${new Date().toISOString().replace(/[:.]/g, '-')}.json`,

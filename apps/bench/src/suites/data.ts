@@ -6,11 +6,18 @@ import type { ClickHouse } from '@svc/clickhouse';
 // a few very active users among many quiet ones.
 
 const DAY_MS = 86_400_000;
+/** Rows per INSERT: each statement stays well inside the engine's per-query time limit. */
+const CHUNK = 1_000_000;
+
+async function inChunks(rows: number, insert: (offset: number, count: number) => Promise<void>) {
+  for (let offset = 0; offset < rows; offset += CHUNK) await insert(offset, Math.min(CHUNK, rows - offset));
+}
 
 /** `rows` crashes over the last `days` days; signature rank r has weight ~ 1/r over 2000 issues. */
 export async function loadCrashes(ch: ClickHouse, projectId: string, rows: number, now: number, days = 30) {
-  await ch.command(
-    `INSERT INTO crashes (project_id, timestamp, event_id, signature, error_type, message, frames,
+  await inChunks(rows, (offset, count) =>
+    ch.command(
+      `INSERT INTO crashes (project_id, timestamp, event_id, signature, error_type, message, frames,
        breadcrumbs, platform, app_version, device_os, user_id, session_id)
      SELECT {p:String},
        fromUnixTimestamp64Milli(toInt64({now:Int64} - (cityHash64(number, 1) % {span:UInt64}))),
@@ -26,8 +33,9 @@ export async function loadCrashes(ch: ClickHouse, projectId: string, rows: numbe
        arrayElement(['iOS 18.1', 'iOS 17.6', 'Android 15', 'Android 14', 'Windows', 'macOS'], 1 + cityHash64(number, 6) % 6),
        concat('user_', toString(cityHash64(number, 7) % 200000)),
        concat('sess_', toString(intDiv(number, 2)))
-     FROM numbers({rows:UInt64})`,
-    { p: projectId, now, span: days * DAY_MS, rows },
+     FROM numbers({offset:UInt64}, {count:UInt64})`,
+      { p: projectId, now, span: days * DAY_MS, offset, count },
+    ),
   );
 }
 
@@ -43,8 +51,9 @@ export async function loadLogs(
   heavyUser: string,
   days = 30,
 ) {
-  await ch.command(
-    `INSERT INTO logs (project_id, timestamp, level, message, source, platform, app_version, user_id,
+  await inChunks(rows, (offset, count) =>
+    ch.command(
+      `INSERT INTO logs (project_id, timestamp, level, message, source, platform, app_version, user_id,
        session_id, device_id, trace_id, span_id, event_id, attributes)
      SELECT {p:String},
        fromUnixTimestamp64Milli(toInt64({now:Int64} - (cityHash64(number, 1) % {span:UInt64}))),
@@ -57,7 +66,8 @@ export async function loadLogs(
        if(number % 100 = 0, {heavy:String}, concat('user_', toString(cityHash64(number, 7) % 100000))),
        concat('sess_', toString(intDiv(number, 40))),
        '', '', '', '', map()
-     FROM numbers({rows:UInt64})`,
-    { p: projectId, now, span: days * DAY_MS, rows, heavy: heavyUser },
+     FROM numbers({offset:UInt64}, {count:UInt64})`,
+      { p: projectId, now, span: days * DAY_MS, offset, count, heavy: heavyUser },
+    ),
   );
 }
