@@ -20,20 +20,21 @@ const GROUP_COLUMNS = {
 export const crashAggregateTool = serve(crashAggregate, async (ctx, input) => {
   const column = GROUP_COLUMNS[input.group_by];
   // Grouped by user, a group's users are 1 (or 0 for crashes without a user): no per-group set.
-  const users = input.group_by === 'user_id' ? "if(key = '', 0, 1)" : "uniqExactIf(user_id, user_id != '')";
+  const users =
+    input.group_by === 'user_id' ? "if(key = '', 0, 1)" : "uniqExactIf(cityHash64(user_id), user_id != '')";
   const w = lastDays(ctx, AGGREGATE_DAYS);
   const params = { ...w.params, project_id: ctx.projectId, fetch: input.limit + 1 };
   const where = `project_id = {project_id:String} AND ${w.where}`;
   const [groups, totals] = await Promise.all([
     ctx.ch.query<{ key: string; n: string; users: string }>(
-      `SELECT ${column} AS key, uniqExact(event_id) AS n, ${users} AS users
+      `SELECT ${column} AS key, uniqExact(cityHash64(event_id)) AS n, ${users} AS users
        FROM crashes WHERE ${where}
        GROUP BY key ORDER BY n DESC, key = '' ASC, key ASC LIMIT {fetch:UInt32}`,
       params,
       { signal: ctx.signal },
     ),
     ctx.ch.query<{ total: string }>(
-      `SELECT uniqExact(event_id) AS total FROM crashes WHERE ${where}`,
+      `SELECT uniqExact(cityHash64(event_id)) AS total FROM crashes WHERE ${where}`,
       params,
       {
         signal: ctx.signal,

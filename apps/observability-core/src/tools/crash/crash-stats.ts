@@ -19,31 +19,41 @@ export const crashStatsTool = serve(crashStats, async (ctx, input) => {
     ...w.params,
     project_id: ctx.projectId,
     app_version: input.app_version ?? '',
-    top: STATS_SIGNATURES_MAX,
   };
   const opts = { signal: ctx.signal };
-  const [totals, signatures, daily] = await Promise.all([
-    ctx.ch.query<{ total: string; users: string; signatures: string }>(
-      `SELECT uniqExact(event_id) AS total, uniqExactIf(user_id, user_id != '') AS users,
-         uniqExact(signature) AS signatures
-       FROM crashes WHERE ${where}`,
-      params,
-      opts,
-    ),
-    ctx.ch.query<{ signature: string; error_type: string; n: string }>(
-      `SELECT signature, argMax(error_type, timestamp) AS error_type, uniqExact(event_id) AS n
+  // One scan counts events per signature, per UTC day and overall (GROUPING SETS); distinct user
+  // ids need their own set, so they run beside it. Distinct counts hash the ids to 64 bits first:
+  // sets of integers are several times cheaper than sets of strings, and a collision among even
+  // 10^8 ids has a probability below 10^-3.
+  const [groups, users] = await Promise.all([
+    ctx.ch.query<{ set: number; signature: string; date: string; error_type: string; n: string }>(
+      `SELECT grouping(signature, toDate(timestamp, 'UTC')) AS set, signature,
+         toString(toDate(timestamp, 'UTC')) AS date, argMax(error_type, timestamp) AS error_type,
+         uniqExact(cityHash64(event_id)) AS n
        FROM crashes WHERE ${where}
-       GROUP BY signature ORDER BY n DESC, signature ASC LIMIT {top:UInt32}`,
+       GROUP BY GROUPING SETS ((signature), (toDate(timestamp, 'UTC')), ())`,
       params,
       opts,
     ),
-    ctx.ch.query<{ date: string; n: string }>(
-      `SELECT toString(toDate(timestamp, 'UTC')) AS date, uniqExact(event_id) AS n
-       FROM crashes WHERE ${where} GROUP BY date`,
+    ctx.ch.query<{ users: string }>(
+      `SELECT uniqExactIf(cityHash64(user_id), user_id != '') AS users FROM crashes WHERE ${where}`,
       params,
       opts,
     ),
   ]);
+  // grouping() has a bit per argument, set when the argument is NOT part of the row's set:
+  // 1 = (signature), 2 = (day), 3 = ().
+  const totals = [
+    { total: groups.find((g) => Number(g.set) === 3)?.n ?? '0', users: users[0]?.users ?? '0' },
+  ];
+  const bySignature = groups.filter((g) => Number(g.set) === 1);
+  const daily = groups.filter((g) => Number(g.set) === 2);
+  const signatures = bySignature
+    .sort(
+      (a, b) =>
+        Number(b.n) - Number(a.n) || (a.signature < b.signature ? -1 : a.signature > b.signature ? 1 : 0),
+    )
+    .slice(0, STATS_SIGNATURES_MAX);
   const total = Number(totals[0]?.total ?? 0);
   const perDay = new Map(daily.map((d) => [d.date, Number(d.n)]));
   return {
@@ -51,7 +61,7 @@ export const crashStatsTool = serve(crashStats, async (ctx, input) => {
     app_version: input.app_version ?? null,
     total,
     affected_users: Number(totals[0]?.users ?? 0),
-    signature_count: Number(totals[0]?.signatures ?? 0),
+    signature_count: bySignature.length,
     signatures: signatures.map((s) => ({
       signature: sanitizeText(s.signature, FIELD_LIMITS.id),
       error_type: sanitizeText(s.error_type, CRASH_LIMITS.errorType),
