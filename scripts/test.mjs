@@ -13,7 +13,9 @@ child.stdout.on('data', (chunk) => {
   const lines = buffer.split('\n');
   buffer = lines.pop() ?? '';
   for (const line of lines) {
-    const m = /Tests:\s+(?:(\d+) failed, )?(?:\d+ skipped, )?(?:\d+ todo, )?(\d+) passed, \d+ total/.exec(line);
+    const m = /Tests:\s+(?:(\d+) failed, )?(?:\d+ skipped, )?(?:\d+ todo, )?(\d+) passed, \d+ total/.exec(
+      line,
+    );
     if (m) {
       failed += Number(m[1] ?? 0);
       passed += Number(m[2]);
