@@ -1,7 +1,5 @@
 export {
-  type CrashSummary,
   channelOf,
-  crashSummary,
   SESSION_STATUSES,
   type SessionSummary,
   sessionSummary,

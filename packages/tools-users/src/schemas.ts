@@ -4,24 +4,6 @@ import { z } from 'zod';
 // Shapes of the cross-channel views. Every text in them came from ingest and is returned as data,
 // capped and cleaned.
 
-/**
- * A crash as the user and session views list it: what happened, where and when, without frames
- * or breadcrumbs (crash.get has the whole event).
- */
-export const crashSummary = z.strictObject({
-  event_id: z.string(),
-  timestamp: isoTimestamp,
-  signature: z.string(),
-  error_type: z.string(),
-  message: z.string(),
-  platform: z.string().nullable(),
-  app_version: z.string().nullable(),
-  device_os: z.string().nullable(),
-  user_id: z.string().nullable(),
-  session_id: z.string().nullable(),
-});
-export type CrashSummary = z.infer<typeof crashSummary>;
-
 export const SESSION_STATUSES = ['ok', 'crashed', 'anr', 'abnormal'] as const;
 
 /** A session as last reported by the app. */

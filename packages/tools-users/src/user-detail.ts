@@ -1,8 +1,9 @@
 import { defineTool, identifier, limit } from '@svc/tool-kit';
 import { feedbackItem, trackEvent } from '@svc/tools-analytics';
+import { crashSummary } from '@svc/tools-crash';
 import { logEntry } from '@svc/tools-logs';
 import { z } from 'zod';
-import { channelOf, crashSummary, seenFields, sessionSummary } from './schemas';
+import { channelOf, seenFields, sessionSummary } from './schemas';
 
 export const userDetailInput = z.strictObject({
   user_id: identifier('end-user id'),

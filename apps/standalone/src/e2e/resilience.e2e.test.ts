@@ -1,4 +1,5 @@
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { bearer, callRest, postMcpInitialize } from './support';
 
 // Real outages of real services: a service's HTTP server is stopped and restarted on its port.
 
@@ -13,31 +14,12 @@ const SECRET_MESSAGE = 'card 4242 declined for order 9001';
 let stack: InProcessStack;
 
 async function call(tool = 'log.search', args: Record<string, unknown> = { search: 'declined' }) {
-  const res = await fetch(`${stack.urls.gateway}/v1/tools/${tool}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${stack.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(args),
-  });
-  const text = await res.text();
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), text, body: JSON.parse(text) };
+  const answer = await callRest(stack.urls.gateway, tool, args, bearer(stack.token));
+  return { ...answer, retryAfter: answer.headers.get('retry-after') };
 }
 
 async function mcpInitialize() {
-  const res = await fetch(`${stack.urls.gateway}/mcp`, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${stack.token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
-    }),
-  });
-  return res.status;
+  return (await postMcpInitialize(`${stack.urls.gateway}/mcp`, bearer(stack.token))).status;
 }
 
 beforeAll(async () => {

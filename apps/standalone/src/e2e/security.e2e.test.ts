@@ -1,60 +1,37 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { generateToken } from '@svc/auth';
-import { signIngestBody } from '@svc/observability-core';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import {
+  adminCall,
+  adminOf,
+  callRest,
+  connectMcp,
+  ingestBatch,
+  newProject,
+  postMcpInitialize,
+} from './support';
 
 // Auth, isolation and audit on the real stack: real identity (PGlite), real core (chDB).
 
 let stack: SpawnedStack;
 let tokenA: string;
 
-async function admin(method: 'GET' | 'POST', path: string, body?: unknown) {
-  const res = await fetch(`${stack.ready.urls.identity}${path}`, {
-    method,
-    headers: { 'x-internal-secret': stack.internalSecret, 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
+const admin = (method: 'GET' | 'POST', path: string, body?: unknown) =>
+  adminCall(adminOf(stack), method, path, body);
 
 async function newToken(body: Record<string, unknown>): Promise<{ token: string; token_id: string }> {
   return (await admin('POST', '/internal/v1/admin/tokens', body)) as { token: string; token_id: string };
 }
 
-async function callRest(tool: string, args: unknown, authorization?: string) {
-  const res = await fetch(`${stack.ready.urls.gateway}/v1/tools/${tool}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
-    body: JSON.stringify(args),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
-}
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
-};
+const rest = (tool: string, args: unknown, authorization?: string) =>
+  callRest(stack.ready.urls.gateway, tool, args, authorization);
 
 /** Every authenticated route, as a function of the Authorization header. */
 const ROUTES: [string, (auth?: string) => Promise<{ status: number; body: Record<string, unknown> }>][] = [
-  ['POST /v1/tools/log.recent', (auth) => callRest('log.recent', {}, auth)],
+  ['POST /v1/tools/log.recent', (auth) => rest('log.recent', {}, auth)],
   [
     'POST /mcp',
     async (auth) => {
-      const res = await fetch(stack.ready.urls.mcp, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          ...(auth ? { authorization: auth } : {}),
-        },
-        body: JSON.stringify(INITIALIZE),
-      });
+      const res = await postMcpInitialize(stack.ready.urls.mcp, auth);
       return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
     },
   ],
@@ -114,19 +91,14 @@ describe('401 unauthorized on every authenticated route', () => {
 
   it('revoked token: the very next call after revoke', async () => {
     const { token, token_id } = await newToken({ project_id: stack.ready.project_id });
-    expect((await callRest('log.recent', { limit: 1 }, `Bearer ${token}`)).status).toBe(200);
+    expect((await rest('log.recent', { limit: 1 }, `Bearer ${token}`)).status).toBe(200);
     await admin('POST', `/internal/v1/admin/tokens/${token_id}/revoke`);
     await expectUnauthorizedEverywhere(`Bearer ${token}`);
   });
 
   it('revocation also ends a live MCP session on its next request', async () => {
     const { token, token_id } = await newToken({ project_id: stack.ready.project_id });
-    const client = new Client({ name: 'revoked', version: '1' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(stack.ready.urls.mcp), {
-        requestInit: { headers: { authorization: `Bearer ${token}` } },
-      }),
-    );
+    const client = await connectMcp(stack.ready.urls.mcp, `Bearer ${token}`, 'revoked');
     expect((await client.listTools()).tools.length).toBeGreaterThanOrEqual(5);
     await admin('POST', `/internal/v1/admin/tokens/${token_id}/revoke`);
     await expect(client.listTools()).rejects.toThrow();
@@ -155,20 +127,9 @@ describe('project isolation', () => {
 
   beforeAll(async () => {
     const org = (await admin('POST', '/internal/v1/admin/orgs', { name: 'Other org' })) as { org_id: string };
-    const project = (await admin('POST', '/internal/v1/admin/projects', {
-      name: 'B',
-      org_id: org.org_id,
-    })) as {
-      project_id: string;
-    };
-    const key = (await admin('POST', '/internal/v1/admin/ingest-keys', {
-      project_id: project.project_id,
-    })) as {
-      key_id: string;
-      secret: string;
-    };
+    const project = await newProject(adminOf(stack), 'B', org.org_id);
     const now = Date.now();
-    const body = JSON.stringify({
+    const records = {
       logs: [0, 1, 2].map((i) => ({
         timestamp: now - i * 1000,
         level: 'ERROR',
@@ -178,26 +139,16 @@ describe('project isolation', () => {
         user_id: 'user-only-in-b',
         session_id: 'session-only-in-b',
       })),
-    });
-    const ts = Math.floor(now / 1000);
-    const res = await fetch(`${stack.ready.urls.core}/ingest/v1/batch`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-svc-key': key.key_id,
-        'x-svc-timestamp': String(ts),
-        'x-svc-signature': signIngestBody(key.secret, ts, body),
-      },
-      body,
-    });
+    };
+    const res = await ingestBatch(stack.ready.urls.core, project.key, records);
     expect(res.status).toBe(200);
-    tokenB = (await newToken({ project_id: project.project_id })).token;
+    tokenB = project.token;
   });
 
   it("B's token sees B's data", async () => {
-    const r = await callRest('log.search', { search: MARKER }, `Bearer ${tokenB}`);
+    const r = await rest('log.search', { search: MARKER }, `Bearer ${tokenB}`);
     expect((r.body.items as unknown[]).length).toBe(3);
-    const everything = await callRest('log.recent', { limit: 1000 }, `Bearer ${tokenB}`);
+    const everything = await rest('log.recent', { limit: 1000 }, `Bearer ${tokenB}`);
     expect((everything.body.items as { message: string }[]).every((l) => l.message.includes(MARKER))).toBe(
       true,
     );
@@ -205,25 +156,20 @@ describe('project isolation', () => {
 
   it("A's token never sees B's data, whichever tool it uses", async () => {
     const a = `Bearer ${tokenA}`;
-    expect((await callRest('log.search', { search: MARKER }, a)).body.items).toEqual([]);
-    expect((await callRest('log.by_user', { user_id: 'user-only-in-b' }, a)).body.items).toEqual([]);
-    expect((await callRest('log.by_session', { session_id: 'session-only-in-b' }, a)).body.items).toEqual([]);
-    const platforms = (await callRest('log.aggregate', { group_by: 'platform' }, a)).body.groups as {
+    expect((await rest('log.search', { search: MARKER }, a)).body.items).toEqual([]);
+    expect((await rest('log.by_user', { user_id: 'user-only-in-b' }, a)).body.items).toEqual([]);
+    expect((await rest('log.by_session', { session_id: 'session-only-in-b' }, a)).body.items).toEqual([]);
+    const platforms = (await rest('log.aggregate', { group_by: 'platform' }, a)).body.groups as {
       key: string;
     }[];
     expect(platforms.map((g) => g.key)).not.toContain('b-platform');
   });
 
   it('a project_id in the input is a 400 over REST and an isError result over MCP, never a switch', async () => {
-    const r = await callRest('log.search', { search: MARKER, project_id: 'anything' }, `Bearer ${tokenA}`);
+    const r = await rest('log.search', { search: MARKER, project_id: 'anything' }, `Bearer ${tokenA}`);
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('invalid_input');
-    const client = new Client({ name: 'probe', version: '1' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(stack.ready.urls.mcp), {
-        requestInit: { headers: { authorization: `Bearer ${tokenA}` } },
-      }),
-    );
+    const client = await connectMcp(stack.ready.urls.mcp, `Bearer ${tokenA}`, 'probe');
     const m = await client.callTool({ name: 'log.search', arguments: { search: MARKER, project_id: 'x' } });
     expect(m.isError).toBe(true);
     expect(m.structuredContent).toBeUndefined();
@@ -231,15 +177,10 @@ describe('project isolation', () => {
   });
 
   it('an unknown tool is 404 over REST and JSON-RPC -32602 over MCP', async () => {
-    const r = await callRest('log.recall_trigger', {}, `Bearer ${tokenA}`);
+    const r = await rest('log.recall_trigger', {}, `Bearer ${tokenA}`);
     expect(r.status).toBe(404);
     expect(r.body.error).toBe('not_found');
-    const client = new Client({ name: 'probe', version: '1' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(stack.ready.urls.mcp), {
-        requestInit: { headers: { authorization: `Bearer ${tokenA}` } },
-      }),
-    );
+    const client = await connectMcp(stack.ready.urls.mcp, `Bearer ${tokenA}`, 'probe');
     await expect(client.callTool({ name: 'log.recall_trigger', arguments: {} })).rejects.toMatchObject({
       code: -32602,
     });
@@ -277,15 +218,10 @@ describe('audit', () => {
     const before = await auditOf(project);
     const lastSeq = before.at(-1)?.seq ?? 0;
     const a = `Bearer ${tokenA}`;
-    await callRest('log.recent', { limit: 2 }, a);
-    await callRest('log.recent', { limit: 0 }, a);
-    await callRest('log.nope', {}, a);
-    const client = new Client({ name: 'audit', version: '1' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL(stack.ready.urls.mcp), {
-        requestInit: { headers: { authorization: a } },
-      }),
-    );
+    await rest('log.recent', { limit: 2 }, a);
+    await rest('log.recent', { limit: 0 }, a);
+    await rest('log.nope', {}, a);
+    const client = await connectMcp(stack.ready.urls.mcp, a, 'audit');
     await client.callTool({ name: 'log.by_user', arguments: { user_id: 'u-audit' } });
     await client.listTools(); // not a tool call: no record
     await client.close();

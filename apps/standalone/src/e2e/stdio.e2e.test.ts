@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { allTools } from '@svc/tool-catalog';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { adminCall } from './support';
 
 // A real stdio round trip: the stdio server as its own process, spoken to by the official SDK
 // client over its stdin/stdout, backed by real core and identity services.
@@ -72,13 +73,11 @@ describe('stdio server', () => {
     expect(refused.isError).toBe(true);
     await client.close();
 
-    const res = await fetch(
-      `${stack.urls.identity}/internal/v1/audit?project_id=${stack.projectId}&limit=100`,
-      {
-        headers: { 'x-internal-secret': stack.secret },
-      },
+    const audit = await adminCall<{ items: Record<string, unknown>[] }>(
+      { url: stack.urls.identity, secret: stack.secret },
+      'GET',
+      `/internal/v1/audit?project_id=${stack.projectId}&limit=100`,
     );
-    const audit = (await res.json()) as { items: Record<string, unknown>[] };
     const stdio = audit.items.filter((r) => r.transport === 'stdio');
     expect(stdio.map((r) => [r.tool, r.status])).toEqual([
       ['log.search', 'ok'],

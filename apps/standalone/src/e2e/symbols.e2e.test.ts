@@ -1,7 +1,15 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { signIngestBody } from '@svc/observability-core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import {
+  adminOf,
+  bearer,
+  callBoth,
+  callRest,
+  connectMcp,
+  type IngestKey,
+  newProject,
+  signedPost,
+} from './support';
 
 // symbol.list and crash.symbolicate through the whole stack (`pnpm start`), over REST and the
 // official MCP SDK client: debug files uploaded to the core's signed upload endpoint, crashes
@@ -10,7 +18,7 @@ import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 let stack: SpawnedStack;
 let mcp: Client;
 let token: string;
-let key: { key_id: string; secret: string };
+let key: IngestKey;
 
 // A hand-written source map of a one-line bundle `a(){b()}...`: generated column 0 is the call
 // token `validateCart` (src/cart.ts line 1), generated column 10 the `throw` (line 5, no name).
@@ -31,46 +39,13 @@ const BREAKPAD = [
   '',
 ].join('\n');
 
-async function rest(tool: string, body: unknown) {
-  const res = await fetch(`${stack.ready.urls.gateway}/v1/tools/${tool}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const rest = (tool: string, body: unknown) => callRest(stack.ready.urls.gateway, tool, body, bearer(token));
 
-async function both(tool: string, args: Record<string, unknown>) {
-  const viaRest = await rest(tool, args);
-  expect(viaRest.status).toBe(200);
-  const viaMcp = await mcp.callTool({ name: tool, arguments: args });
-  expect(viaMcp.isError).toBeFalsy();
-  return { rest: viaRest.body, mcp: viaMcp.structuredContent as Record<string, unknown> };
-}
+const both = (tool: string, args: Record<string, unknown>) =>
+  callBoth(stack.ready.urls.gateway, mcp, bearer(token), tool, args);
 
-async function admin<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(new URL(path, stack.ready.urls.identity), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-internal-secret': stack.internalSecret },
-    body: JSON.stringify(body),
-  });
-  expect(res.ok).toBe(true);
-  return (await res.json()) as T;
-}
-
-async function signedPost(path: string, body: string, contentType: string) {
-  const ts = Math.floor(Date.now() / 1000);
-  return fetch(new URL(path, stack.ready.urls.core), {
-    method: 'POST',
-    headers: {
-      'content-type': contentType,
-      'x-svc-key': key.key_id,
-      'x-svc-timestamp': String(ts),
-      'x-svc-signature': signIngestBody(key.secret, ts, body),
-    },
-    body,
-  });
-}
+const post = (path: string, body: string, contentType: string) =>
+  signedPost(stack.ready.urls.core, key, path, body, contentType);
 
 const crash = (event_id: string, platform: string, frames: unknown[]) => ({
   event_id,
@@ -90,17 +65,8 @@ const WEB_FRAMES = [
 
 beforeAll(async () => {
   stack = await spawnStack();
-  const project = await admin<{ project_id: string }>('/internal/v1/admin/projects', { name: 'symbols-e2e' });
-  ({ token } = await admin<{ token: string }>('/internal/v1/admin/tokens', {
-    project_id: project.project_id,
-  }));
-  key = await admin('/internal/v1/admin/ingest-keys', { project_id: project.project_id });
-  mcp = new Client({ name: 'e2e-symbols', version: '1.0.0' });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(stack.ready.urls.mcp), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  ({ token, key } = await newProject(adminOf(stack), 'symbols-e2e'));
+  mcp = await connectMcp(stack.ready.urls.mcp, bearer(token), 'e2e-symbols');
 }, 180_000);
 
 afterAll(async () => {
@@ -110,20 +76,20 @@ afterAll(async () => {
 
 describe('symbols through the stack', () => {
   it('a crash ingested before its source map is symbolicated by crash.symbolicate; symbol.list lists the files', async () => {
-    const early = await signedPost(
+    const early = await post(
       '/ingest/v1/batch',
       JSON.stringify({ crashes: [crash('web_early', 'web', WEB_FRAMES)] }),
       'application/json',
     );
     expect(early.status).toBe(200);
 
-    const map = await signedPost(
+    const map = await post(
       '/ingest/v1/debug-files?kind=sourcemap&platform=web&name=bundle.min.js.map&release=2.0.0',
       SOURCE_MAP,
       'application/octet-stream',
     );
     expect(map.status).toBe(201);
-    const bp = await signedPost(
+    const bp = await post(
       '/ingest/v1/debug-files?kind=breakpad&platform=android&name=libshop.so.sym',
       BREAKPAD,
       'application/octet-stream',
@@ -190,7 +156,7 @@ describe('symbols through the stack', () => {
 
   it('a native crash ingested after its Breakpad file is symbolicated on ingest', async () => {
     const frames = [{ function: '??', file: '', address: '0x1090', module: 'libshop.so', in_app: true }];
-    const res = await signedPost(
+    const res = await post(
       '/ingest/v1/batch',
       JSON.stringify({ crashes: [crash('android_late', 'android', frames)] }),
       'application/json',

@@ -1,9 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type DemoLog, generateDemoProject } from '@svc/demo-data';
 import { allTools } from '@svc/tool-catalog';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { counts, page } from './expected';
+import { bearer, callBoth, callRest, connectMcp } from './support';
 
 // The whole stack as `pnpm start` runs it, driven by the official MCP SDK client and by REST,
 // with every expected answer computed in plain JS from the demo records that were ingested.
@@ -13,34 +13,17 @@ let logs: DemoLog[];
 let mcp: Client;
 let token: string;
 
-async function rest(tool: string, body: unknown, bearer = token) {
-  const res = await fetch(`${stack.ready.urls.gateway}/v1/tools/${tool}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${bearer}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const rest = (tool: string, body: unknown) => callRest(stack.ready.urls.gateway, tool, body, bearer(token));
 
-async function both(tool: string, args: Record<string, unknown>) {
-  const viaRest = await rest(tool, args);
-  expect(viaRest.status).toBe(200);
-  const viaMcp = await mcp.callTool({ name: tool, arguments: args });
-  expect(viaMcp.isError).toBeFalsy();
-  return { rest: viaRest.body, mcp: viaMcp.structuredContent as Record<string, unknown> };
-}
+const both = (tool: string, args: Record<string, unknown>) =>
+  callBoth(stack.ready.urls.gateway, mcp, bearer(token), tool, args);
 
 beforeAll(async () => {
   stack = await spawnStack();
   token = stack.ready.token!;
   const demo = stack.ready.demo!;
   logs = generateDemoProject(demo).logs;
-  mcp = new Client({ name: 'e2e', version: '1.0.0' });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(stack.ready.urls.mcp), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  mcp = await connectMcp(stack.ready.urls.mcp, bearer(token));
 }, 180_000);
 
 afterAll(async () => {

@@ -1,7 +1,6 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { signIngestBody } from '@svc/observability-core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { adminOf, bearer, callBoth, callRest, connectMcp, ingestBatch, newProject } from './support';
 
 // user.detail, session.detail, track.recent, track.stats and feedback.search on the whole stack as
 // `pnpm start` runs it, through MCP (official SDK client) and REST. The records go into a project
@@ -16,37 +15,16 @@ let stack: SpawnedStack;
 let token: string;
 let mcp: Client;
 
-async function admin(path: string, body: unknown) {
-  const res = await fetch(`${stack.ready.urls.identity}${path}`, {
-    method: 'POST',
-    headers: { 'x-internal-secret': stack.internalSecret, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json()) as Record<string, unknown>;
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-async function rest(tool: string, body: unknown) {
-  const res = await fetch(`${stack.ready.urls.gateway}/v1/tools/${tool}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const rest = (tool: string, body: unknown) => callRest(stack.ready.urls.gateway, tool, body, bearer(token));
 
 /** Calls over REST and MCP; both must answer, and the same. */
 async function both(tool: string, args: Record<string, unknown>) {
-  const viaRest = await rest(tool, args);
-  expect(viaRest.status).toBe(200);
-  const viaMcp = await mcp.callTool({ name: tool, arguments: args });
-  expect(viaMcp.isError).toBeFalsy();
+  const answers = await callBoth(stack.ready.urls.gateway, mcp, bearer(token), tool, args);
   // A window ends at the moment of the call: the two calls differ there, nowhere else.
-  const { window: _w1, ...mcpRest } = viaMcp.structuredContent as Record<string, unknown>;
-  const { window: _w2, ...restRest } = viaRest.body;
+  const { window: _w1, ...mcpRest } = answers.mcp;
+  const { window: _w2, ...restRest } = answers.rest;
   expect(mcpRest).toEqual(restRest);
-  return viaRest.body;
+  return answers.rest;
 }
 
 const BIDI = '\u202Eevil\u202C\u200B';
@@ -110,35 +88,17 @@ const sessions = [
 
 beforeAll(async () => {
   stack = await spawnStack();
-  const project = (await admin('/internal/v1/admin/projects', { name: 'users-analytics' })) as {
-    project_id: string;
-  };
-  const key = (await admin('/internal/v1/admin/ingest-keys', { project_id: project.project_id })) as {
-    key_id: string;
-    secret: string;
-  };
-  token = (
-    (await admin('/internal/v1/admin/tokens', { project_id: project.project_id })) as { token: string }
-  ).token;
-  const body = JSON.stringify({ events, feedback, logs, crashes, sessions });
-  const ts = Math.floor(Date.now() / 1000);
-  const res = await fetch(`${stack.ready.urls.core}/ingest/v1/batch`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-svc-key': key.key_id,
-      'x-svc-timestamp': String(ts),
-      'x-svc-signature': signIngestBody(key.secret, ts, body),
-    },
-    body,
+  const project = await newProject(adminOf(stack), 'users-analytics');
+  token = project.token;
+  const res = await ingestBatch(stack.ready.urls.core, project.key, {
+    events,
+    feedback,
+    logs,
+    crashes,
+    sessions,
   });
   if (!res.ok) throw new Error(`ingest: ${res.status} ${await res.text()}`);
-  mcp = new Client({ name: 'e2e-users-analytics', version: '1.0.0' });
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(stack.ready.urls.mcp), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  );
+  mcp = await connectMcp(stack.ready.urls.mcp, bearer(token), 'e2e-users-analytics');
 }, 180_000);
 
 afterAll(async () => {

@@ -35,6 +35,10 @@ async function page<T>(
   };
 }
 
+/** Crash summaries matching `filter`, newest first, one per event_id (user.detail, session.detail). */
+export const crashSummaryPage = (ctx: CoreToolContext, filter: CrashFilter, limit: number) =>
+  page(ctx, filter, limit, toSummary);
+
 const everything: CrashFilter = { where: [], params: {} };
 
 export const crashRecentTool = serve(crashRecent, (ctx, input) =>

@@ -71,6 +71,8 @@ const asCrash = (c: CrashIn) => ({
   device_os: c.device_os,
   user_id: c.user_id ?? null,
   session_id: c.session_id ?? null,
+  // No symbol file is uploaded in this test, so no crash is ever symbolicated.
+  symbolicated: false,
 });
 const asEvent = (e: EventIn) => ({
   timestamp: isoOf(e.timestamp),

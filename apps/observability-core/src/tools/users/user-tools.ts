@@ -3,9 +3,9 @@ import { listEvents } from '../analytics/event-rows';
 import { listFeedback } from '../analytics/feedback-rows';
 import { combine, equals, type RowFilter } from '../analytics/row-filter';
 import { type AnyCoreTool, type CoreToolContext, serve } from '../core-tool';
+import { crashSummaryPage } from '../crash/crash-lists';
 import { listLogs } from '../logs/log-rows';
 import { type Channel, summarize } from './channel-summary';
-import { listCrashSummaries } from './crash-rows';
 import { listSessions } from './session-rows';
 
 // user.detail and session.detail (DESIGN.md section 7): each channel newest first up to `limit`,
@@ -39,7 +39,7 @@ async function channels(ctx: CoreToolContext, key: 'user_id' | 'session_id', id:
   const logFilter = combine(filter, { where: cut.where, params: { ...cut.params, cut_id: id } });
   const [logs, crashes, events, feedback] = await Promise.all([
     listLogs(ctx, logFilter, 'newest', limit),
-    listCrashSummaries(ctx, filter, limit),
+    crashSummaryPage(ctx, filter, limit),
     listEvents(ctx, filter, limit),
     listFeedback(ctx, filter, limit),
   ]);

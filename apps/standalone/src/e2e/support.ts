@@ -1,0 +1,172 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { signIngestBody } from '@svc/observability-core';
+import type { SpawnedStack } from '../testing/spawned-stack';
+
+// The HTTP calls every end-to-end test makes against a running stack. Each takes the URLs and
+// credentials it needs explicitly, so a test can talk to any stack, as any token.
+
+/** identity's internal admin API: its base URL and the internal secret. */
+export interface IdentityAdmin {
+  url: string;
+  secret: string;
+}
+
+/** An ingest key of a project: the key id and the secret that signs ingest bodies. */
+export interface IngestKey {
+  key_id: string;
+  secret: string;
+}
+
+export interface RestAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  body: Record<string, unknown>;
+}
+
+export const bearer = (token: string) => `Bearer ${token}`;
+
+/** POST /v1/tools/<tool> on the gateway, with the Authorization header given (none if undefined). */
+export async function callRest(
+  gatewayUrl: string,
+  tool: string,
+  args: unknown,
+  authorization?: string,
+): Promise<RestAnswer> {
+  const res = await fetch(`${gatewayUrl}/v1/tools/${tool}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+    body: JSON.stringify(args),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    text,
+    body: JSON.parse(text) as Record<string, unknown>,
+  };
+}
+
+/** An official MCP SDK client connected over streamable HTTP with the Authorization header given. */
+export async function connectMcp(mcpUrl: string, authorization: string, name = 'e2e'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization } } }),
+  );
+  return client;
+}
+
+/** A bare MCP `initialize` POST, for probing status codes without a client. */
+export function postMcpInitialize(mcpUrl: string, authorization?: string): Promise<Response> {
+  return fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(authorization ? { authorization } : {}),
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'probe', version: '1' },
+      },
+    }),
+  });
+}
+
+/** A call to identity's internal admin API; a non-2xx answer throws with its status and body. */
+export async function adminCall<T = Record<string, unknown>>(
+  admin: IdentityAdmin,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(new URL(path, admin.url), {
+    method,
+    headers: { 'x-internal-secret': admin.secret, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
+/** A POST to the core signed with an ingest key, as the SDKs send it. */
+export function signedPost(
+  coreUrl: string,
+  key: IngestKey,
+  path: string,
+  body: string,
+  contentType = 'application/json',
+): Promise<Response> {
+  const ts = Math.floor(Date.now() / 1000);
+  return fetch(new URL(path, coreUrl), {
+    method: 'POST',
+    headers: {
+      'content-type': contentType,
+      'x-svc-key': key.key_id,
+      'x-svc-timestamp': String(ts),
+      'x-svc-signature': signIngestBody(key.secret, ts, body),
+    },
+    body,
+  });
+}
+
+/** A signed POST /ingest/v1/batch of the records given (logs, crashes, events, ...). */
+export function ingestBatch(
+  coreUrl: string,
+  key: IngestKey,
+  records: Record<string, unknown>,
+): Promise<Response> {
+  return signedPost(coreUrl, key, '/ingest/v1/batch', JSON.stringify(records));
+}
+
+export interface NewProject {
+  project_id: string;
+  token: string;
+  key: IngestKey;
+}
+
+/** A new project (in the bootstrap org unless one is given) with a read token and an ingest key. */
+export async function newProject(admin: IdentityAdmin, name: string, orgId?: string): Promise<NewProject> {
+  const { project_id } = await adminCall<{ project_id: string }>(
+    admin,
+    'POST',
+    '/internal/v1/admin/projects',
+    {
+      name,
+      ...(orgId ? { org_id: orgId } : {}),
+    },
+  );
+  const { token } = await adminCall<{ token: string }>(admin, 'POST', '/internal/v1/admin/tokens', {
+    project_id,
+  });
+  const key = await adminCall<IngestKey>(admin, 'POST', '/internal/v1/admin/ingest-keys', { project_id });
+  return { project_id, token, key };
+}
+
+/** The admin API of a stack started by spawnStack. */
+export const adminOf = (stack: SpawnedStack): IdentityAdmin => ({
+  url: stack.ready.urls.identity,
+  secret: stack.internalSecret,
+});
+
+/** One tool call over REST and over MCP; both must succeed. Returns the two structured answers. */
+export async function callBoth(
+  gatewayUrl: string,
+  mcp: Client,
+  authorization: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ rest: Record<string, unknown>; mcp: Record<string, unknown> }> {
+  const viaRest = await callRest(gatewayUrl, tool, args, authorization);
+  expect(viaRest.status).toBe(200);
+  const viaMcp = await mcp.callTool({ name: tool, arguments: args });
+  expect(viaMcp.isError).toBeFalsy();
+  return { rest: viaRest.body, mcp: viaMcp.structuredContent as Record<string, unknown> };
+}
