@@ -1,4 +1,18 @@
+export {
+  analyticsCohorts,
+  analyticsCohortsInput,
+  analyticsCohortsOutput,
+  COHORT_GRANULARITIES,
+} from './analytics-cohorts';
+export { analyticsRetention, analyticsRetentionInput, analyticsRetentionOutput } from './analytics-retention';
 export { feedbackSearch, feedbackSearchInput, feedbackSearchOutput } from './feedback-search';
+export {
+  type DayOffsetColumn,
+  dayOffsetColumn,
+  eventFilters,
+  MAX_DAY_MAX,
+  maxDay,
+} from './retention-schemas';
 export { type FeedbackItem, feedbackItem, type TrackEvent, trackEvent } from './schemas';
 export { analyticsTools } from './toolset';
 export { trackRecent, trackRecentInput, trackRecentOutput } from './track-recent';

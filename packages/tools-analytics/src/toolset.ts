@@ -1,7 +1,15 @@
 import type { AnyTool } from '@svc/tool-kit';
+import { analyticsCohorts } from './analytics-cohorts';
+import { analyticsRetention } from './analytics-retention';
 import { feedbackSearch } from './feedback-search';
 import { trackRecent } from './track-recent';
 import { trackStats } from './track-stats';
 
 /** Tools of this group, in SPEC.md order. Each lives in its own file. */
-export const analyticsTools: readonly AnyTool[] = [trackRecent, trackStats, feedbackSearch];
+export const analyticsTools: readonly AnyTool[] = [
+  trackRecent,
+  trackStats,
+  feedbackSearch,
+  analyticsRetention,
+  analyticsCohorts,
+];

@@ -1,4 +1,6 @@
 import { ANALYTICS_TOOLS } from './analytics/analytics-tools';
+import { cohortsTool } from './analytics/cohorts-tool';
+import { retentionTool } from './analytics/retention-tool';
 import type { AnyCoreTool } from './core-tool';
 import { CRASH_QUERY_TOOLS } from './crash/crash-query-tools';
 import { SYMBOL_TOOLS } from './crash/symbol-tools';
@@ -12,6 +14,8 @@ const DEFAULT_CORE_TOOLS: readonly AnyCoreTool[] = [
   ...SYMBOL_TOOLS,
   ...USER_TOOLS,
   ...ANALYTICS_TOOLS,
+  retentionTool,
+  cohortsTool,
 ];
 
 /** Every tool the core serves, by name. Tool groups add their list here. */

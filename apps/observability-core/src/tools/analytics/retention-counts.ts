@@ -1,0 +1,102 @@
+import type { CoreToolContext } from '../core-tool';
+import { combine, equals, type RowFilter, whereOf } from './row-filter';
+
+// The one query behind analytics.retention and analytics.cohorts (DESIGN.md section 7). Per user,
+// over the events that match the filters and are not later than now: the first event ever gives
+// day 0 (its UTC date); the user is in the cohort when that first event is inside the window; the
+// distinct UTC dates of the user's events give the day offsets on which the user was active.
+// Counts per (day 0, offset) are exact (each user is counted once per pair); the tools add them up.
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface RetentionFilters {
+  platform?: string;
+  app_version?: string;
+  utm_source?: string;
+  utm_medium?: string;
+  utm_campaign?: string;
+}
+
+/** Users of one day 0 (days since 1970-01-01 UTC): the cohort size and users active per offset. */
+export interface Day0Counts {
+  day0: number;
+  size: number;
+  /** retained[d] for d in 0..max_day. */
+  retained: number[];
+}
+
+export interface CohortCounts {
+  fromMs: number;
+  toMs: number;
+  /** The UTC date of now, in days since 1970-01-01. */
+  today: number;
+  byDay0: Day0Counts[];
+}
+
+export function eventFilter(f: RetentionFilters): RowFilter {
+  return combine(
+    equals('platform', f.platform),
+    equals('app_version', f.app_version),
+    equals('utm_source', f.utm_source),
+    equals('utm_medium', f.utm_medium),
+    equals('utm_campaign', f.utm_campaign),
+  );
+}
+
+export const dayIndex = (ms: number) => Math.floor(ms / DAY_MS);
+
+export async function queryCohortCounts(
+  ctx: CoreToolContext,
+  input: { days: number; max_day: number } & RetentionFilters,
+): Promise<CohortCounts> {
+  const toMs = ctx.now;
+  const fromMs = toMs - input.days * DAY_MS;
+  const filter = eventFilter(input);
+  const rows = await ctx.ch.query<{ day0: number; offset: number; users: string }>(
+    `SELECT day0, arrayJoin(offsets) AS offset, count() AS users
+     FROM (
+       SELECT
+         toUInt32(toDate(min(timestamp), 'UTC')) AS day0,
+         arrayFilter(
+           o -> o <= {max_day:Int64},
+           arrayMap(
+             d -> toInt64(d) - toInt64(day0),
+             groupUniqArrayIf(toUInt32(toDate(timestamp, 'UTC')),
+               timestamp >= fromUnixTimestamp64Milli({from_day_ms:Int64}, 'UTC')))) AS offsets
+       FROM events
+       WHERE ${whereOf(filter)} AND timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
+       GROUP BY user_id
+       HAVING min(timestamp) >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')
+     )
+     GROUP BY day0, offset`,
+    {
+      ...filter.params,
+      project_id: ctx.projectId,
+      from_ms: fromMs,
+      to_ms: toMs,
+      // Activity before the window's first UTC date cannot be on or after any cohort's day 0.
+      from_day_ms: dayIndex(fromMs) * DAY_MS,
+      max_day: input.max_day,
+    },
+    { signal: ctx.signal },
+  );
+  const byDay0 = new Map<number, Day0Counts>();
+  for (const r of rows) {
+    const day0 = Number(r.day0);
+    let g = byDay0.get(day0);
+    if (!g) {
+      g = { day0, size: 0, retained: new Array<number>(input.max_day + 1).fill(0) };
+      byDay0.set(day0, g);
+    }
+    const offset = Number(r.offset);
+    g.retained[offset] = Number(r.users);
+    // Day 0 always holds the first event: its users are the whole cohort.
+    if (offset === 0) g.size = Number(r.users);
+  }
+  return {
+    fromMs,
+    toMs,
+    today: dayIndex(toMs),
+    byDay0: [...byDay0.values()].sort((a, b) => a.day0 - b.day0),
+  };
+}
