@@ -5,6 +5,12 @@ export {
   COHORT_GRANULARITIES,
 } from './analytics-cohorts';
 export { analyticsRetention, analyticsRetentionInput, analyticsRetentionOutput } from './analytics-retention';
+export {
+  experimentResults,
+  experimentResultsInput,
+  experimentResultsOutput,
+  experimentVariant,
+} from './experiment-results';
 export { feedbackSearch, feedbackSearchInput, feedbackSearchOutput } from './feedback-search';
 export {
   type DayOffsetColumn,

@@ -1,6 +1,7 @@
 import type { AnyTool } from '@svc/tool-kit';
 import { analyticsCohorts } from './analytics-cohorts';
 import { analyticsRetention } from './analytics-retention';
+import { experimentResults } from './experiment-results';
 import { feedbackSearch } from './feedback-search';
 import { trackRecent } from './track-recent';
 import { trackStats } from './track-stats';
@@ -12,4 +13,5 @@ export const analyticsTools: readonly AnyTool[] = [
   feedbackSearch,
   analyticsRetention,
   analyticsCohorts,
+  experimentResults,
 ];

@@ -1,5 +1,6 @@
 import { ANALYTICS_TOOLS } from './analytics/analytics-tools';
 import { cohortsTool } from './analytics/cohorts-tool';
+import { experimentResultsTool } from './analytics/experiment-results';
 import { retentionTool } from './analytics/retention-tool';
 import type { AnyCoreTool } from './core-tool';
 import { CRASH_QUERY_TOOLS } from './crash/crash-query-tools';
@@ -16,6 +17,7 @@ const DEFAULT_CORE_TOOLS: readonly AnyCoreTool[] = [
   ...ANALYTICS_TOOLS,
   retentionTool,
   cohortsTool,
+  experimentResultsTool,
 ];
 
 /** Every tool the core serves, by name. Tool groups add their list here. */

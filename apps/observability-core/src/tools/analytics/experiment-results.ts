@@ -1,0 +1,100 @@
+import { UserInputError } from '@svc/tool-kit';
+import { experimentResults } from '@svc/tools-analytics';
+import { isoFromMs } from '../../storage/time';
+import { serve } from '../core-tool';
+import { FIELD_LIMITS, sanitizeText } from '../sanitize';
+import { countExposures, type ExposureCell, hasAnyExposure, loadDefinition } from './experiment-counts';
+import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest } from './statistics';
+
+// experiment.results (DESIGN.md section 7). Counts come from SQL (experiment-counts.ts); the tests
+// and the always-valid p-value from statistics.ts.
+//
+// Documented choices beyond DESIGN.md:
+// - found is false only when the key has neither a definition row nor any `$exposure` ever.
+// - Exposures but no definition row: found true, goal_event null, per variant only `exposed`;
+//   converted, rate, lift and both tests are null (the goal is unknown, nothing is guessed).
+// - Variants listed: the definition's plus any seen in the window's exposures; baseline first.
+// - A `baseline` parameter that is not one of those variants is 400.
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Baseline: parameter, else the definition's, else `control`, else the first variant by name. */
+export function chooseBaseline(variants: readonly string[], param?: string, defined?: string): string | null {
+  if (param !== undefined) return param;
+  if (defined) return defined;
+  if (variants.includes('control')) return 'control';
+  return [...variants].sort()[0] ?? null;
+}
+
+/** A variant's users and conversions up to and including UTC date `day` ('9999-12-31': all). */
+function groupUpTo(cells: readonly ExposureCell[], variant: string, day: string): Group {
+  let n = 0;
+  let x = 0;
+  for (const c of cells) {
+    if (c.variant !== variant || c.exposure_day > day) continue;
+    n += c.users;
+    if (c.conversion_day !== '' && c.conversion_day <= day) x += c.users;
+  }
+  return { n, x };
+}
+
+export const experimentResultsTool = serve(experimentResults, async (ctx, input) => {
+  const fromMs = ctx.now - input.days * DAY_MS;
+  const toMs = ctx.now;
+  const windowOut = { from: isoFromMs(fromMs), to: isoFromMs(toMs) };
+  const definition = await loadDefinition(ctx, input.experiment_key);
+  const goal = definition?.goal_event ?? null;
+  const cells = await countExposures(ctx, { key: input.experiment_key, goal, fromMs, toMs });
+  const found = definition !== null || cells.length > 0 || (await hasAnyExposure(ctx, input.experiment_key));
+  const base = {
+    experiment_key: sanitizeText(input.experiment_key, FIELD_LIMITS.id),
+    found,
+    window: windowOut,
+  };
+  if (!found) return { ...base, goal_event: null, baseline: null, variants: [] };
+
+  const names = [...new Set([...(definition?.variants ?? []), ...cells.map((c) => c.variant)])];
+  const baseline = chooseBaseline(names, input.baseline, definition?.baseline);
+  if (baseline !== null && !names.includes(baseline))
+    throw new UserInputError(`baseline must be one of the experiment's variants: ${names.sort().join(', ')}`);
+  const ordered = names.filter((v) => v !== baseline).sort();
+  if (baseline !== null) ordered.unshift(baseline);
+
+  const ALL = '9999-12-31';
+  const looks: string[] = [];
+  for (let day = Math.floor(fromMs / DAY_MS) * DAY_MS; day <= toMs; day += DAY_MS) looks.push(dateOf(day));
+  // With no baseline there are no variants either, so baseName is never read empty.
+  const baseName = baseline ?? '';
+  const b = groupUpTo(cells, baseName, ALL);
+
+  const variants = ordered.map((name) => {
+    const g = groupUpTo(cells, name, ALL);
+    const isBaseline = name === baseline;
+    const out = { variant: sanitizeText(name, FIELD_LIMITS.id), is_baseline: isBaseline, exposed: g.n };
+    if (goal === null)
+      return { ...out, converted: null, rate: null, lift: null, z_test: null, sequential: null };
+    const rate = g.n === 0 ? null : g.x / g.n;
+    if (isBaseline) return { ...out, converted: g.x, rate, lift: null, z_test: null, sequential: null };
+    const p = msprtPValue(
+      looks.map((day) => ({
+        baseline: groupUpTo(cells, baseName, day),
+        variant: groupUpTo(cells, name, day),
+      })),
+    );
+    return {
+      ...out,
+      converted: g.x,
+      rate,
+      lift: lift(b, g),
+      z_test: twoProportionZTest(b, g),
+      sequential: { p_value: p, significant: p < ALPHA },
+    };
+  });
+  return {
+    ...base,
+    goal_event: goal === null ? null : sanitizeText(goal, FIELD_LIMITS.id),
+    baseline: baseline === null ? null : sanitizeText(baseline, FIELD_LIMITS.id),
+    variants,
+  };
+});
