@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import {
   lift,
   MSPRT_TAU2,
@@ -123,5 +124,58 @@ describe('mSPRT (normal mixture, tau^2 = 1e-4; Johari, Pekelis & Walsh, "Always 
     expect(at(100_000)).toBeLessThan(1e-10);
     expect(Math.exp(msprtLogLambda({ n: 1000, x: 100 }, { n: 1000, x: 130 }, 1e-12)!)).toBeCloseTo(1, 6);
     expect(msprtLogLambda({ n: 10, x: 0 }, { n: 10, x: 0 })).toBeNull();
+  });
+});
+
+describe('properties over random counts (fast-check)', () => {
+  const group = fc
+    .tuple(fc.integer({ min: 1, max: 500 }), fc.double({ min: 0, max: 1, noNaN: true }))
+    .map(([n, share]) => ({ n, x: Math.round(n * share) }));
+
+  it('z test: p in [0, 1], the CI holds the difference, significant iff |z| > 1.96, antisymmetric', () => {
+    fc.assert(
+      fc.property(group, group, (b, v) => {
+        const t = twoProportionZTest(b, v);
+        if (t === null) return b.x + v.x === 0 || b.x + v.x === b.n + v.n;
+        const diff = v.x / v.n - b.x / b.n;
+        const back = twoProportionZTest(v, b)!;
+        return (
+          t.p_value >= 0 &&
+          t.p_value <= 1 &&
+          t.ci_low <= diff + 1e-12 &&
+          diff <= t.ci_high + 1e-12 &&
+          (Math.abs(Math.abs(t.z) - Z_975) < 1e-9 || t.significant === Math.abs(t.z) > Z_975) &&
+          Math.abs(back.z + t.z) < 1e-9
+        );
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('mSPRT: p in (0, 1] and never rises as looks are added', () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(group, group), { minLength: 1, maxLength: 10 }), (pairs) => {
+        const looks = pairs.map(([baseline, variant]) => ({ baseline, variant }));
+        let previous = 1;
+        for (let i = 1; i <= looks.length; i++) {
+          const p = msprtPValue(looks.slice(0, i));
+          if (!(p > 0 && p <= previous)) return false;
+          previous = p;
+        }
+        return true;
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('Phi is monotone (to 1e-15)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: -40, max: 40, noNaN: true }),
+        fc.double({ min: 0, max: 5, noNaN: true }),
+        (x, d) => normalCdf(x) <= normalCdf(x + d) + 1e-15, // 1e-16 seam where the series meets the fraction
+      ),
+      { numRuns: 300 },
+    );
   });
 });
