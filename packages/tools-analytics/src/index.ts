@@ -4,6 +4,23 @@ export {
   analyticsCohortsOutput,
   COHORT_GRANULARITIES,
 } from './analytics-cohorts';
+export {
+  analyticsDimensions,
+  analyticsDimensionsInput,
+  analyticsDimensionsOutput,
+  DIMENSION_VALUES_MAX,
+  DIMENSIONS,
+  type Dimension,
+} from './analytics-dimensions';
+export {
+  analyticsFunnel,
+  analyticsFunnelInput,
+  analyticsFunnelOutput,
+  FUNNEL_STEPS_MAX,
+  FUNNEL_STEPS_MIN,
+  funnelStep,
+  WINDOW_HOURS_MAX,
+} from './analytics-funnel';
 export { analyticsRetention, analyticsRetentionInput, analyticsRetentionOutput } from './analytics-retention';
 export {
   experimentResults,

@@ -1,5 +1,7 @@
 import type { AnyTool } from '@svc/tool-kit';
 import { analyticsCohorts } from './analytics-cohorts';
+import { analyticsDimensions } from './analytics-dimensions';
+import { analyticsFunnel } from './analytics-funnel';
 import { analyticsRetention } from './analytics-retention';
 import { experimentResults } from './experiment-results';
 import { feedbackSearch } from './feedback-search';
@@ -11,7 +13,9 @@ export const analyticsTools: readonly AnyTool[] = [
   trackRecent,
   trackStats,
   feedbackSearch,
+  analyticsFunnel,
   analyticsRetention,
   analyticsCohorts,
+  analyticsDimensions,
   experimentResults,
 ];

@@ -1,6 +1,8 @@
 import { ANALYTICS_TOOLS } from './analytics/analytics-tools';
 import { cohortsTool } from './analytics/cohorts-tool';
+import { dimensionsTool } from './analytics/dimensions';
 import { experimentResultsTool } from './analytics/experiment-results';
+import { funnelTool } from './analytics/funnel';
 import { retentionTool } from './analytics/retention-tool';
 import type { AnyCoreTool } from './core-tool';
 import { CRASH_QUERY_TOOLS } from './crash/crash-query-tools';
@@ -15,6 +17,8 @@ const DEFAULT_CORE_TOOLS: readonly AnyCoreTool[] = [
   ...SYMBOL_TOOLS,
   ...USER_TOOLS,
   ...ANALYTICS_TOOLS,
+  funnelTool,
+  dimensionsTool,
   retentionTool,
   cohortsTool,
   experimentResultsTool,

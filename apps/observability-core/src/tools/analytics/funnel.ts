@@ -1,0 +1,75 @@
+import { analyticsFunnel } from '@svc/tools-analytics';
+import { isoFromMs } from '../../storage/time';
+import { type CoreToolContext, serve } from '../core-tool';
+import { eventFilter, type RetentionFilters } from './retention-counts';
+import { combine, whereOf } from './row-filter';
+
+// analytics.funnel (DESIGN.md section 7): windowFunnel in its default mode over the events of
+// the window that match the filters, one level per user, then users per level.
+//
+// Timestamps go to windowFunnel as epoch milliseconds (UInt64), not toDateTime seconds, so
+// sub-second order is kept and the window is exact to the millisecond. Ties are what DESIGN.md
+// states: timestamps need only be non-decreasing, so events of the same millisecond count in
+// step order, and one event named by consecutive repeated steps fills them all (windowFunnel
+// orders equal timestamps by step).
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const HOUR_MS = 60 * 60 * 1000;
+
+/** Users per funnel level reached (1..steps), from one scan of the window. */
+async function usersByLevel(
+  ctx: CoreToolContext,
+  steps: readonly string[],
+  windowMs: number,
+  filters: RetentionFilters,
+  fromMs: number,
+  toMs: number,
+): Promise<Map<number, number>> {
+  const filter = combine(eventFilter(filters), {
+    where: [
+      "timestamp >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')",
+      "timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')",
+      'event_name IN {steps:Array(String)}',
+    ],
+    params: { from_ms: fromMs, to_ms: toMs, steps },
+  });
+  // One constant condition per step position; the names travel as parameters.
+  const conditions = steps.map((_, i) => `event_name = {step_${i}:String}`).join(', ');
+  const stepParams = Object.fromEntries(steps.map((s, i) => [`step_${i}`, s]));
+  const rows = await ctx.ch.query<{ level: number; users: string }>(
+    `SELECT level, count() AS users FROM (
+       SELECT windowFunnel({window_ms:UInt64})(toUInt64(toUnixTimestamp64Milli(timestamp)), ${conditions}) AS level
+       FROM events WHERE ${whereOf(filter)}
+       GROUP BY user_id
+     ) WHERE level > 0 GROUP BY level`,
+    { ...filter.params, ...stepParams, project_id: ctx.projectId, window_ms: windowMs },
+    { signal: ctx.signal },
+  );
+  return new Map(rows.map((r) => [Number(r.level), Number(r.users)]));
+}
+
+const share = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+
+export const funnelTool = serve(analyticsFunnel, async (ctx, input) => {
+  const fromMs = ctx.now - input.days * DAY_MS;
+  const byLevel = await usersByLevel(ctx, input.steps, input.window_hours * HOUR_MS, input, fromMs, ctx.now);
+  // Reaching step k means reaching level k or deeper.
+  const reached = input.steps.map((_, i) => {
+    let users = 0;
+    for (const [level, n] of byLevel) if (level > i) users += n;
+    return users;
+  });
+  const first = reached[0]!;
+  return {
+    window: { from: isoFromMs(fromMs), to: isoFromMs(ctx.now) },
+    window_hours: input.window_hours,
+    steps: input.steps.map((event_name, i) => ({
+      step: i + 1,
+      event_name,
+      users: reached[i]!,
+      conversion_from_previous: share(reached[i]!, i === 0 ? first : reached[i - 1]!),
+      conversion_from_first: share(reached[i]!, first),
+    })),
+    overall_conversion: share(reached[reached.length - 1]!, first),
+  };
+});
