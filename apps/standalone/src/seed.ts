@@ -1,6 +1,11 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type DemoDebugFile, generateDemoDebugFiles, iterateDemoBatches } from '@svc/demo-data';
+import {
+  DEMO_EXPERIMENTS,
+  type DemoDebugFile,
+  generateDemoDebugFiles,
+  iterateDemoBatches,
+} from '@svc/demo-data';
 import { signIngestBody } from '@svc/observability-core';
 
 export interface Bootstrap {
@@ -98,7 +103,7 @@ export async function uploadDemoDebugFiles(
 
 /**
  * Sends the demo project through the real endpoints, signed with a fresh ingest key: first its
- * debug files, then its records in batches. Returns the number accepted per type.
+ * debug files, then its records (and the experiment definitions) in batches. Returns the number accepted per type.
  */
 export async function ingestDemoData(
   api: AdminApi,
@@ -113,9 +118,12 @@ export async function ingestDemoData(
   const totals: Record<string, number> = {
     debug_files: await uploadDemoDebugFiles(coreUrl, key, generateDemoDebugFiles({ seed: demo.seed })),
   };
+  // The experiment definitions ride with the first batch: once per project, before any exposure.
+  let experiments = [...DEMO_EXPERIMENTS];
   for (const batch of iterateDemoBatches({ ...demo, now }, 50)) {
     const { logs, crashes, sessions, events, feedback } = batch;
-    const body = JSON.stringify({ logs, crashes, sessions, events, feedback });
+    const body = JSON.stringify({ logs, crashes, sessions, events, feedback, experiments });
+    experiments = [];
     const text = await signedPost(coreUrl, '/ingest/v1/batch', key, body, 'application/json');
     const { accepted } = JSON.parse(text) as { accepted: Record<string, number> };
     for (const [type, n] of Object.entries(accepted)) totals[type] = (totals[type] ?? 0) + n;

@@ -3,8 +3,8 @@ import type { DemoBatch, DemoEvent } from './records';
 import type { SessionSummary } from './session-story';
 
 // Product analytics events, replayed from what happened in each session (screens, requests).
-// Acquisition events carry utm_* properties. Other event families (a shop funnel, experiment
-// exposures) belong in their own modules with their own random stream.
+// Acquisition events carry utm_* properties. The shop funnel (view_item, add_to_cart, checkout,
+// purchase) and experiment exposures are in shop-funnel.ts, with their own random stream.
 
 /** Campaigns users arrive from: utm_source, utm_medium, utm_campaign, and how often. */
 export const CAMPAIGNS: readonly (readonly [readonly [string, string, string], number])[] = [
@@ -24,8 +24,12 @@ function utm(random: Random): Record<string, string> {
   return { utm_source: source, utm_medium: medium, utm_campaign: campaign };
 }
 
-/** One user's events over all of their sessions; the first session carries the acquisition. */
-export function writeUserEvents(random: Random, sessions: SessionSummary[], out: DemoBatch): void {
+/**
+ * One user's events over all of their sessions; the first session carries the acquisition.
+ * Returns the utm_campaign the user was acquired by (null: organic, or no session).
+ */
+export function writeUserEvents(random: Random, sessions: SessionSummary[], out: DemoBatch): string | null {
+  let acquiredBy: string | null = null;
   const ordered = [...sessions].sort((a, b) => a.startMs - b.startMs);
   ordered.forEach((summary, index) => {
     const { session, user } = summary;
@@ -43,7 +47,9 @@ export function writeUserEvents(random: Random, sessions: SessionSummary[], out:
     };
     if (index === 0) {
       // Most users come from a campaign; the rest are organic and carry no utm_*.
-      event(summary.startMs, 'first_open', random.chance(0.65) ? utm(random) : { organic: true });
+      const acquisition = random.chance(0.65) ? utm(random) : null;
+      acquiredBy = acquisition?.utm_campaign ?? null;
+      event(summary.startMs, 'first_open', acquisition ?? { organic: true });
     } else if (random.chance(0.12)) {
       event(summary.startMs, 'campaign_open', { ...utm(random), screen: 'Home' });
     }
@@ -66,14 +72,8 @@ export function writeUserEvents(random: Random, sessions: SessionSummary[], out:
           screen: 'ProductDetail',
           product_id: `sku_${random.int(1000, 1099)}`,
         });
-      } else if (request.route === '/api/v1/cart/items') {
-        event(request.atMs, 'add_to_cart', {
-          screen: 'ProductDetail',
-          product_id: `sku_${random.int(1000, 1099)}`,
-          price: random.int(5, 250) - 0.01,
-          currency: 'EUR',
-        });
       }
     }
   });
+  return acquiredBy;
 }

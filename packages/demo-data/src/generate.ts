@@ -1,9 +1,11 @@
 import { DEVICE_OS, PLATFORMS } from './catalog';
 import { writeUserEvents } from './events';
+import { DEMO_EXPERIMENTS } from './experiments';
 import { writeUserFeedback } from './feedback';
 import { createRandom, deriveSeed, type Random } from './random';
-import type { DemoBatch, DemoLog, DemoUser } from './records';
+import type { DemoBatch, DemoExperiment, DemoLog, DemoUser } from './records';
 import { type SessionSummary, writeSession } from './session-story';
+import { writeShopFunnel } from './shop-funnel';
 
 export interface DemoOptions {
   seed: number;
@@ -17,6 +19,8 @@ export interface DemoOptions {
 
 export interface DemoProject extends DemoBatch {
   options: DemoOptions;
+  /** The A/B test definitions (`experiments` ingest records); send them once per project. */
+  experiments: DemoExperiment[];
 }
 
 const USERS_PER_SIZE = 40;
@@ -51,7 +55,7 @@ function emptyBatch(): DemoBatch {
  * each other record family draws from its own, so extending one family leaves the others as
  * they were for the same seed.
  */
-const STREAMS = { crashes: 1, events: 2, feedback: 3 } as const;
+const STREAMS = { crashes: 1, events: 2, feedback: 3, shop: 4 } as const;
 
 /** Everything one user did. Depends only on (seed, index, now, days): any user can be made alone. */
 function writeUser(options: DemoOptions, index: number, out: DemoBatch): void {
@@ -76,7 +80,8 @@ function writeUser(options: DemoOptions, index: number, out: DemoBatch): void {
     summaries.push(writeSession(random, crashRandom, user, `sess_${random.hex(16)}`, startMs, context, out));
   }
   writeBackgroundJobs(random, options, out);
-  writeUserEvents(createRandom(deriveSeed(userSeed, STREAMS.events)), summaries, out);
+  const campaign = writeUserEvents(createRandom(deriveSeed(userSeed, STREAMS.events)), summaries, out);
+  writeShopFunnel(createRandom(deriveSeed(userSeed, STREAMS.shop)), summaries, campaign, out);
   writeUserFeedback(createRandom(deriveSeed(userSeed, STREAMS.feedback)), summaries, options.now, out);
 }
 
@@ -158,5 +163,5 @@ export function generateDemoProject(options: DemoOptions): DemoProject {
     all.events.push(...batch.events);
     all.feedback.push(...batch.feedback);
   }
-  return { options, ...all };
+  return { options, experiments: DEMO_EXPERIMENTS.map((e) => ({ ...e, variants: [...e.variants] })), ...all };
 }

@@ -9,6 +9,7 @@ export {
 export { issueEligible, sdkSignature } from './crashes';
 export { generateDemoDebugFiles } from './debug-files';
 export { CAMPAIGNS } from './events';
+export { assignVariant, DEMO_EXPERIMENTS, PURCHASE_LIFT } from './experiments';
 export { APP_BUNDLE_URL, NATIVE_MODULES, VENDOR_BUNDLE_URL } from './frame-layout';
 export {
   type DemoOptions,
@@ -24,6 +25,7 @@ export type {
   DemoCrash,
   DemoDebugFile,
   DemoEvent,
+  DemoExperiment,
   DemoFeedback,
   DemoFrame,
   DemoLog,
@@ -32,4 +34,10 @@ export type {
   LogLevel,
   Platform,
 } from './records';
+export {
+  CAMPAIGN_INTENT,
+  FUNNEL_STEPS,
+  STEP_RATES,
+  WEEKDAY_FACTOR,
+} from './shop-funnel';
 export { compareVersions } from './versions';

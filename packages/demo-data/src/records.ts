@@ -92,6 +92,14 @@ export interface DemoFeedback {
   app_version?: string;
 }
 
+/** An A/B test definition (`experiments` ingest record); exposures are `$exposure` events. */
+export interface DemoExperiment {
+  experiment_key: string;
+  goal_event: string;
+  variants: string[];
+  baseline?: string;
+}
+
 /** A debug file to upload before crashes are ingested, so they symbolicate on ingest. */
 export interface DemoDebugFile {
   kind: 'sourcemap' | 'breakpad';
