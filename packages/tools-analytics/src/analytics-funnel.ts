@@ -13,7 +13,10 @@ export const analyticsFunnelInput = z.strictObject({
     .array(z.string().min(1).max(200))
     .min(FUNNEL_STEPS_MIN)
     .max(FUNNEL_STEPS_MAX)
-    .describe(`Exact event names in funnel order, ${FUNNEL_STEPS_MIN} to ${FUNNEL_STEPS_MAX}; may repeat.`),
+    .describe(
+      `Exact event names in funnel order, ${FUNNEL_STEPS_MIN} to ${FUNNEL_STEPS_MAX}. A name may repeat; ` +
+        'timestamps need only be non-decreasing, so one event can meet a step and its repeat.',
+    ),
   days: days(14),
   window_hours: z
     .number()
@@ -51,7 +54,8 @@ export const analyticsFunnel = defineTool({
   description:
     'Ordered funnel over the events of the last N days (default 14) that match the filters (platform, ' +
     'app_version, utm_*). A user reaches step k when events named steps 1..k occur with non-decreasing ' +
-    'timestamps, the k-th within window_hours (default 24) of the first (ClickHouse windowFunnel). Returns ' +
+    'timestamps (to the millisecond; equal ones count in step order), the k-th within window_hours (default ' +
+    '24) of the first (ClickHouse windowFunnel). Returns ' +
     '{window, window_hours, steps: [{step, event_name, users, conversion_from_previous, ' +
     'conversion_from_first}], overall_conversion}. Call analytics.dimensions first for filter values.',
   input: analyticsFunnelInput,
