@@ -7,19 +7,32 @@ import { sanitizeOptional } from '../sanitize';
 
 export type Channel = 'logs' | 'crashes' | 'events' | 'feedback' | 'sessions';
 
-const SOURCES: Record<Channel, { from: string; first: string; last: string }> = {
-  logs: { from: 'logs', first: 'timestamp', last: 'timestamp' },
-  crashes: { from: 'crashes FINAL', first: 'timestamp', last: 'timestamp' },
-  events: { from: 'events', first: 'timestamp', last: 'timestamp' },
-  feedback: { from: 'feedback FINAL', first: 'timestamp', last: 'timestamp' },
+const SOURCES: Record<Channel, { from: string; count: string; first: string; last: string }> = {
+  logs: { from: 'logs', count: 'count()', first: 'timestamp', last: 'timestamp' },
+  // A crash stored twice (a retried upload) is the same row twice under the same sorting key
+  // (timestamp, event_id): counting distinct keys equals a FINAL count, without FINAL's merge of
+  // every part around the user's granules (4x the time for a quiet user).
+  crashes: {
+    from: 'crashes',
+    count: 'uniqExact(timestamp, event_id)',
+    first: 'timestamp',
+    last: 'timestamp',
+  },
+  events: { from: 'events', count: 'count()', first: 'timestamp', last: 'timestamp' },
+  feedback: { from: 'feedback FINAL', count: 'count()', first: 'timestamp', last: 'timestamp' },
   // A session spans from its start to its end (when reported).
-  sessions: { from: 'sessions FINAL', first: 'started_at', last: 'ifNull(ended_at, started_at)' },
+  sessions: {
+    from: 'sessions FINAL',
+    count: 'count()',
+    first: 'started_at',
+    last: 'ifNull(ended_at, started_at)',
+  },
 };
 
 /**
  * Distinct values kept per list (platforms, versions, users). These aggregates are those of the
- * logs projection p_user_summary (storage/migrations.ts version 11): keep them identical, so a
- * very active user's log totals come from the projection instead of a scan.
+ * logs projection p_user_summary_fine (storage/migrations.ts version 12): keep them identical, so
+ * a user's log totals come from the projection instead of a scan.
  */
 const DISTINCT_MAX = 100;
 // Asking for the users of a user would not match the projection, and is the user anyway.
@@ -55,7 +68,7 @@ export async function summarize(
     channels.map(async (channel) => {
       const s = SOURCES[channel];
       const [row] = await ctx.ch.query<SummaryRow>(
-        `SELECT count() AS n,
+        `SELECT ${s.count} AS n,
            toUnixTimestamp64Milli(min(${s.first})) AS first_ms,
            toUnixTimestamp64Milli(max(${s.last})) AS last_ms,
            groupUniqArrayIf(${DISTINCT_MAX})(platform, platform != '') AS platforms,

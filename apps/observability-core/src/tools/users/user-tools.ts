@@ -18,8 +18,10 @@ function channel<T>(total: number, items: T[]) {
 /**
  * Only log lines at or after the timestamp of the key's (limit + 1)-th newest line. That inner
  * query orders by the table's sorting key alone, so ClickHouse reads newest parts first and stops
- * early even for a user with millions of lines; the outer one then sorts a handful of rows with
- * the message tie-break. Same rows, same order as without it.
+ * early even for a user with millions of lines (and, for a user, reads the logs projection
+ * p_user_rows ordered by user and time: a few small granules for a quiet user too, migration 12); the
+ * outer one then sorts a handful of rows with the message tie-break. Same rows, same order as
+ * without it.
  */
 function newestLogsOnly(key: 'user_id' | 'session_id', limit: number): RowFilter {
   return {
