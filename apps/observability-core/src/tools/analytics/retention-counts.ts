@@ -52,6 +52,8 @@ export async function queryCohortCounts(
   const toMs = ctx.now;
   const fromMs = toMs - input.days * DAY_MS;
   const filter = eventFilter(input);
+  // Users are grouped by a 64-bit hash of their id (integer keys are several times cheaper than
+  // strings; a collision among even 10^8 users has a probability below 10^-3).
   const rows = await ctx.ch.query<{ day0: number; offset: number; users: string }>(
     `SELECT day0, arrayJoin(offsets) AS offset, count() AS users
      FROM (
@@ -65,7 +67,7 @@ export async function queryCohortCounts(
                timestamp >= fromUnixTimestamp64Milli({from_day_ms:Int64}, 'UTC')))) AS offsets
        FROM events
        WHERE ${whereOf(filter)} AND timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
-       GROUP BY user_id
+       GROUP BY cityHash64(user_id)
        HAVING min(timestamp) >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')
      )
      GROUP BY day0, offset`,
