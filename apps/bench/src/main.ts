@@ -1,15 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchCore } from './core-harness';
 import type { Summary } from './stats';
+import { benchIssue4 } from './suites/analytics';
 import { loadCrashes, loadLogs } from './suites/data';
 import { benchGateway } from './suites/gateway';
 
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
-// Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_RUNS.
+// Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_EVENTS, BENCH_RUNS.
+// Suites (BENCH_SUITES, comma separated): core, gateway, issue4 (product analytics).
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 10_000_000);
+const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const SUITES = new Set((process.env.BENCH_SUITES ?? 'core,gateway').split(','));
+const SUITES = new Set((process.env.BENCH_SUITES ?? 'core,gateway,issue4').split(','));
 const CONNECTIONS = 16;
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 10_000);
 const TARGET_MS = 250;
@@ -60,6 +63,17 @@ if (SUITES.has('gateway')) {
       `MCP ${g.mcp.requestsPerSecond.toFixed(0)} req/s; errors ${g.core.errors + g.rest.errors + g.mcp.errors}`,
     `peak RSS: gateway ${g.peakRssMb.gateway.toFixed(0)} MB (target <= 150), core ${g.peakRssMb.core.toFixed(0)} MB, identity ${g.peakRssMb.identity.toFixed(0)} MB`,
   );
+}
+
+if (SUITES.has('issue4')) {
+  const core = await startBenchCore();
+  try {
+    const issue4 = await benchIssue4(core, EVENTS, RUNS);
+    rows.push(...issue4.rows);
+    notes.push(...issue4.notes);
+  } finally {
+    await core.close();
+  }
 }
 
 const core = SUITES.has('core') ? await startBenchCore() : undefined;
