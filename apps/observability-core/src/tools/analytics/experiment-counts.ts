@@ -60,18 +60,35 @@ const EXPOSURES = `SELECT user_id, argMin(variant, (timestamp, variant)) AS v, m
   WHERE ${IN_WINDOW} AND event_name = '$exposure' AND experiment_key = {key:String} AND variant != ''
   GROUP BY user_id`;
 
-const WITH_GOAL = `SELECT v AS variant, exposure_day, conversion_day, toUInt64(count()) AS users FROM (
-    SELECT x.user_id AS uid, any(x.v) AS v, toString(toDate(any(x.exposed_at), 'UTC')) AS exposure_day,
-      if(countIf(g.timestamp >= x.exposed_at) > 0,
-         toString(toDate(minIf(g.timestamp, g.timestamp >= x.exposed_at), 'UTC')), '') AS conversion_day
-    FROM (${EXPOSURES}) AS x
+const IS_EXPOSURE = `event_name = '$exposure' AND experiment_key = {key:String} AND variant != ''`;
+
+/**
+ * Users are grouped by a 64-bit hash of the id (integer keys; the collision risk is documented with
+ * the funnel's). The first exposure is one integer per user, min(ms * m + rank of the variant among
+ * the window's sorted variants), m = number of variants + 1: the same order as (timestamp, variant)
+ * without carrying strings through the aggregation (exact while ms * m fits in Int64, i.e. fewer
+ * than ~5 million variants). The sort key starts with event_name, so each side reads one name.
+ * Goal times come per user as an array (goal events are few); the conversion is the first at or
+ * after the exposure. A goal named '$exposure' matches every exposure, like the join it replaces.
+ */
+const WITH_GOAL = `WITH (SELECT arraySort(groupUniqArray(variant)) FROM events WHERE ${IN_WINDOW} AND ${IS_EXPOSURE}) AS vs,
+    toInt64(length(vs) + 1) AS m
+  SELECT vs[toUInt32(e % m)] AS variant,
+    toString(toDate(fromUnixTimestamp64Milli(intDiv(e, m), 'UTC'), 'UTC')) AS exposure_day,
+    if(length(after) > 0, toString(toDate(fromUnixTimestamp64Milli(arrayMin(after), 'UTC'), 'UTC')), '') AS conversion_day,
+    toUInt64(count()) AS users
+  FROM (
+    SELECT x.e AS e, arrayFilter(t -> t >= intDiv(x.e, m), g.goals) AS after
+    FROM (
+      SELECT cityHash64(user_id) AS h, min(toUnixTimestamp64Milli(timestamp) * m + indexOf(vs, variant)) AS e
+      FROM events WHERE ${IN_WINDOW} AND ${IS_EXPOSURE}
+      GROUP BY h
+    ) AS x
     LEFT JOIN (
-      SELECT user_id, timestamp FROM events
-      WHERE ${IN_WINDOW} AND event_name = {goal:String}
-        AND user_id IN (SELECT user_id FROM events WHERE ${IN_WINDOW} AND event_name = '$exposure'
-                        AND experiment_key = {key:String})
-    ) AS g ON g.user_id = x.user_id
-    GROUP BY x.user_id
+      SELECT cityHash64(user_id) AS h, groupArray(toUnixTimestamp64Milli(timestamp)) AS goals
+      FROM events WHERE ${IN_WINDOW} AND event_name = {goal:String}
+      GROUP BY h
+    ) AS g ON g.h = x.h
   )
   GROUP BY variant, exposure_day, conversion_day`;
 
