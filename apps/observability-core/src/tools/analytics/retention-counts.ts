@@ -45,17 +45,48 @@ export function eventFilter(f: RetentionFilters): RowFilter {
 
 export const dayIndex = (ms: number) => Math.floor(ms / DAY_MS);
 
-export async function queryCohortCounts(
-  ctx: CoreToolContext,
-  input: { days: number; max_day: number } & RetentionFilters,
-): Promise<CohortCounts> {
-  const toMs = ctx.now;
-  const fromMs = toMs - input.days * DAY_MS;
-  const filter = eventFilter(input);
-  // Users are grouped by a 64-bit hash of their id (integer keys are several times cheaper than
-  // strings; a collision among even 10^8 users has a probability below 10^-3).
-  const rows = await ctx.ch.query<{ day0: number; offset: number; users: string }>(
-    `SELECT day0, arrayJoin(offsets) AS offset, count() AS users
+// Users are grouped by a 64-bit hash of their id (integer keys are several times cheaper than
+// strings; a collision among even 10^8 users has a probability below 10^-3).
+
+/**
+ * Largest window for the bitmask query: bit 0 and one bit per UTC date from the window's first
+ * date to today (days + 1 dates) must fit in a UInt64.
+ */
+export const BITMASK_MAX_DAYS = 62;
+
+/**
+ * One UInt64 per user, OR-ed over their events: bit 0 when an event is earlier than the window
+ * (the user's first event is then outside it, so the user is dropped), else bit 1 + the event's
+ * UTC date counted from the window's first date. The lowest set bit is day 0. A single cheap
+ * aggregate state per user is about twice as fast as min(timestamp) plus an array of dates.
+ */
+function bitmaskSql(where: string): string {
+  return `SELECT day0, arrayJoin(offsets) AS offset, count() AS users
+     FROM (
+       SELECT
+         bitCount(bitAnd(bits, bitNot(bits) + 1) - 1) AS first_bit,
+         toInt64(first_bit) - 1 + intDiv({from_day_ms:Int64}, ${DAY_MS}) AS day0,
+         -- Dates past bit 63 are after today: bounding the offsets keeps bitTest inside the mask.
+         arrayFilter(o -> bitTest(bits, first_bit + o),
+           range(toUInt64(least({max_day:Int64}, 63 - first_bit) + 1))) AS offsets
+       FROM (
+         SELECT groupBitOr(bitShiftLeft(toUInt64(1),
+             if(ms < {from_ms:Int64}, 0, intDiv(ms - {from_day_ms:Int64}, ${DAY_MS}) + 1))) AS bits
+         FROM (
+           SELECT cityHash64(user_id) AS user_key, toUnixTimestamp64Milli(timestamp) AS ms
+           FROM events
+           WHERE ${where} AND timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
+         )
+         GROUP BY user_key
+         HAVING bitAnd(bits, 1) = 0
+       )
+     )
+     GROUP BY day0, offset`;
+}
+
+/** Any window length: the first event and the array of distinct UTC dates per user. */
+function arraySql(where: string): string {
+  return `SELECT day0, arrayJoin(offsets) AS offset, count() AS users
      FROM (
        SELECT
          toUInt32(toDate(min(timestamp), 'UTC')) AS day0,
@@ -66,22 +97,33 @@ export async function queryCohortCounts(
              groupUniqArrayIf(toUInt32(toDate(timestamp, 'UTC')),
                timestamp >= fromUnixTimestamp64Milli({from_day_ms:Int64}, 'UTC')))) AS offsets
        FROM events
-       WHERE ${whereOf(filter)} AND timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
+       WHERE ${where} AND timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
        GROUP BY cityHash64(user_id)
        HAVING min(timestamp) >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')
      )
-     GROUP BY day0, offset`,
-    {
-      ...filter.params,
-      project_id: ctx.projectId,
-      from_ms: fromMs,
-      to_ms: toMs,
-      // Activity before the window's first UTC date cannot be on or after any cohort's day 0.
-      from_day_ms: dayIndex(fromMs) * DAY_MS,
-      max_day: input.max_day,
-    },
-    { signal: ctx.signal },
-  );
+     GROUP BY day0, offset`;
+}
+
+export async function queryCohortCounts(
+  ctx: CoreToolContext,
+  input: { days: number; max_day: number } & RetentionFilters,
+): Promise<CohortCounts> {
+  const toMs = ctx.now;
+  const fromMs = toMs - input.days * DAY_MS;
+  const filter = eventFilter(input);
+  const params = {
+    ...filter.params,
+    project_id: ctx.projectId,
+    from_ms: fromMs,
+    to_ms: toMs,
+    // Activity before the window's first UTC date cannot be on or after any cohort's day 0.
+    from_day_ms: dayIndex(fromMs) * DAY_MS,
+    max_day: input.max_day,
+  };
+  const sql = input.days <= BITMASK_MAX_DAYS ? bitmaskSql(whereOf(filter)) : arraySql(whereOf(filter));
+  const rows = await ctx.ch.query<{ day0: number; offset: number; users: string }>(sql, params, {
+    signal: ctx.signal,
+  });
   const byDay0 = new Map<number, Day0Counts>();
   for (const r of rows) {
     const day0 = Number(r.day0);
