@@ -40,6 +40,8 @@ export interface CountWindow {
   key: string;
   /** null: count exposures only (no definition, so no goal). */
   goal: string | null;
+  /** The definition's variants (ranking hint; any order, may miss some). */
+  variants: string[];
   fromMs: number;
   toMs: number;
 }
@@ -64,15 +66,14 @@ const IS_EXPOSURE = `event_name = '$exposure' AND experiment_key = {key:String} 
 
 /**
  * Users are grouped by a 64-bit hash of the id (integer keys; the collision risk is documented with
- * the funnel's). The first exposure is one integer per user, min(ms * m + rank of the variant among
- * the window's sorted variants), m = number of variants + 1: the same order as (timestamp, variant)
+ * the funnel's). The first exposure is one integer per user, min(ms * m + rank of the variant in
+ * a sorted variant list), m = list length + 1: the same order as (timestamp, variant)
  * without carrying strings through the aggregation (exact while ms * m fits in Int64, i.e. fewer
  * than ~5 million variants). The sort key starts with event_name, so each side reads one name.
  * Goal times come per user as an array (goal events are few); the conversion is the first at or
  * after the exposure. A goal named '$exposure' matches every exposure, like the join it replaces.
  */
-const WITH_GOAL = `WITH (SELECT arraySort(groupUniqArray(variant)) FROM events WHERE ${IN_WINDOW} AND ${IS_EXPOSURE}) AS vs,
-    toInt64(length(vs) + 1) AS m
+const withGoal = (variants: string) => `WITH arraySort(${variants}) AS vs, toInt64(length(vs) + 1) AS m
   SELECT vs[toUInt32(e % m)] AS variant,
     toString(toDate(fromUnixTimestamp64Milli(intDiv(e, m), 'UTC'), 'UTC')) AS exposure_day,
     if(length(after) > 0, toString(toDate(fromUnixTimestamp64Milli(arrayMin(after), 'UTC'), 'UTC')), '') AS conversion_day,
@@ -92,6 +93,17 @@ const WITH_GOAL = `WITH (SELECT arraySort(groupUniqArray(variant)) FROM events W
   )
   GROUP BY variant, exposure_day, conversion_day`;
 
+/**
+ * Ranks from the definition's variants first (no extra scan). A variant outside that list ranks 0,
+ * below every listed one, so whenever it could decide a user's first exposure it is that user's
+ * result and shows as '' (vs[0]; real variants are never ''): then the window's own variants are
+ * read and the count is redone. Otherwise the listed ranks order every first exposure exactly.
+ */
+const WITH_GOAL_LISTED = withGoal(`arrayDistinct(arrayFilter(v -> v != '', {variants:Array(String)}))`);
+const WITH_GOAL_SCANNED = withGoal(
+  `(SELECT groupUniqArray(variant) FROM events WHERE ${IN_WINDOW} AND ${IS_EXPOSURE})`,
+);
+
 const WITHOUT_GOAL = `SELECT v AS variant, toString(toDate(exposed_at, 'UTC')) AS exposure_day, '' AS conversion_day,
     toUInt64(count()) AS users
   FROM (${EXPOSURES})
@@ -103,14 +115,13 @@ export async function countExposures(ctx: CoreToolContext, w: CountWindow): Prom
     key: w.key,
     from_ms: w.fromMs,
     to_ms: w.toMs,
+    variants: w.variants,
     ...(w.goal === null ? {} : { goal: w.goal }),
   };
-  const rows = await ctx.ch.query<{
-    variant: string;
-    exposure_day: string;
-    conversion_day: string;
-    users: string;
-  }>(w.goal === null ? WITHOUT_GOAL : WITH_GOAL, params, { signal: ctx.signal });
+  type Row = { variant: string; exposure_day: string; conversion_day: string; users: string };
+  const run = (sql: string) => ctx.ch.query<Row>(sql, params, { signal: ctx.signal });
+  let rows = await run(w.goal === null ? WITHOUT_GOAL : WITH_GOAL_LISTED);
+  if (w.goal !== null && rows.some((r) => r.variant === '')) rows = await run(WITH_GOAL_SCANNED);
   return rows.map((r) => ({ ...r, users: Number(r.users) }));
 }
 

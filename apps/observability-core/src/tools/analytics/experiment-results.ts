@@ -45,7 +45,13 @@ export const experimentResultsTool = serve(experimentResults, async (ctx, input)
   const windowOut = { from: isoFromMs(fromMs), to: isoFromMs(toMs) };
   const definition = await loadDefinition(ctx, input.experiment_key);
   const goal = definition?.goal_event ?? null;
-  const cells = await countExposures(ctx, { key: input.experiment_key, goal, fromMs, toMs });
+  const cells = await countExposures(ctx, {
+    key: input.experiment_key,
+    goal,
+    variants: definition?.variants ?? [],
+    fromMs,
+    toMs,
+  });
   const found = definition !== null || cells.length > 0 || (await hasAnyExposure(ctx, input.experiment_key));
   const base = {
     experiment_key: sanitizeText(input.experiment_key, FIELD_LIMITS.id),
