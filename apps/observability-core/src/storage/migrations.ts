@@ -327,5 +327,16 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         'ALTER TABLE logs MATERIALIZE PROJECTION p_user_rows',
       ],
     },
+    {
+      version: 13,
+      name: 'events_user_key',
+      statements: [
+        // analytics.retention/cohorts group 10M events by user: reading a stored 64-bit hash is
+        // about a quarter cheaper than hashing user_id strings on every query. Parts written
+        // before this migration compute it from user_id on read until the mutation rewrites them.
+        'ALTER TABLE events ADD COLUMN IF NOT EXISTS user_key UInt64 MATERIALIZED cityHash64(user_id)',
+        'ALTER TABLE events MATERIALIZE COLUMN user_key',
+      ],
+    },
   ];
 }

@@ -45,8 +45,9 @@ export function eventFilter(f: RetentionFilters): RowFilter {
 
 export const dayIndex = (ms: number) => Math.floor(ms / DAY_MS);
 
-// Users are grouped by a 64-bit hash of their id (integer keys are several times cheaper than
-// strings; a collision among even 10^8 users has a probability below 10^-3).
+// Users are grouped by user_key, a 64-bit hash of their id stored at insert (migration 13; integer
+// keys are several times cheaper than strings; a collision among even 10^8 users has a probability
+// below 10^-3).
 
 /**
  * Largest window for the bitmask query: bit 0 and one bit per UTC date from the window's first
@@ -73,7 +74,7 @@ function bitmaskSql(where: string): string {
          SELECT groupBitOr(bitShiftLeft(toUInt64(1),
              if(ms < {from_ms:Int64}, 0, intDiv(ms - {from_day_ms:Int64}, ${DAY_MS}) + 1))) AS bits
          FROM (
-           SELECT cityHash64(user_id) AS user_key, toUnixTimestamp64Milli(timestamp) AS ms
+           SELECT user_key, toUnixTimestamp64Milli(timestamp) AS ms
            FROM events
            WHERE ${where} AND timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
          )
@@ -98,7 +99,7 @@ function arraySql(where: string): string {
                timestamp >= fromUnixTimestamp64Milli({from_day_ms:Int64}, 'UTC')))) AS offsets
        FROM events
        WHERE ${where} AND timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')
-       GROUP BY cityHash64(user_id)
+       GROUP BY user_key
        HAVING min(timestamp) >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')
      )
      GROUP BY day0, offset`;
