@@ -36,13 +36,14 @@ async function usersByLevel(
   // One constant condition per step position; the names travel as parameters.
   const conditions = steps.map((_, i) => `event_name = {step_${i}:String}`).join(', ');
   const stepParams = Object.fromEntries(steps.map((s, i) => [`step_${i}`, s]));
-  // Users are grouped by a 64-bit hash of their id: integer keys are several times cheaper than
-  // strings, and a collision among even 10^8 users has a probability below 10^-3.
+  // Users are grouped by user_key, the 64-bit hash of their id stored at insert (migration 13):
+  // integer keys are several times cheaper than strings, and a collision among even 10^8 users
+  // has a probability below 10^-3.
   const rows = await ctx.ch.query<{ level: number; users: string }>(
     `SELECT level, count() AS users FROM (
        SELECT windowFunnel({window_ms:UInt64})(toUInt64(toUnixTimestamp64Milli(timestamp)), ${conditions}) AS level
        FROM events WHERE ${whereOf(filter)}
-       GROUP BY cityHash64(user_id)
+       GROUP BY user_key
      ) WHERE level > 0 GROUP BY level`,
     { ...filter.params, ...stepParams, project_id: ctx.projectId, window_ms: windowMs },
     { signal: ctx.signal },
