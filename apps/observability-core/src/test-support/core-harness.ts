@@ -24,6 +24,8 @@ export interface CoreHarness {
   nowMs: number;
   /** POSTs a signed batch with `key`; `timestampSeconds` defaults to now. */
   ingest(key: TestKey, body: unknown, timestampSeconds?: number): request.Test;
+  /** Ingests many records of one type in batches of 500, expecting each batch to be accepted. */
+  ingestAll(key: TestKey, type: string, records: readonly unknown[]): Promise<void>;
   callTool(projectId: string, tool: string, input: unknown): request.Test;
   close(): Promise<void>;
 }
@@ -46,7 +48,7 @@ export async function createCoreHarness(name: string, nowMs: number, keys: TestK
     metrics: createNoopMetrics(),
     now: () => nowMs,
   });
-  return {
+  const harness: CoreHarness = {
     ch,
     app,
     keys: keyMap,
@@ -61,6 +63,11 @@ export async function createCoreHarness(name: string, nowMs: number, keys: TestK
         .set('X-Svc-Signature', signIngestBody(key.secret, timestampSeconds, raw))
         .send(raw);
     },
+    async ingestAll(key, type, records) {
+      for (let i = 0; i < records.length; i += 500) {
+        await harness.ingest(key, { [type]: records.slice(i, i + 500) }).expect(200);
+      }
+    },
     callTool(projectId, tool, input) {
       return request(app)
         .post(`/internal/v1/projects/${encodeURIComponent(projectId)}/tools/${encodeURIComponent(tool)}`)
@@ -69,4 +76,5 @@ export async function createCoreHarness(name: string, nowMs: number, keys: TestK
     },
     close: () => dropTestClickHouse(ch),
   };
+  return harness;
 }

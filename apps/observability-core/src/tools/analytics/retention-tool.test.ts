@@ -27,15 +27,11 @@ describe('analytics.retention on chDB', () => {
     expect(res.status).toBe(200);
     return analyticsRetentionOutput.parse(res.body);
   }
-  async function ingestAll(k: TestKey, events: RefEvent[]) {
-    for (let i = 0; i < events.length; i += 500)
-      await h.ingest(k, { events: events.slice(i, i + 500) }).expect(200);
-  }
 
   beforeAll(async () => {
     h = await createCoreHarness('core_retention', NOW, [EDGE, GEN]);
-    await ingestAll(EDGE, edge.events);
-    await ingestAll(GEN, generated);
+    await h.ingestAll(EDGE, 'events', edge.events);
+    await h.ingestAll(GEN, 'events', generated);
   });
   afterAll(async () => {
     await h.close();
