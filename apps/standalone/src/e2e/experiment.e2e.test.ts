@@ -1,6 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
-import { adminOf, bearer, callBoth, callRest, connectMcp, ingestBatch, newProject } from './support';
+import {
+  adminOf,
+  bearer,
+  callBothAcrossWindow,
+  callRest,
+  connectMcp,
+  ingestBatch,
+  newProject,
+} from './support';
 
 // experiment.results on the whole stack as `pnpm start` runs it, through MCP (official SDK client)
 // and REST, on a project of its own: every expected number is computed here from what was ingested.
@@ -71,11 +79,9 @@ interface Variant {
 }
 
 async function both(args: Record<string, unknown>) {
-  const answers = await callBoth(stack.ready.urls.gateway, mcp, bearer(token), 'experiment.results', args);
-  const { window: _w1, ...mcpRest } = answers.mcp;
-  const { window: _w2, ...restRest } = answers.rest;
-  expect(mcpRest).toEqual(restRest);
-  return answers.rest;
+  return (
+    await callBothAcrossWindow(stack.ready.urls.gateway, mcp, bearer(token), 'experiment.results', args)
+  ).rest;
 }
 
 describe('experiment.results end to end', () => {

@@ -1,6 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
-import { adminOf, bearer, callBoth, callRest, connectMcp, ingestBatch, newProject } from './support';
+import {
+  adminOf,
+  bearer,
+  callBothAcrossWindow,
+  callRest,
+  connectMcp,
+  ingestBatch,
+  newProject,
+} from './support';
 
 // analytics.retention and analytics.cohorts on the whole stack, through MCP and REST. Every event
 // is a whole number of days before NOW, so a user's day offsets and eligibility do not depend on
@@ -47,11 +55,7 @@ afterAll(async () => {
 
 /** Calls over REST and MCP; both must answer, and the same apart from the moving window. */
 async function both(tool: string, args: Record<string, unknown>) {
-  const answers = await callBoth(stack.ready.urls.gateway, mcp, bearer(token), tool, args);
-  const { window: _w1, ...viaMcp } = answers.mcp;
-  const { window: _w2, ...viaRest } = answers.rest;
-  expect(viaMcp).toEqual(viaRest);
-  return answers.rest;
+  return (await callBothAcrossWindow(stack.ready.urls.gateway, mcp, bearer(token), tool, args)).rest;
 }
 
 const col = (day: number, retained: number, eligible: number) => ({

@@ -170,3 +170,21 @@ export async function callBoth(
   expect(viaMcp.isError).toBeFalsy();
   return { rest: viaRest.body, mcp: viaMcp.structuredContent as Record<string, unknown> };
 }
+
+/**
+ * callBoth for windowed tools: the two answers must agree apart from `window`, which moves between
+ * the calls. Returns the REST answer, and the same without its window.
+ */
+export async function callBothAcrossWindow(
+  gatewayUrl: string,
+  mcp: Client,
+  authorization: string,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ rest: Record<string, unknown>; withoutWindow: Record<string, unknown> }> {
+  const answers = await callBoth(gatewayUrl, mcp, authorization, tool, args);
+  const { window: _w1, ...viaMcp } = answers.mcp;
+  const { window: _w2, ...viaRest } = answers.rest;
+  expect(viaMcp).toEqual(viaRest);
+  return { rest: answers.rest, withoutWindow: viaRest };
+}

@@ -1,6 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
-import { adminOf, bearer, callBoth, callRest, connectMcp, ingestBatch, newProject } from './support';
+import {
+  adminOf,
+  bearer,
+  callBothAcrossWindow,
+  callRest,
+  connectMcp,
+  ingestBatch,
+  newProject,
+} from './support';
 
 // user.detail, session.detail, track.recent, track.stats and feedback.search on the whole stack as
 // `pnpm start` runs it, through MCP (official SDK client) and REST. The records go into a project
@@ -19,12 +27,7 @@ const rest = (tool: string, body: unknown) => callRest(stack.ready.urls.gateway,
 
 /** Calls over REST and MCP; both must answer, and the same. */
 async function both(tool: string, args: Record<string, unknown>) {
-  const answers = await callBoth(stack.ready.urls.gateway, mcp, bearer(token), tool, args);
-  // A window ends at the moment of the call: the two calls differ there, nowhere else.
-  const { window: _w1, ...mcpRest } = answers.mcp;
-  const { window: _w2, ...restRest } = answers.rest;
-  expect(mcpRest).toEqual(restRest);
-  return answers.rest;
+  return (await callBothAcrossWindow(stack.ready.urls.gateway, mcp, bearer(token), tool, args)).rest;
 }
 
 const BIDI = '\u202Eevil\u202C\u200B';
