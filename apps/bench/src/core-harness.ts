@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClickHouse, createClickHouse } from '@svc/clickhouse';
-import { createSilentLogger } from '@svc/logger';
+import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { createCoreApp, migrateCore } from '@svc/observability-core';
 import { type Summary, summarize } from './stats';
@@ -36,7 +36,7 @@ export async function startBenchCore(): Promise<BenchCore> {
     ch,
     ingestKeys: { resolve: async () => null },
     internalSecret: SECRET,
-    logger: createSilentLogger(),
+    logger: silentLogger,
     metrics: createNoopMetrics(),
     now: () => now,
   });

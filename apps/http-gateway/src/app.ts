@@ -2,18 +2,9 @@ import type { AuditSink } from '@svc/audit';
 import type { BackendHealth } from '@svc/backend-client';
 import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
-import {
-  type AnyTool,
-  type BackendName,
-  type Backends,
-  buildOpenApiDocument,
-  createRestRouter,
-  httpErrorHandler,
-  type Logger,
-  notFoundHandler,
-  ToolExecutor,
-  ToolRegistry,
-} from '@svc/tool-kit';
+import type { AnyTool, BackendName, Backends, Logger } from '@svc/tool-kit';
+import { buildOpenApiDocument, createRestRouter, ToolExecutor, ToolRegistry } from '@svc/tool-server';
+import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 import { authenticate, principalOf } from './authenticate';
 import { bodyLimitBytes } from './config';

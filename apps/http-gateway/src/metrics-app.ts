@@ -1,5 +1,7 @@
+import { silentLogger } from '@svc/logger';
 import type { Metrics } from '@svc/metrics';
-import { httpErrorHandler, type Logger, notFoundHandler, silentLogger } from '@svc/tool-kit';
+import type { Logger } from '@svc/tool-kit';
+import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 
 /** Prometheus scrape endpoint, served on its own port so it is never exposed with the tools. */

@@ -1,6 +1,7 @@
 import type { Metrics } from '@svc/metrics';
 import type { Postgres } from '@svc/postgres';
-import { BackendUnavailableError, type Logger, notFoundHandler } from '@svc/tool-kit';
+import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
+import { notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 import type { IdentityContext } from './context';
 import { identityErrorHandler, requireInternalSecret } from './http';

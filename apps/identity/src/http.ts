@@ -1,15 +1,12 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { httpErrorHandler, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
+import { type Logger, parseInput, UnauthorizedError } from '@svc/tool-kit';
+import { httpErrorHandler } from '@svc/tool-server/http-errors';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import type { z } from 'zod';
 
-/** Strict zod at the boundary: anything else is a 400 with the issues. */
-export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  throw new UserInputError('Invalid request.', {
-    details: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })),
-  });
+/** Strict zod at the boundary: anything else is a 400 naming each field and what it expects. */
+export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
+  return parseInput(schema, value, 'this request');
 }
 
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();

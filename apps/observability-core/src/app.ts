@@ -1,6 +1,7 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
-import { httpErrorHandler, type Logger, notFoundHandler } from '@svc/tool-kit';
+import type { Logger } from '@svc/tool-kit';
+import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 import { createDebugFilesRouter } from './http/debug-files-router';
 import { createIngestRouter } from './http/ingest-router';

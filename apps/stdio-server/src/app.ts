@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type Capability, createMcpServer, type Principal, type ToolExecutor } from '@svc/tool-kit';
+import type { Capability, Principal } from '@svc/tool-kit';
+import { createMcpServer, type ToolExecutor } from '@svc/tool-server';
 
 export interface StdioAppDeps {
   executor: ToolExecutor;
@@ -28,9 +29,6 @@ export function createStdioApp(deps: StdioAppDeps): Server {
     principal,
     transport: 'stdio',
     serverInfo: { name: 'observability-stdio', version: deps.version },
-    instructions:
-      'Read-only observability data of one project. Start with aggregate tools (log.aggregate), ' +
-      'then use detail tools; list results are bounded by limit.',
     newRequestId: () => randomUUID(),
   });
 }

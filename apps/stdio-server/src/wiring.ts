@@ -4,7 +4,8 @@ import { createHttpAuditSink, fetchOrgCapabilities } from '@svc/identity-client'
 import { createLogger, type PinoLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { allTools } from '@svc/tool-catalog';
-import { type Capability, ToolExecutor, ToolRegistry } from '@svc/tool-kit';
+import type { Capability } from '@svc/tool-kit';
+import { ToolExecutor, ToolRegistry } from '@svc/tool-server';
 import { createStdioApp } from './app';
 import type { StdioConfig } from './config';
 

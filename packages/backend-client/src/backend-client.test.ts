@@ -1,10 +1,10 @@
+import { silentLogger } from '@svc/logger';
 import { createNoopMetrics, createPromMetrics, type Metrics } from '@svc/metrics';
 import {
   BackendTimeoutError,
   BackendUnavailableError,
   InternalError,
   NotFoundError,
-  silentLogger,
   UserInputError,
 } from '@svc/tool-kit';
 import { type BackendClient, type BreakerOptions, createBackendClient } from './backend-client';

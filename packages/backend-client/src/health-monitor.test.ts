@@ -1,5 +1,5 @@
+import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { silentLogger } from '@svc/tool-kit';
 import { type BackendClient, createBackendClient } from './backend-client';
 import { createHealthMonitor } from './health-monitor';
 import { json, type StubBackend, startStubBackend } from './test-support/stub-backend';

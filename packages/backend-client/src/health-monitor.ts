@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Logger, silentLogger } from '@svc/tool-kit';
+import { silentLogger } from '@svc/logger';
+import type { Logger } from '@svc/tool-kit';
 import type { BackendClient, BreakerState } from './backend-client';
 
 export interface MonitoredBackend {

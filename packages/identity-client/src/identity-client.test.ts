@@ -5,7 +5,7 @@ import type { AuditEntry } from '@svc/audit';
 import { generateToken } from '@svc/auth';
 import { type BackendClient, createBackendClient } from '@svc/backend-client';
 import { createIdentityApp, migrateIdentity } from '@svc/identity';
-import { createSilentLogger } from '@svc/logger';
+import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import { BackendUnavailableError } from '@svc/tool-kit';
@@ -15,7 +15,7 @@ import { createIdentityClient, fetchOrgCapabilities } from './identity-client';
 
 // Against the real identity service (PGlite in memory) over real HTTP.
 const SECRET = 'identity-client-test-secret';
-const logger = createSilentLogger();
+const logger = silentLogger;
 const BREAKER = {
   volumeThreshold: 100,
   errorThresholdPercentage: 50,

@@ -1,1 +1,1 @@
-export { createLogger, createSilentLogger, type LoggerOptions, type PinoLogger } from './logger';
+export { createLogger, type LoggerOptions, type PinoLogger, silentLogger } from './logger';

@@ -31,6 +31,5 @@ export function createLogger(options: LoggerOptions): PinoLogger {
   );
 }
 
-export function createSilentLogger(): PinoLogger {
-  return pino({ level: 'silent' });
-}
+/** The one logger that writes nothing: tests, and defaults where no logger was given. */
+export const silentLogger: PinoLogger = pino({ level: 'silent' });

@@ -1,4 +1,4 @@
-import { ToolRegistry, toolJsonSchema } from '@svc/tool-kit';
+import { ToolRegistry, toolJsonSchema } from '@svc/tool-server';
 import { allTools } from './catalog';
 import { FORBIDDEN_TOOL_NAMES, SPEC_TOOL_NAMES } from './spec-names';
 

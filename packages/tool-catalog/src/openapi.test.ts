@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { buildOpenApiDocument } from '@svc/tool-kit';
+import { buildOpenApiDocument } from '@svc/tool-server';
 import { allTools } from './catalog';
 
 // The published document for the whole catalog, checked by a validator (not by eye).

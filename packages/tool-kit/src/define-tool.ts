@@ -18,6 +18,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly annotations: ToolAnnotations;
   readonly capability: Capability;
   readonly backend: BackendName;
+  /** An overview (aggregate) of its group: the advice clients get names it as a first call. */
+  readonly overview: boolean;
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>>;
 }
 
@@ -33,6 +35,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   output: O;
   capability: Capability;
   backend: BackendName;
+  /** True for the aggregate to call before the group's detail tools (log.aggregate, crash.stats). */
+  overview?: boolean;
   /** Defaults to true: every tool is a query. */
   idempotent?: boolean;
   /**
@@ -57,6 +61,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     output: spec.output,
     capability: spec.capability,
     backend: spec.backend,
+    overview: spec.overview ?? false,
     handler: spec.handler ?? forwardToBackend<I, O>(spec.name, spec.backend),
     annotations: Object.freeze({
       title: spec.title,

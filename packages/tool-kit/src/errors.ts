@@ -7,6 +7,7 @@ export type ErrorCode =
   | 'unauthorized'
   | 'forbidden_origin'
   | 'not_found'
+  | 'method_not_allowed'
   | 'payload_too_large'
   | 'rate_limited'
   | 'internal'
@@ -43,6 +44,14 @@ export class ForbiddenOriginError extends ServiceError {
 
 export class NotFoundError extends ServiceError {
   readonly code = 'not_found' as const;
+}
+
+/** A known path asked with a method it does not serve; `allow` lists the ones it does. */
+export class MethodNotAllowedError extends ServiceError {
+  readonly code = 'method_not_allowed' as const;
+  constructor(readonly allow: readonly string[]) {
+    super(`Method not allowed; use ${allow.join(', ')}.`);
+  }
 }
 
 export class PayloadTooLargeError extends ServiceError {

@@ -1,10 +1,17 @@
-import { asServiceError, BackendUnavailableError, type ErrorCode, RateLimitedError } from './errors';
+import {
+  asServiceError,
+  BackendUnavailableError,
+  type ErrorCode,
+  MethodNotAllowedError,
+  RateLimitedError,
+} from './errors';
 
 const STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,
   unauthorized: 401,
   forbidden_origin: 403,
   not_found: 404,
+  method_not_allowed: 405,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,
@@ -25,6 +32,7 @@ export function toHttpError(err: unknown): HttpErrorAnswer {
   if (e instanceof RateLimitedError || e instanceof BackendUnavailableError) {
     headers['Retry-After'] = String(Math.max(1, Math.ceil(e.retryAfterSeconds)));
   }
+  if (e instanceof MethodNotAllowedError) headers.Allow = e.allow.join(', ');
   if (e.code === 'unauthorized') headers['WWW-Authenticate'] = 'Bearer realm="mcp", scope="mcp:read"';
   const body: HttpErrorAnswer['body'] = { error: e.code, message: e.message };
   if (e.details !== undefined) body.details = e.details;
@@ -34,3 +42,6 @@ export function toHttpError(err: unknown): HttpErrorAnswer {
 export function statusOf(code: ErrorCode): number {
   return STATUS[code];
 }
+
+/** Every error code, for documents that list them (OpenAPI). */
+export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[];

@@ -23,6 +23,7 @@ export {
   type ErrorCode,
   ForbiddenOriginError,
   InternalError,
+  MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
   RateLimitedError,
@@ -30,14 +31,9 @@ export {
   UnauthorizedError,
   UserInputError,
 } from './errors';
-export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
-export { type HttpErrorAnswer, statusOf, toHttpError } from './http-status';
-export { toolJsonSchema } from './json-schema';
-export { type Logger, silentLogger } from './logger';
-export { createMcpServer, type McpServerOptions, toMcpTool, toMcpToolError } from './mcp-binding';
-export { buildOpenApiDocument, type OpenApiOptions } from './openapi';
-export { ToolRegistry } from './registry';
-export { createRestRouter, httpErrorHandler, notFoundHandler, type RestBindingOptions } from './rest-binding';
+export { ERROR_CODES, type HttpErrorAnswer, statusOf, toHttpError } from './http-status';
+export { type InputIssue, invalidInputError, parseInput } from './input-errors';
+export type { Logger } from './logger';
 export {
   AGGREGATE_LIMIT_MAX,
   DAYS_MAX,

@@ -1,4 +1,7 @@
-/** The logging surface handlers and bindings need; pino's Logger satisfies it. */
+/**
+ * The logging surface handlers and bindings need. @svc/logger's pino loggers satisfy it, and its
+ * `silentLogger` is the one to pass where nothing should be logged (tests).
+ */
 export interface Logger {
   debug(obj: object, msg?: string): void;
   info(obj: object, msg?: string): void;
@@ -6,13 +9,3 @@ export interface Logger {
   error(obj: object, msg?: string): void;
   child(bindings: Record<string, unknown>): Logger;
 }
-
-export const silentLogger: Logger = {
-  debug() {},
-  info() {},
-  warn() {},
-  error() {},
-  child() {
-    return silentLogger;
-  },
-};

@@ -1,4 +1,4 @@
-import { toolJsonSchema } from '@svc/tool-kit';
+import { toolJsonSchema } from '@svc/tool-server';
 import { crashAggregate } from './crash-aggregate';
 import { crashBySignature } from './crash-by-signature';
 import { crashByUser } from './crash-by-user';

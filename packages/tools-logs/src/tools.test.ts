@@ -1,4 +1,4 @@
-import { toolJsonSchema } from '@svc/tool-kit';
+import { toolJsonSchema } from '@svc/tool-server';
 import { logAggregate } from './log-aggregate';
 import { logBySession } from './log-by-session';
 import { logByUser } from './log-by-user';

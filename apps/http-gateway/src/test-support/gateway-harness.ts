@@ -6,8 +6,8 @@ import {
   type HealthMonitor,
 } from '@svc/backend-client';
 import { createHttpAuditSink, createIdentityClient } from '@svc/identity-client';
+import { silentLogger } from '@svc/logger';
 import { createPromMetrics, type Metrics } from '@svc/metrics';
-import { silentLogger } from '@svc/tool-kit';
 import { type LogEntry, logTools } from '@svc/tools-logs';
 import { createGatewayApp, type GatewayApp, type GatewayAppConfig } from '../app';
 import {

@@ -1,7 +1,7 @@
 import { NotFoundError, UserInputError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
 import type { IdentityContext } from '../context';
-import { parseInput } from '../http';
+import { parseRequest } from '../http';
 import { randomSecret } from '../ids';
 import { ingestKeyAnswer } from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
@@ -42,13 +42,13 @@ export function adminRouter(ctx: IdentityContext): Router {
   const router = express.Router();
 
   router.post('/orgs', async (req, res) => {
-    const { name } = parseInput(createOrgBody, req.body);
+    const { name } = parseRequest(createOrgBody, req.body);
     res.status(201).json(await createOrg(ctx.db, name, ctx.clock()));
   });
 
   router.put('/orgs/:org_id/capabilities/:capability', async (req, res) => {
-    const capability = parseInput(capabilityName, req.params.capability);
-    const { enabled } = parseInput(capabilityBody, req.body);
+    const capability = parseRequest(capabilityName, req.params.capability);
+    const { enabled } = parseRequest(capabilityBody, req.body);
     const orgId = req.params.org_id;
     const capabilities = await ctx.db.transaction(async (tx) => {
       if (!(await getOrg(tx, orgId))) throw new NotFoundError('Unknown organization.');
@@ -59,7 +59,7 @@ export function adminRouter(ctx: IdentityContext): Router {
   });
 
   router.post('/users', async (req, res) => {
-    const body = parseInput(createUserBody, req.body);
+    const body = parseRequest(createUserBody, req.body);
     const passwordHash = await hashPassword(body.password);
     if (!(await getOrg(ctx.db, body.org_id))) throw new NotFoundError('Unknown organization.');
     try {
@@ -76,7 +76,7 @@ export function adminRouter(ctx: IdentityContext): Router {
   });
 
   router.post('/projects', async (req, res) => {
-    const body = parseInput(createProjectBody, req.body);
+    const body = parseRequest(createProjectBody, req.body);
     const project = await ctx.db.transaction(async (tx) => {
       await tx.query('SELECT pg_advisory_xact_lock($1)', [SETUP_LOCK_KEY]);
       const org = body.org_id
@@ -89,7 +89,7 @@ export function adminRouter(ctx: IdentityContext): Router {
   });
 
   router.post('/tokens', async (req, res) => {
-    const body = parseInput(createTokenBody, req.body);
+    const body = parseRequest(createTokenBody, req.body);
     const issued = await issueToken(
       ctx.db,
       {
@@ -106,7 +106,7 @@ export function adminRouter(ctx: IdentityContext): Router {
   });
 
   router.get('/tokens', async (req, res) => {
-    const { project_id } = parseInput(projectQuery, req.query);
+    const { project_id } = parseRequest(projectQuery, req.query);
     if (!(await getProject(ctx.db, project_id))) throw new NotFoundError('Unknown project.');
     res.json({ items: await listTokens(ctx.db, project_id) });
   });
@@ -118,14 +118,14 @@ export function adminRouter(ctx: IdentityContext): Router {
   });
 
   router.post('/ingest-keys', async (req, res) => {
-    const { project_id } = parseInput(createIngestKeyBody, req.body);
+    const { project_id } = parseRequest(createIngestKeyBody, req.body);
     if (!(await getProject(ctx.db, project_id))) throw new NotFoundError('Unknown project.');
     const key = await createIngestKey(ctx.db, project_id, ctx.clock());
     res.status(201).json(ingestKeyAnswer(key, ctx.ingestEndpoint));
   });
 
   router.post('/bootstrap', async (req, res) => {
-    const body = parseInput(bootstrapBody, req.body);
+    const body = parseRequest(bootstrapBody, req.body);
     // Without a password the user gets a random one, returned once as `user_password`.
     const generatedPassword = body.user_password === undefined ? randomSecret(18) : undefined;
     const passwordHash = await hashPassword(body.user_password ?? generatedPassword!);

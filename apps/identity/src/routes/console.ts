@@ -3,7 +3,7 @@ import { MCP_SCOPE } from '@svc/auth';
 import { NotFoundError, UnauthorizedError } from '@svc/tool-kit';
 import express, { type Response, type Router } from 'express';
 import type { IdentityContext } from '../context';
-import { parseInput, StepUpRequiredError } from '../http';
+import { parseRequest, StepUpRequiredError } from '../http';
 import { randomSecret } from '../ids';
 import { ingestKeyAnswer } from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
@@ -34,7 +34,7 @@ export function consoleRouter(ctx: IdentityContext): Router {
   const router = express.Router();
 
   router.post('/v1/login', async (req, res) => {
-    const body = parseInput(loginBody, req.body);
+    const body = parseRequest(loginBody, req.body);
     const user = await findUserByEmail(ctx.db, body.email);
     const matches = await verifyPassword(body.password, user?.password_hash ?? (await decoyPasswordHash()));
     if (!user || !matches) {
@@ -80,7 +80,7 @@ export function consoleRouter(ctx: IdentityContext): Router {
   };
 
   router.post('/v1/step-up', async (req, res) => {
-    const { password } = parseInput(stepUpBody, req.body);
+    const { password } = parseRequest(stepUpBody, req.body);
     const session = sessionOf(res);
     const user = await getUser(ctx.db, session.userId);
     if (!user || !(await verifyPassword(password, user.password_hash))) {
@@ -96,7 +96,7 @@ export function consoleRouter(ctx: IdentityContext): Router {
     const session = sessionOf(res);
     const project = await projectOf(session, req.params.project_id);
     requireStepUp(session);
-    const body = parseInput(consoleTokenBody, req.body);
+    const body = parseRequest(consoleTokenBody, req.body);
     const issued = await issueToken(
       ctx.db,
       {
@@ -133,7 +133,7 @@ export function consoleRouter(ctx: IdentityContext): Router {
   router.post('/v1/api-tokens', async (req, res) => {
     const session = sessionOf(res);
     requireStepUp(session);
-    const body = parseInput(consoleTokenBody, req.body);
+    const body = parseRequest(consoleTokenBody, req.body);
     const issued = await issueToken(
       ctx.db,
       { projectId: null, userId: session.userId, name: body.name, days: body.days, scopes: [API_SCOPE] },

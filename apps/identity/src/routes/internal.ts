@@ -4,7 +4,7 @@ import { NotFoundError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import type { IdentityContext } from '../context';
-import { parseInput } from '../http';
+import { parseRequest } from '../http';
 import { auditListQuery, introspectBody, projectQuery } from '../schemas';
 import { appendAudit, listAudit, verifyAudit } from '../store/audit';
 import { getIngestKey } from '../store/ingest-keys';
@@ -22,7 +22,7 @@ export function internalRouter(ctx: IdentityContext): Router {
   const auditWritten = ctx.metrics.counter('identity_audit_records_written_total', 'Audit records committed');
 
   router.post('/v1/introspect', async (req, res) => {
-    const { token } = parseInput(introspectBody, req.body);
+    const { token } = parseRequest(introspectBody, req.body);
     const refuse = (reason: string) => {
       introspections.inc({ result: reason });
       // A security event: the fingerprint lets operators correlate attempts; the token never appears.
@@ -58,7 +58,7 @@ export function internalRouter(ctx: IdentityContext): Router {
   });
 
   router.post('/v1/audit', async (req, res) => {
-    const { records } = parseInput(auditBatch, req.body);
+    const { records } = parseRequest(auditBatch, req.body);
     // Answer only after the commit: the gateway releases a tool result on this 201 alone.
     const written = await appendAudit(ctx.db, records);
     auditWritten.inc({}, written);
@@ -66,7 +66,7 @@ export function internalRouter(ctx: IdentityContext): Router {
   });
 
   router.get('/v1/audit', async (req, res) => {
-    const query = parseInput(auditListQuery, req.query);
+    const query = parseRequest(auditListQuery, req.query);
     const items = await listAudit(ctx.db, query.project_id, {
       limit: query.limit + 1,
       afterSeq: query.after_seq,
@@ -79,7 +79,7 @@ export function internalRouter(ctx: IdentityContext): Router {
   });
 
   router.get('/v1/audit/verify', async (req, res) => {
-    const { project_id } = parseInput(projectQuery, req.query);
+    const { project_id } = parseRequest(projectQuery, req.query);
     res.json(await verifyAudit(ctx.db, project_id));
   });
 

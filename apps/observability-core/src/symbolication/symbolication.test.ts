@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
-import { createSilentLogger } from '@svc/logger';
+import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import {
   crashSymbolicateOutput,
@@ -213,7 +213,7 @@ describe('symbolication end to end', () => {
     await migrateCore(ch);
     dir = mkdtempSync(join(tmpdir(), 'symbolication-test-'));
     files = createDebugFileStore(dir);
-    symbolicator = createSymbolicator({ ch, files, logger: createSilentLogger() });
+    symbolicator = createSymbolicator({ ch, files, logger: silentLogger });
     const keys = new Map<string, IngestKey>([
       [KEY.keyId, { projectId: KEY.projectId, secret: KEY.secret, active: true }],
       [OTHER.keyId, { projectId: OTHER.projectId, secret: OTHER.secret, active: true }],
@@ -222,7 +222,7 @@ describe('symbolication end to end', () => {
       ch,
       ingestKeys: staticIngestKeys(keys),
       internalSecret: INTERNAL_SECRET,
-      logger: createSilentLogger(),
+      logger: silentLogger,
       metrics: createNoopMetrics(),
       now: () => clock,
       debugFiles: files,
@@ -343,7 +343,7 @@ describe('symbolication end to end', () => {
       'win_1',
     ]);
 
-    worker = startSymbolicationWorker({ ch, files, logger: createSilentLogger(), pollMs: 20, symbolicator });
+    worker = startSymbolicationWorker({ ch, files, logger: silentLogger, pollMs: 20, symbolicator });
     for (const id of ['web_before', 'android_1', 'ios_1', 'win_1']) await handled(id, 1);
     expect(await pendingJobs(ch, 100)).toEqual([]);
 

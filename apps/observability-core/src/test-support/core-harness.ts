@@ -1,5 +1,5 @@
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
-import { createSilentLogger } from '@svc/logger';
+import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -44,7 +44,7 @@ export async function createCoreHarness(name: string, nowMs: number, keys: TestK
     ch,
     ingestKeys: staticIngestKeys(keyMap),
     internalSecret: INTERNAL_SECRET,
-    logger: createSilentLogger(),
+    logger: silentLogger,
     metrics: createNoopMetrics(),
     now: () => nowMs,
   });

@@ -5,7 +5,7 @@ import type { BreakerOptions } from '@svc/backend-client';
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { loadConfig as loadGatewayConfig, type WiredGateway, wireGateway } from '@svc/http-gateway';
 import { createIdentityApp, migrateIdentity } from '@svc/identity';
-import { createSilentLogger } from '@svc/logger';
+import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import {
   createCoreApp,
@@ -69,7 +69,7 @@ export async function startInProcessStack(
   options: { breaker?: BreakerOptions; name?: string } = {},
 ): Promise<InProcessStack> {
   const secret = 'in-process-secret-0123456789';
-  const logger = createSilentLogger();
+  const logger = silentLogger;
   const metrics = createNoopMetrics();
 
   const db = await createPostgres({ dataDir: ':memory:' });

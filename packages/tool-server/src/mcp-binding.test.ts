@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { createMcpServer } from './mcp-binding';
-import { makeExecutor, principal } from './test-fixtures';
+import { makeExecutor, principal } from './testing/fixtures';
 
 async function connect() {
   const { executor, audit } = makeExecutor();
@@ -30,13 +30,20 @@ describe('MCP binding', () => {
       required: ['word'],
     });
     expect(echo.outputSchema).toMatchObject({ type: 'object' });
+    expect(echo.title).toBe('Echo');
     expect(echo.annotations).toEqual({
-      title: 'Echo',
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,
       openWorldHint: false,
     });
+  });
+
+  it('writes its instructions from the tools this caller can see', async () => {
+    const { client } = await connect();
+    const instructions = client.getInstructions() ?? '';
+    expect(instructions).toContain('Start with the overview tools (demo.echo)');
+    expect(instructions).not.toContain('demo.traced');
   });
 
   it('returns structuredContent and the same JSON as text', async () => {

@@ -1,5 +1,5 @@
-import { BackendUnavailableError, InternalError, NotFoundError, UserInputError } from './errors';
-import { makeExecutor, principal } from './test-fixtures';
+import { BackendUnavailableError, InternalError, NotFoundError, UserInputError } from '@svc/tool-kit';
+import { makeExecutor, principal } from './testing/fixtures';
 
 const call = (args: unknown, tool = 'demo.echo', p = principal()) => ({
   principal: p,

@@ -1,14 +1,11 @@
-// Test-only helpers for tool-kit's own tests (not exported from the package).
+// Test-only: tools, principals and an executor for the bindings' tests (subpath ./testing).
 import type { AuditEntry, AuditSink } from '@svc/audit';
+import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
+import { defineTool, limit, listOf, type Principal, UserInputError } from '@svc/tool-kit';
 import { z } from 'zod';
-import type { Principal } from './context';
-import { defineTool } from './define-tool';
-import { UserInputError } from './errors';
-import { ToolExecutor } from './executor';
-import { silentLogger } from './logger';
-import { ToolRegistry } from './registry';
-import { limit, listOf } from './schemas';
+import { ToolExecutor } from '../executor';
+import { ToolRegistry } from '../registry';
 
 export class MemoryAuditSink implements AuditSink {
   entries: AuditEntry[] = [];
@@ -27,6 +24,7 @@ export const echoTool = defineTool({
   output: listOf(z.strictObject({ word: z.string(), project: z.string() })),
   capability: 'base',
   backend: 'core',
+  overview: true,
   handler: async (input, ctx) => {
     if (input.word === 'boom') throw new Error('database said: secret internals');
     if (input.word === 'bad') throw new UserInputError('bad word');

@@ -1,4 +1,4 @@
-import type { AnyTool } from './define-tool';
+import type { AnyTool } from '@svc/tool-kit';
 
 /** The set of tools a process serves. MCP list, REST routes and /openapi.json all come from here. */
 export class ToolRegistry {

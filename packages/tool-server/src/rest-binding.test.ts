@@ -1,8 +1,9 @@
+import { silentLogger } from '@svc/logger';
 import express from 'express';
 import request from 'supertest';
-import { silentLogger } from './logger';
-import { createRestRouter, httpErrorHandler, notFoundHandler } from './rest-binding';
-import { makeExecutor, principal } from './test-fixtures';
+import { httpErrorHandler, notFoundHandler } from './http-errors';
+import { createRestRouter } from './rest-binding';
+import { makeExecutor, principal } from './testing/fixtures';
 
 function app() {
   const { executor, audit } = makeExecutor();

@@ -7,11 +7,10 @@ import {
   McpError,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { Principal, Transport } from './context';
-import type { AnyTool } from './define-tool';
-import { asServiceError, NotFoundError } from './errors';
+import { type AnyTool, asServiceError, NotFoundError, type Principal, type Transport } from '@svc/tool-kit';
 import type { ToolExecutor } from './executor';
-import { toolJsonSchema } from './json-schema';
+import { usageAdvice } from './guidance';
+import { mcpOutputSchema, toolJsonSchema } from './json-schema';
 
 export interface McpServerOptions {
   executor: ToolExecutor;
@@ -19,18 +18,20 @@ export interface McpServerOptions {
   principal: () => Principal;
   transport: Extract<Transport, 'mcp' | 'stdio'>;
   serverInfo: { name: string; version: string };
-  instructions?: string;
   newRequestId: () => string;
 }
 
+/** A tool as tools/list carries it (the output schema as an envelope: see json-schema.ts). */
 export function toMcpTool(tool: AnyTool): Tool {
+  // The title is the tool's own `title`; repeating it inside the annotations would only cost bytes.
+  const { title: _title, ...annotations } = tool.annotations;
   return {
     name: tool.name,
     title: tool.title,
     description: tool.description,
     inputSchema: toolJsonSchema(tool.input, 'input') as Tool['inputSchema'],
-    outputSchema: toolJsonSchema(tool.output, 'output') as Tool['outputSchema'],
-    annotations: { ...tool.annotations },
+    outputSchema: mcpOutputSchema(tool.output) as Tool['outputSchema'],
+    annotations,
   };
 }
 
@@ -47,13 +48,16 @@ export function toMcpToolError(err: unknown, toolName: string): CallToolResult {
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
-/** A low-level MCP server over the executor; one per MCP session (or per request when stateless). */
+/**
+ * A low-level MCP server over the executor; one per MCP session (or per request when stateless).
+ * Its instructions are written from the tools this caller can see when the server is made.
+ */
 export function createMcpServer(options: McpServerOptions): Server {
+  const { executor } = options;
   const server = new Server(options.serverInfo, {
     capabilities: { tools: { listChanged: true }, logging: {} },
-    ...(options.instructions ? { instructions: options.instructions } : {}),
+    instructions: usageAdvice(executor.visibleTools(options.principal())),
   });
-  const { executor } = options;
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: executor.visibleTools(options.principal()).map(toMcpTool),

@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { buildOpenApiDocument } from './openapi';
-import { echoTool, recallTool, traceOnlyTool } from './test-fixtures';
+import { echoTool, recallTool, traceOnlyTool } from './testing/fixtures';
 
 describe('OpenAPI document', () => {
   const doc = buildOpenApiDocument([echoTool, traceOnlyTool, recallTool], {

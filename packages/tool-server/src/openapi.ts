@@ -1,4 +1,5 @@
-import type { AnyTool } from './define-tool';
+import { type AnyTool, ERROR_CODES } from '@svc/tool-kit';
+import { usageAdvice } from './guidance';
 import { toolJsonSchema } from './json-schema';
 
 export interface OpenApiOptions {
@@ -25,17 +26,7 @@ export function buildOpenApiDocument(
       properties: {
         error: {
           type: 'string',
-          enum: [
-            'invalid_input',
-            'unauthorized',
-            'forbidden_origin',
-            'not_found',
-            'payload_too_large',
-            'rate_limited',
-            'internal',
-            'backend_unavailable',
-            'backend_timeout',
-          ],
+          enum: ERROR_CODES,
         },
         message: { type: 'string' },
         details: {},
@@ -68,6 +59,7 @@ export function buildOpenApiDocument(
             'Missing, invalid, expired or revoked token, or no mcp:read scope (unauthorized).',
           ),
           '404': errorResponse('Unknown tool (not_found).'),
+          '405': errorResponse('Any method but POST (method_not_allowed); see Allow.'),
           '429': errorResponse('Too many requests for this token (rate_limited); see Retry-After.'),
           '503': errorResponse('A backend is unavailable (backend_unavailable); see Retry-After.'),
           '504': errorResponse('A backend did not answer in time (backend_timeout).'),
@@ -81,9 +73,8 @@ export function buildOpenApiDocument(
       title: options.title,
       version: options.version,
       description:
-        'Read-only, project-scoped observability queries. Every tool is POST /v1/tools/{name} with the ' +
-        'tool parameters as a JSON object; the project comes from the bearer token. Call aggregate tools ' +
-        '(crash.stats, apm.stats, log.aggregate) before detail tools.',
+        'Every tool is POST /v1/tools/{name} with the tool parameters as a JSON object; the project ' +
+        `comes from the bearer token. ${usageAdvice(tools)}`,
     },
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     paths,

@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditSink, AuditStatus } from '@svc/audit';
 import type { Metrics } from '@svc/metrics';
-import type { z } from 'zod';
-import type { BackendName, Backends, Principal, ToolContext, Transport } from './context';
-import type { AnyTool } from './define-tool';
 import {
+  type AnyTool,
   asServiceError,
+  type BackendName,
+  type Backends,
   BackendUnavailableError,
   InternalError,
+  type Logger,
   NotFoundError,
+  type Principal,
+  parseInput,
   type ServiceError,
-  UserInputError,
-} from './errors';
-import type { Logger } from './logger';
+  type ToolContext,
+  type Transport,
+} from '@svc/tool-kit';
 import type { ToolRegistry } from './registry';
 
 export interface ExecutorDeps {
@@ -141,17 +144,7 @@ export class ToolExecutor {
   }
 
   #validateInput(tool: AnyTool, args: unknown): unknown {
-    const candidate = args === undefined || args === null ? {} : args;
-    const parsed = tool.input.safeParse(candidate);
-    if (!parsed.success) {
-      throw new UserInputError(`Invalid input for ${tool.name}.`, {
-        details: parsed.error.issues.map((issue: z.core.$ZodIssue) => ({
-          path: issue.path.join('.'),
-          message: issue.message,
-        })),
-      });
-    }
-    return parsed.data;
+    return parseInput(tool.input, args === undefined || args === null ? {} : args, tool.name);
   }
 
   #validateOutput(tool: AnyTool, raw: unknown, logger: Logger): Record<string, unknown> {

@@ -1,0 +1,8 @@
+export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
+export { usageAdvice } from './guidance';
+export { allowOnly, httpErrorHandler, notFoundHandler } from './http-errors';
+export { mcpOutputSchema, toolJsonSchema } from './json-schema';
+export { createMcpServer, type McpServerOptions, toMcpTool, toMcpToolError } from './mcp-binding';
+export { buildOpenApiDocument, type OpenApiOptions } from './openapi';
+export { ToolRegistry } from './registry';
+export { createRestRouter, REST_TOOL_PATH, type RestBindingOptions } from './rest-binding';

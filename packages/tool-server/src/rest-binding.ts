@@ -1,0 +1,43 @@
+import type { Principal } from '@svc/tool-kit';
+import { UserInputError } from '@svc/tool-kit';
+import express, { type Request, type Response, type Router } from 'express';
+import type { ToolExecutor } from './executor';
+import { allowOnly } from './http-errors';
+
+export interface RestBindingOptions {
+  executor: ToolExecutor;
+  /** Set by the transport's auth middleware; the binding never authenticates by itself. */
+  principalOf: (res: Response) => Principal;
+  requestIdOf: (req: Request, res: Response) => string;
+}
+
+export const REST_TOOL_PATH = '/v1/tools/:name';
+
+/** POST /v1/tools/:name: the tool's parameter object in, its result JSON out; other methods 405. */
+export function createRestRouter(options: RestBindingOptions): Router {
+  const router = express.Router();
+  router.post(REST_TOOL_PATH, async (req, res, next) => {
+    try {
+      if (!req.is('application/json')) {
+        throw new UserInputError('Content-Type must be application/json.');
+      }
+      const body: unknown = req.body;
+      if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+        throw new UserInputError('The request body must be a JSON object of the tool parameters.');
+      }
+      const result = await options.executor.call({
+        principal: options.principalOf(res),
+        tool: String(req.params.name),
+        args: body ?? {},
+        transport: 'rest',
+        requestId: options.requestIdOf(req, res),
+        ...(req.get('traceparent') ? { traceparent: req.get('traceparent') } : {}),
+      });
+      res.status(200).json(result);
+    } catch (err) {
+      next(err);
+    }
+  });
+  allowOnly(router, REST_TOOL_PATH, ['POST']);
+  return router;
+}
