@@ -1,6 +1,6 @@
 import { generateToken } from '@svc/auth';
 import request from 'supertest';
-import { type Harness, startHarness } from './test-support/gateway-harness';
+import { type Harness, startHarness } from './testing/gateway-harness';
 
 const INITIALIZE = {
   jsonrpc: '2.0',

@@ -3,8 +3,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { logTools } from '@svc/tools-logs';
 import request from 'supertest';
-import { eventually, type Harness, LOGS, startHarness } from './test-support/gateway-harness';
-import { controlledProbe, recallProbe } from './test-support/test-tools';
+import { eventually, type Harness, LOGS, startHarness } from './testing/gateway-harness';
+import { controlledProbe, recallProbe } from './testing/test-tools';
 
 const ACCEPT = 'application/json, text/event-stream';
 const INITIALIZE = {

@@ -1,8 +1,8 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { logTools } from '@svc/tools-logs';
 import request from 'supertest';
-import { type Harness, LOGS, startHarness } from './test-support/gateway-harness';
-import { controlledProbe, recallProbe } from './test-support/test-tools';
+import { type Harness, LOGS, startHarness } from './testing/gateway-harness';
+import { controlledProbe, recallProbe } from './testing/test-tools';
 
 let h: Harness;
 let token: string;

@@ -1,7 +1,7 @@
 import { createPromMetrics } from '@svc/metrics';
 import request from 'supertest';
 import { createMetricsApp } from './metrics-app';
-import { type Harness, startHarness } from './test-support/gateway-harness';
+import { type Harness, startHarness } from './testing/gateway-harness';
 
 describe('metrics app', () => {
   let h: Harness;

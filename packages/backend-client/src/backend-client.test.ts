@@ -9,7 +9,7 @@ import {
 } from '@svc/tool-kit';
 import { type BackendClient, type BreakerOptions, createBackendClient } from './backend-client';
 import { GENERIC_INPUT_MESSAGE } from './map-response';
-import { eventually, json, type StubBackend, startStubBackend, text } from './test-support/stub-backend';
+import { eventually, json, type StubBackend, startStubBackend, text } from './testing/stub-backend';
 import { isValidTraceparent } from './traceparent';
 
 const SECRET = 'internal-secret-for-tests-0123456789';

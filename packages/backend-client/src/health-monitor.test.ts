@@ -2,7 +2,7 @@ import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { type BackendClient, createBackendClient } from './backend-client';
 import { createHealthMonitor } from './health-monitor';
-import { json, type StubBackend, startStubBackend } from './test-support/stub-backend';
+import { json, type StubBackend, startStubBackend } from './testing/stub-backend';
 
 let recall: StubBackend;
 let recallClient: BackendClient;

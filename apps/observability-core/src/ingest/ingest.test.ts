@@ -1,6 +1,6 @@
 import { generateDemoProject } from '@svc/demo-data';
 import request from 'supertest';
-import { type CoreHarness, createCoreHarness, type TestKey } from '../test-support/core-harness';
+import { type CoreHarness, createCoreHarness, type TestKey } from '../testing/core-harness';
 import { crashSignature } from './crash-signature';
 import { signIngestBody } from './signature';
 

@@ -1,6 +1,7 @@
 import { UserInputError } from '@svc/tool-kit';
 import type { z } from 'zod';
 import { DEFAULT_RETENTION, type Retention, TTL_COLUMNS } from '../storage/migrations';
+import { DAY_MS } from '../storage/time';
 import { RECORD_SCHEMAS, RECORD_TYPES, type RecordType, type ValidBatch } from './schemas';
 
 export interface RecordProblem {
@@ -10,7 +11,6 @@ export interface RecordProblem {
 }
 
 const MAX_PROBLEMS = 100;
-const DAY_MS = 24 * 60 * 60 * 1000;
 /** Device clocks drift: up to a day ahead is accepted, later is a bad clock or a bad record. */
 const MAX_FUTURE_MS = DAY_MS;
 

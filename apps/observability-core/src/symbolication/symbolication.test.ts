@@ -17,11 +17,7 @@ import { createCoreApp } from '../app';
 import type { IngestKey } from '../ingest/key-resolver';
 import { signIngestBody } from '../ingest/signature';
 import { migrateCore } from '../storage/migrate';
-import { INTERNAL_SECRET, staticIngestKeys } from '../test-support/core-harness';
-import { createDebugFileStore, type DebugFileStore } from './debug-file-store';
-import { pendingJobs } from './jobs';
-import { REASONS, type StoredFrame } from './symbolicate';
-import { createSymbolicator, type Symbolicator } from './symbolicator';
+import { INTERNAL_SECRET, staticIngestKeys } from '../testing/core-harness';
 import {
   type BreakpadFunc,
   type Bundle,
@@ -29,7 +25,11 @@ import {
   breakpadText,
   buildBundle,
   expectedOriginal,
-} from './test-fixtures';
+} from '../testing/symbolication-fixtures';
+import { createDebugFileStore, type DebugFileStore } from './debug-file-store';
+import { pendingJobs } from './jobs';
+import { REASONS, type StoredFrame } from './symbolicate';
+import { createSymbolicator, type Symbolicator } from './symbolicator';
 import { type SymbolicationWorker, startSymbolicationWorker } from './worker';
 
 // Upload -> ingest -> crash.symbolicate -> worker -> crash_symbolications, over HTTP on chDB.

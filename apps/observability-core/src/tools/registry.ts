@@ -1,32 +1,20 @@
-import { ANALYTICS_TOOLS } from './analytics/analytics-tools';
-import { cohortsTool } from './analytics/cohorts-tool';
-import { dimensionsTool } from './analytics/dimensions';
-import { experimentResultsTool } from './analytics/experiment-results';
-import { funnelTool } from './analytics/funnel';
-import { retentionTool } from './analytics/retention-tool';
+import { analyticsQueries } from './analytics/queries';
 import type { AnyCoreTool } from './core-tool';
-import { CRASH_QUERY_TOOLS } from './crash/crash-query-tools';
-import { SYMBOL_TOOLS } from './crash/symbol-tools';
-import { LOG_TOOLS } from './logs/log-tools';
-import { USER_TOOLS } from './users/user-tools';
+import { crashQueries } from './crash/queries';
+import { logsQueries } from './logs/queries';
+import { usersQueries } from './users/queries';
 
-/** Tool groups add their list here, one line each. */
-const DEFAULT_CORE_TOOLS: readonly AnyCoreTool[] = [
-  ...LOG_TOOLS,
-  ...CRASH_QUERY_TOOLS,
-  ...SYMBOL_TOOLS,
-  ...USER_TOOLS,
-  ...ANALYTICS_TOOLS,
-  funnelTool,
-  dimensionsTool,
-  retentionTool,
-  cohortsTool,
-  experimentResultsTool,
+/** Every tool the core serves: one line per tool group (its folder's queries.ts). */
+export const coreQueries: readonly AnyCoreTool[] = [
+  ...logsQueries,
+  ...crashQueries,
+  ...usersQueries,
+  ...analyticsQueries,
 ];
 
-/** Every tool the core serves, by name. Tool groups add their list here. */
+/** The core's tools by name; a duplicate name is a programming error caught at start. */
 export function createCoreToolRegistry(
-  tools: readonly AnyCoreTool[] = DEFAULT_CORE_TOOLS,
+  tools: readonly AnyCoreTool[] = coreQueries,
 ): ReadonlyMap<string, AnyCoreTool> {
   const registry = new Map<string, AnyCoreTool>();
   for (const tool of tools) {

@@ -1,5 +1,5 @@
 import type { COHORT_GRANULARITIES } from '@svc/tools-analytics';
-import { DAY_MS } from './retention-counts';
+import { DAY_MS } from '../../storage/time';
 
 export type Granularity = (typeof COHORT_GRANULARITIES)[number];
 
@@ -20,5 +20,3 @@ export function nextPeriod(start: number, granularity: Granularity): number {
   const d = new Date(start * DAY_MS);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) / DAY_MS;
 }
-
-export const isoDate = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10);

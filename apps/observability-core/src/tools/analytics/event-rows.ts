@@ -2,8 +2,9 @@ import type { TrackEvent } from '@svc/tools-analytics';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { sanitizeOptional } from '../sanitize';
+import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
+import { fetchFor, type Page, pageOf } from '../sql/page';
 import { parseProperties } from './properties';
-import { type RowFilter, whereOf } from './row-filter';
 
 interface EventRow {
   ts: string;
@@ -15,15 +16,10 @@ interface EventRow {
   session_id: string;
 }
 
-export interface Page<T> {
-  items: T[];
-  has_more: boolean;
-}
-
 /** Events of the context's project, newest first; ties broken so pages are stable. */
 export async function listEvents(
   ctx: CoreToolContext,
-  filter: RowFilter,
+  filter: SqlFilter,
   limit: number,
 ): Promise<Page<TrackEvent>> {
   const rows = await ctx.ch.query<EventRow>(
@@ -32,10 +28,10 @@ export async function listEvents(
      FROM events WHERE ${whereOf(filter)}
      ORDER BY timestamp DESC, event_name ASC, user_id ASC, session_id ASC, properties ASC
      LIMIT {fetch:UInt32}`,
-    { ...filter.params, project_id: ctx.projectId, fetch: limit + 1 },
+    paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
     { signal: ctx.signal },
   );
-  return { items: rows.slice(0, limit).map(toTrackEvent), has_more: rows.length > limit };
+  return pageOf(rows, limit, toTrackEvent);
 }
 
 function toTrackEvent(row: EventRow): TrackEvent {

@@ -1,4 +1,6 @@
 import type { CoreToolContext } from '../core-tool';
+import { whereOf } from '../sql/filter';
+import { TIMESTAMP_IN_WINDOW } from '../sql/window';
 
 // The SQL behind experiment.results (DESIGN.md section 7). Every value is a bound parameter.
 
@@ -46,9 +48,7 @@ export interface CountWindow {
   toMs: number;
 }
 
-const IN_WINDOW = `project_id = {project_id:String}
-  AND timestamp >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')
-  AND timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')`;
+const IN_WINDOW = whereOf({ where: [...TIMESTAMP_IN_WINDOW], params: {} });
 
 /**
  * A user's variant is that of their first `$exposure` in the window (equal first timestamps: the

@@ -1,6 +1,6 @@
 import { experimentResultsOutput } from '@svc/tools-analytics';
-import { type CoreHarness, createCoreHarness, type TestKey } from '../../test-support/core-harness';
-import { type RefDefinition, type RefEvent, referenceResults } from './experiment-reference';
+import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
+import { type RefDefinition, type RefEvent, referenceResults } from '../../testing/experiment-reference';
 
 // experiment.results on chDB against the plain-loop reference (experiment-reference.ts), on
 // seeded data sets built to hit the edge cases: a variant with zero conversions, later exposures

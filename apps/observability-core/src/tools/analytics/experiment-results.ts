@@ -1,8 +1,8 @@
 import { UserInputError } from '@svc/tool-kit';
 import { experimentResults } from '@svc/tools-analytics';
-import { isoFromMs } from '../../storage/time';
 import { serve } from '../core-tool';
 import { FIELD_LIMITS, sanitizeText } from '../sanitize';
+import { lastDays, utcDates } from '../sql/window';
 import { countExposures, type ExposureCell, hasAnyExposure, loadDefinition } from './experiment-counts';
 import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest } from './statistics';
 
@@ -15,9 +15,6 @@ import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest } from './stat
 //   converted, rate, lift and both tests are null (the goal is unknown, nothing is guessed).
 // - Variants listed: the definition's plus any seen in the window's exposures; baseline first.
 // - A `baseline` parameter that is not one of those variants is 400.
-
-const DAY_MS = 24 * 60 * 60 * 1000;
-const dateOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** Baseline: parameter, else the definition's, else `control`, else the first variant by name. */
 export function chooseBaseline(variants: readonly string[], param?: string, defined?: string): string | null {
@@ -39,10 +36,9 @@ function groupUpTo(cells: readonly ExposureCell[], variant: string, day: string)
   return { n, x };
 }
 
-export const experimentResultsTool = serve(experimentResults, async (ctx, input) => {
-  const fromMs = ctx.now - input.days * DAY_MS;
-  const toMs = ctx.now;
-  const windowOut = { from: isoFromMs(fromMs), to: isoFromMs(toMs) };
+export const experimentResultsQuery = serve(experimentResults, async (ctx, input) => {
+  const w = lastDays(ctx.now, input.days);
+  const { fromMs, toMs } = w;
   const definition = await loadDefinition(ctx, input.experiment_key);
   const goal = definition?.goal_event ?? null;
   const cells = await countExposures(ctx, {
@@ -56,7 +52,7 @@ export const experimentResultsTool = serve(experimentResults, async (ctx, input)
   const base = {
     experiment_key: sanitizeText(input.experiment_key, FIELD_LIMITS.id),
     found,
-    window: windowOut,
+    window: w.iso,
   };
   if (!found) return { ...base, goal_event: null, baseline: null, variants: [] };
 
@@ -68,8 +64,7 @@ export const experimentResultsTool = serve(experimentResults, async (ctx, input)
   if (baseline !== null) ordered.unshift(baseline);
 
   const ALL = '9999-12-31';
-  const looks: string[] = [];
-  for (let day = Math.floor(fromMs / DAY_MS) * DAY_MS; day <= toMs; day += DAY_MS) looks.push(dateOf(day));
+  const looks = utcDates(fromMs, toMs);
   // With no baseline there are no variants either, so baseName is never read empty.
   const baseName = baseline ?? '';
   const b = groupUpTo(cells, baseName, ALL);

@@ -2,8 +2,8 @@ import type { FeedbackItem } from '@svc/tools-analytics';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
-import type { Page } from './event-rows';
-import { type RowFilter, whereOf } from './row-filter';
+import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
+import { fetchFor, type Page, pageOf } from '../sql/page';
 
 interface FeedbackRow {
   ts: string;
@@ -22,7 +22,7 @@ const FROM = 'feedback FINAL';
 /** Feedback of the context's project, newest first. */
 export async function listFeedback(
   ctx: CoreToolContext,
-  filter: RowFilter,
+  filter: SqlFilter,
   limit: number,
 ): Promise<Page<FeedbackItem>> {
   const rows = await ctx.ch.query<FeedbackRow>(
@@ -31,16 +31,16 @@ export async function listFeedback(
      FROM ${FROM} WHERE ${whereOf(filter)}
      ORDER BY timestamp DESC, feedback_id ASC
      LIMIT {fetch:UInt32}`,
-    { ...filter.params, project_id: ctx.projectId, fetch: limit + 1 },
+    paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
     { signal: ctx.signal },
   );
-  return { items: rows.slice(0, limit).map(toFeedbackItem), has_more: rows.length > limit };
+  return pageOf(rows, limit, toFeedbackItem);
 }
 
-export async function countFeedback(ctx: CoreToolContext, filter: RowFilter): Promise<number> {
+export async function countFeedback(ctx: CoreToolContext, filter: SqlFilter): Promise<number> {
   const rows = await ctx.ch.query<{ n: string }>(
     `SELECT count() AS n FROM ${FROM} WHERE ${whereOf(filter)}`,
-    { ...filter.params, project_id: ctx.projectId },
+    paramsOf(filter, ctx.projectId),
     { signal: ctx.signal },
   );
   return Number(rows[0]?.n ?? 0);

@@ -1,13 +1,13 @@
+import { DAY_MS } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { combine, equals, type RowFilter, whereOf } from './row-filter';
+import { combine, equals, paramsOf, type SqlFilter, whereOf } from '../sql/filter';
+import { dayIndex } from '../sql/window';
 
 // The one query behind analytics.retention and analytics.cohorts (DESIGN.md section 7). Per user,
 // over the events that match the filters and are not later than now: the first event ever gives
 // day 0 (its UTC date); the user is in the cohort when that first event is inside the window; the
 // distinct UTC dates of the user's events give the day offsets on which the user was active.
 // Counts per (day 0, offset) are exact (each user is counted once per pair); the tools add them up.
-
-export const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface RetentionFilters {
   platform?: string;
@@ -33,7 +33,8 @@ export interface CohortCounts {
   byDay0: Day0Counts[];
 }
 
-export function eventFilter(f: RetentionFilters): RowFilter {
+/** The filter parameters analytics.funnel, retention and cohorts share, over the events' columns. */
+export function eventFilter(f: RetentionFilters): SqlFilter {
   return combine(
     equals('platform', f.platform),
     equals('app_version', f.app_version),
@@ -42,8 +43,6 @@ export function eventFilter(f: RetentionFilters): RowFilter {
     equals('utm_campaign', f.utm_campaign),
   );
 }
-
-export const dayIndex = (ms: number) => Math.floor(ms / DAY_MS);
 
 // Users are grouped by user_key, a 64-bit hash of their id stored at insert (migration 13; integer
 // keys are several times cheaper than strings; a collision among even 10^8 users has a probability
@@ -112,15 +111,13 @@ export async function queryCohortCounts(
   const toMs = ctx.now;
   const fromMs = toMs - input.days * DAY_MS;
   const filter = eventFilter(input);
-  const params = {
-    ...filter.params,
-    project_id: ctx.projectId,
+  const params = paramsOf(filter, ctx.projectId, {
     from_ms: fromMs,
     to_ms: toMs,
     // Activity before the window's first UTC date cannot be on or after any cohort's day 0.
     from_day_ms: dayIndex(fromMs) * DAY_MS,
     max_day: input.max_day,
-  };
+  });
   const sql = input.days <= BITMASK_MAX_DAYS ? bitmaskSql(whereOf(filter)) : arraySql(whereOf(filter));
   const rows = await ctx.ch.query<{ day0: number; offset: number; users: string }>(sql, params, {
     signal: ctx.signal,

@@ -1,7 +1,9 @@
 import { crashAggregate } from '@svc/tools-crash';
 import { serve } from '../core-tool';
 import { sanitizeOptional } from '../sanitize';
-import { lastDays } from './crash-window';
+import { paramsOf, whereOf } from '../sql/filter';
+import { fetchFor } from '../sql/page';
+import { lastDays } from '../sql/window';
 
 const AGGREGATE_DAYS = 14;
 const GROUP_COLUMNS = {
@@ -17,14 +19,14 @@ const GROUP_COLUMNS = {
  * they fall in the same group and count once), users = distinct non-empty user ids. Groups by
  * count desc, then key, crashes without a value (only possible for user_id) last.
  */
-export const crashAggregateTool = serve(crashAggregate, async (ctx, input) => {
+export const crashAggregateQuery = serve(crashAggregate, async (ctx, input) => {
   const column = GROUP_COLUMNS[input.group_by];
   // Grouped by user, a group's users are 1 (or 0 for crashes without a user): no per-group set.
   const users =
     input.group_by === 'user_id' ? "if(key = '', 0, 1)" : "uniqExactIf(cityHash64(user_id), user_id != '')";
-  const w = lastDays(ctx, AGGREGATE_DAYS);
-  const params = { ...w.params, project_id: ctx.projectId, fetch: input.limit + 1 };
-  const where = `project_id = {project_id:String} AND ${w.where}`;
+  const w = lastDays(ctx.now, AGGREGATE_DAYS);
+  const params = paramsOf(w.filter, ctx.projectId, { fetch: fetchFor(input.limit) });
+  const where = whereOf(w.filter);
   const [groups, totals] = await Promise.all([
     ctx.ch.query<{ key: string; n: string; users: string }>(
       `SELECT ${column} AS key, uniqExact(cityHash64(event_id)) AS n, ${users} AS users

@@ -1,10 +1,11 @@
 import { crashGet } from '@svc/tools-crash';
 import { serve } from '../core-tool';
-import { crashEquals, selectCrashes, selectSymbolications, toDetail } from './crash-rows';
+import { equalsKey } from '../sql/filter';
+import { selectCrashes, selectSymbolications, toDetail } from './crash-rows';
 
 /** One crash by event id with raw and (when symbolication ran) symbolicated frames. */
-export const crashGetTool = serve(crashGet, async (ctx, input) => {
-  const [row] = await selectCrashes(ctx, crashEquals('event_id', input.event_id), 1, {
+export const crashGetQuery = serve(crashGet, async (ctx, input) => {
+  const [row] = await selectCrashes(ctx, equalsKey('event_id', input.event_id), 1, {
     breadcrumbs: true,
     frames: true,
   });

@@ -7,7 +7,7 @@ import { serve } from '../core-tool';
  * is parsed to epoch ms; the column has ms precision, so dropping sub-ms digits keeps `>` exact.
  * Events are distinct event ids (a re-sent event counts once).
  */
-export const crashRecurrenceTool = serve(crashRecurrence, async (ctx, input) => {
+export const crashRecurrenceQuery = serve(crashRecurrence, async (ctx, input) => {
   const sinceMs = Date.parse(input.since);
   const [row] = await ctx.ch.query<{
     total: string;

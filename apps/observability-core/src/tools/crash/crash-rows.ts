@@ -10,6 +10,8 @@ import { z } from 'zod';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
+import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
+import { fetchFor, type Page, pageOf } from '../sql/page';
 
 // Reading crashes. A crash is its event_id: the table is a ReplacingMergeTree that collapses a
 // re-sent event only when parts merge, so lists keep one row per event_id (`LIMIT 1 BY`, the
@@ -48,39 +50,47 @@ export interface CrashRow {
 const SUMMARY_COLUMNS = `toUnixTimestamp64Milli(timestamp) AS ts, event_id, signature, error_type, message,
   platform, app_version, device_os, user_id, session_id`;
 
-export interface CrashFilter {
-  /** Constant SQL conditions with `{name:Type}` placeholders; values only in `params`. */
-  where: string[];
-  params: Record<string, unknown>;
-}
-
-export const crashEquals = (column: 'event_id' | 'signature' | 'user_id', value: string): CrashFilter => ({
-  where: [`${column} = {${column}:String}`],
-  params: { [column]: value },
-});
-
 /**
  * Crash rows of the context's project, newest first (ties by event_id), one per event_id.
  * Fetches `fetch` rows; callers ask for limit + 1 to know whether more exist.
  */
 export async function selectCrashes(
   ctx: CoreToolContext,
-  filter: CrashFilter,
+  filter: SqlFilter,
   fetch: number,
   extra: { breadcrumbs?: boolean; frames?: boolean } = {},
 ): Promise<CrashRow[]> {
   const columns = [SUMMARY_COLUMNS];
   if (extra.breadcrumbs) columns.push('breadcrumbs');
   if (extra.frames) columns.push('frames');
-  const where = ['project_id = {project_id:String}', ...filter.where].join(' AND ');
   return ctx.ch.query<CrashRow>(
-    `SELECT ${columns.join(', ')} FROM crashes WHERE ${where}
+    `SELECT ${columns.join(', ')} FROM crashes WHERE ${whereOf(filter)}
      ORDER BY timestamp DESC, event_id ASC
      LIMIT 1 BY event_id
      LIMIT {fetch:UInt32}`,
-    { ...filter.params, project_id: ctx.projectId, fetch },
+    paramsOf(filter, ctx.projectId, { fetch }),
     { signal: ctx.signal },
   );
+}
+
+/**
+ * A page of crashes matching `filter`, newest first, one item per event_id, each with its
+ * symbolication state (crash.recent, crash.by_signature, crash.by_user, user.detail, session.detail).
+ */
+export async function crashPage<T>(
+  ctx: CoreToolContext,
+  filter: SqlFilter,
+  limit: number,
+  toItem: (row: CrashRow, symbolication: Symbolication | undefined) => T,
+  withBreadcrumbs = false,
+): Promise<Page<T>> {
+  const rows = await selectCrashes(ctx, filter, fetchFor(limit), { breadcrumbs: withBreadcrumbs });
+  const symbolications = await selectSymbolications(
+    ctx,
+    rows.slice(0, limit).map((r) => r.event_id),
+    false,
+  );
+  return pageOf(rows, limit, (r) => toItem(r, symbolications.get(r.event_id)));
 }
 
 export interface Symbolication {

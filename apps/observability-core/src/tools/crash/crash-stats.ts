@@ -1,8 +1,9 @@
 import { crashStats, STATS_SIGNATURES_MAX } from '@svc/tools-crash';
 import { serve } from '../core-tool';
 import { FIELD_LIMITS, sanitizeText } from '../sanitize';
+import { combine, equals, paramsOf, whereOf } from '../sql/filter';
+import { lastDays, zeroFilledDays } from '../sql/window';
 import { CRASH_LIMITS } from './crash-rows';
-import { lastDays, utcDates } from './crash-window';
 
 /**
  * Over `[now - days, now]`, optionally one app_version: total (distinct event ids), affected users
@@ -10,16 +11,11 @@ import { lastDays, utcDates } from './crash-window';
  * error_type of the signature's latest crash; share = count / total) and crashes per UTC day,
  * zero-filled from the window's first day to today.
  */
-export const crashStatsTool = serve(crashStats, async (ctx, input) => {
-  const w = lastDays(ctx, input.days);
-  const conditions = ['project_id = {project_id:String}', w.where];
-  if (input.app_version !== undefined) conditions.push('app_version = {app_version:String}');
-  const where = conditions.join(' AND ');
-  const params = {
-    ...w.params,
-    project_id: ctx.projectId,
-    app_version: input.app_version ?? '',
-  };
+export const crashStatsQuery = serve(crashStats, async (ctx, input) => {
+  const w = lastDays(ctx.now, input.days);
+  const filter = combine(w.filter, equals('app_version', input.app_version));
+  const where = whereOf(filter);
+  const params = paramsOf(filter, ctx.projectId);
   const opts = { signal: ctx.signal };
   // One scan counts events per signature, per UTC day and overall (GROUPING SETS); distinct user
   // ids need their own set, so they run beside it. Distinct counts hash the ids to 64 bits first:
@@ -68,6 +64,6 @@ export const crashStatsTool = serve(crashStats, async (ctx, input) => {
       count: Number(s.n),
       share: total > 0 ? Number(s.n) / total : 0,
     })),
-    daily: utcDates(w.fromMs, w.toMs).map((date) => ({ date, count: perDay.get(date) ?? 0 })),
+    daily: zeroFilledDays(w.fromMs, w.toMs, perDay),
   };
 });

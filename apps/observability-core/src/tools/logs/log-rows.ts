@@ -2,6 +2,8 @@ import type { LogEntry } from '@svc/tools-logs';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from '../sanitize';
+import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
+import { fetchFor, type Page, pageOf } from '../sql/page';
 
 interface LogRow {
   ts: string;
@@ -22,38 +24,25 @@ interface LogRow {
 const COLUMNS = `toUnixTimestamp64Milli(timestamp) AS ts, level, message, source, platform, app_version,
   user_id, session_id, device_id, trace_id, span_id, event_id, attributes`;
 
-export interface LogFilter {
-  /** Constant SQL conditions with `{name:Type}` placeholders; values only in `params`. */
-  where: string[];
-  params: Record<string, unknown>;
-}
-
-export interface LogPage {
-  items: LogEntry[];
-  limit: number;
-  has_more: boolean;
-}
-
 /**
  * One page of log lines of the context's project. Ties in time are broken by message so pages
  * are stable. Fetches limit + 1 rows to know whether more exist.
  */
 export async function listLogs(
   ctx: CoreToolContext,
-  filter: LogFilter,
+  filter: SqlFilter,
   order: 'newest' | 'oldest',
   limit: number,
-): Promise<LogPage> {
+): Promise<Page<LogEntry>> {
   const direction = order === 'newest' ? 'DESC' : 'ASC';
-  const where = ['project_id = {project_id:String}', ...filter.where].join(' AND ');
   const rows = await ctx.ch.query<LogRow>(
-    `SELECT ${COLUMNS} FROM logs WHERE ${where}
+    `SELECT ${COLUMNS} FROM logs WHERE ${whereOf(filter)}
      ORDER BY timestamp ${direction}, message ASC
      LIMIT {fetch:UInt32}`,
-    { ...filter.params, project_id: ctx.projectId, fetch: limit + 1 },
+    paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
     { signal: ctx.signal },
   );
-  return { items: rows.slice(0, limit).map(toLogEntry), limit, has_more: rows.length > limit };
+  return pageOf(rows, limit, toLogEntry);
 }
 
 function toLogEntry(row: LogRow): LogEntry {

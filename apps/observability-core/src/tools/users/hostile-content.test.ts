@@ -1,7 +1,7 @@
 import { feedbackSearchOutput, trackRecentOutput, trackStatsOutput } from '@svc/tools-analytics';
 import { sessionDetailOutput, userDetailOutput } from '@svc/tools-users';
 import type { z } from 'zod';
-import { type CoreHarness, createCoreHarness, type TestKey } from '../../test-support/core-harness';
+import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
 import { PROPERTY_LIMITS } from '../analytics/properties';
 import { FIELD_LIMITS, TRUNCATION_MARK } from '../sanitize';
 

@@ -1,9 +1,9 @@
 import type { SessionSummary } from '@svc/tools-users';
 import { isoFromMs } from '../../storage/time';
-import type { Page } from '../analytics/event-rows';
-import { type RowFilter, whereOf } from '../analytics/row-filter';
 import type { CoreToolContext } from '../core-tool';
 import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
+import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
+import { fetchFor, type Page, pageOf } from '../sql/page';
 
 interface SessionRow {
   session_id: string;
@@ -18,7 +18,7 @@ interface SessionRow {
 /** Sessions as last reported (FINAL: the latest report wins), most recently started first. */
 export async function listSessions(
   ctx: CoreToolContext,
-  filter: RowFilter,
+  filter: SqlFilter,
   limit: number,
 ): Promise<Page<SessionSummary>> {
   const rows = await ctx.ch.query<SessionRow>(
@@ -28,10 +28,10 @@ export async function listSessions(
      FROM sessions FINAL WHERE ${whereOf(filter)}
      ORDER BY started_at DESC, session_id ASC
      LIMIT {fetch:UInt32}`,
-    { ...filter.params, project_id: ctx.projectId, fetch: limit + 1 },
+    paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
     { signal: ctx.signal },
   );
-  return { items: rows.slice(0, limit).map(toSessionSummary), has_more: rows.length > limit };
+  return pageOf(rows, limit, toSessionSummary);
 }
 
 function toSessionSummary(row: SessionRow): SessionSummary {

@@ -1,0 +1,35 @@
+import { SYMBOL_LIST_MAX, symbolList } from '@svc/tools-crash';
+import { isoFromMs } from '../../storage/time';
+import { listDebugFiles, USABLE_KINDS } from '../../symbolication/debug-files';
+import { serve } from '../core-tool';
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
+
+/**
+ * symbol.list: the project's uploaded debug files, newest first. SPEC.md gives no `limit`, so at
+ * most SYMBOL_LIST_MAX come back and `has_more` says when there are more. Names and modules were
+ * given by an uploader (or read from the file): returned as cleaned, capped data.
+ */
+export const symbolListQuery = serve(symbolList, async (ctx, input) => {
+  const rows = await listDebugFiles(ctx.ch, ctx.projectId, {
+    ...(input.platform ? { platform: input.platform } : {}),
+    limit: SYMBOL_LIST_MAX + 1,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+  });
+  return {
+    items: rows.slice(0, SYMBOL_LIST_MAX).map((r) => ({
+      file_id: r.file_id,
+      name: sanitizeText(r.name, FIELD_LIMITS.id),
+      kind: r.kind,
+      platform: r.platform,
+      release: sanitizeOptional(r.release),
+      debug_id: sanitizeOptional(r.debug_id),
+      module: sanitizeOptional(r.module),
+      usable: USABLE_KINDS.includes(r.kind),
+      size_bytes: Number(r.size_bytes),
+      sha256: r.sha256,
+      uploaded_at: isoFromMs(r.uploaded_ms),
+    })),
+    limit: SYMBOL_LIST_MAX,
+    has_more: rows.length > SYMBOL_LIST_MAX,
+  };
+});

@@ -1,0 +1,36 @@
+import { logAggregate } from '@svc/tools-logs';
+import { DAY_MS } from '../../storage/time';
+import { serve } from '../core-tool';
+import { sanitizeOptional } from '../sanitize';
+import { paramsOf, whereOf } from '../sql/filter';
+import { fetchFor } from '../sql/page';
+import { windowEnding } from '../sql/window';
+
+const GROUP_COLUMNS = { level: 'level', user_id: 'user_id', platform: 'platform' } as const;
+
+/** Last 24 hours, [now - 24h, now]; groups by count desc, then key (lines without one last). */
+export const logAggregateQuery = serve(logAggregate, async (ctx, input) => {
+  const column = GROUP_COLUMNS[input.group_by];
+  const w = windowEnding(ctx.now, DAY_MS);
+  const where = whereOf(w.filter);
+  const params = paramsOf(w.filter, ctx.projectId, { fetch: fetchFor(input.limit) });
+  const [groups, totals] = await Promise.all([
+    ctx.ch.query<{ key: string; n: string }>(
+      `SELECT ${column} AS key, count() AS n FROM logs WHERE ${where}
+       GROUP BY key ORDER BY n DESC, key = '' ASC, key ASC LIMIT {fetch:UInt32}`,
+      params,
+      { signal: ctx.signal },
+    ),
+    ctx.ch.query<{ total: string }>(`SELECT count() AS total FROM logs WHERE ${where}`, params, {
+      signal: ctx.signal,
+    }),
+  ]);
+  return {
+    window: w.iso,
+    group_by: input.group_by,
+    total: Number(totals[0]?.total ?? 0),
+    groups: groups.slice(0, input.limit).map((g) => ({ key: sanitizeOptional(g.key), count: Number(g.n) })),
+    limit: input.limit,
+    has_more: groups.length > input.limit,
+  };
+});

@@ -1,0 +1,30 @@
+import { sessionDetail } from '@svc/tools-users';
+import { serve } from '../core-tool';
+import { equalsKey } from '../sql/filter';
+import { summarize } from './channel-summary';
+import { ALL_CHANNELS, channel, listChannels } from './detail-channels';
+import { listSessions } from './session-rows';
+
+/** One session over every channel, with the session record as last reported. */
+export const sessionDetailQuery = serve(sessionDetail, async (ctx, input) => {
+  const [seen, lists, record] = await Promise.all([
+    summarize(ctx, 'session_id', input.session_id, ALL_CHANNELS),
+    listChannels(ctx, 'session_id', input.session_id, input.limit),
+    listSessions(ctx, equalsKey('session_id', input.session_id), 1),
+  ]);
+  return {
+    session_id: input.session_id,
+    found: seen.found,
+    session: record.items[0] ?? null,
+    user_ids: seen.user_ids,
+    first_seen: seen.first_seen,
+    last_seen: seen.last_seen,
+    platforms: seen.platforms,
+    app_versions: seen.app_versions,
+    limit: input.limit,
+    logs: channel(seen.totals.logs, lists.logs),
+    crashes: channel(seen.totals.crashes, lists.crashes),
+    events: channel(seen.totals.events, lists.events),
+    feedback: channel(seen.totals.feedback, lists.feedback),
+  };
+});
