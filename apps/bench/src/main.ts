@@ -1,18 +1,18 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchCore } from './core-harness';
 import type { Summary } from './stats';
-import { benchIssue4 } from './suites/analytics';
+import { benchAnalytics } from './suites/analytics';
 import { loadCrashes, loadLogs } from './suites/data';
 import { benchGateway } from './suites/gateway';
 
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
 // Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_EVENTS, BENCH_RUNS.
-// Suites (BENCH_SUITES, comma separated): core, gateway, issue4 (product analytics).
+// Suites (BENCH_SUITES, comma separated): core, gateway, analytics (product analytics, experiments).
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 10_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const SUITES = new Set((process.env.BENCH_SUITES ?? 'core,gateway,issue4').split(','));
+const SUITES = new Set((process.env.BENCH_SUITES ?? 'core,gateway,analytics').split(','));
 const CONNECTIONS = 16;
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 10_000);
 const TARGET_MS = 250;
@@ -65,12 +65,12 @@ if (SUITES.has('gateway')) {
   );
 }
 
-if (SUITES.has('issue4')) {
+if (SUITES.has('analytics')) {
   const core = await startBenchCore();
   try {
-    const issue4 = await benchIssue4(core, EVENTS, RUNS);
-    rows.push(...issue4.rows);
-    notes.push(...issue4.notes);
+    const analytics = await benchAnalytics(core, EVENTS, RUNS);
+    rows.push(...analytics.rows);
+    notes.push(...analytics.notes);
   } finally {
     await core.close();
   }

@@ -1,11 +1,11 @@
 import { ConfigError } from '@svc/config';
-import { bodyLimitBytes, loadConfig } from './config';
+import { bodyLimitBytes, loadGatewayConfig } from './config';
 
 const SECRET = 'a-long-enough-internal-secret';
 
 describe('gateway config', () => {
   it('applies the documented defaults', () => {
-    const c = loadConfig({ SVC_INTERNAL_SECRET: SECRET });
+    const c = loadGatewayConfig({ SVC_INTERNAL_SECRET: SECRET });
     expect(c).toMatchObject({
       port: 8092,
       host: '127.0.0.1',
@@ -23,24 +23,27 @@ describe('gateway config', () => {
   });
 
   it('fails fast, naming the variable, without SVC_INTERNAL_SECRET', () => {
-    expect(() => loadConfig({})).toThrow(ConfigError);
-    expect(() => loadConfig({})).toThrow(/SVC_INTERNAL_SECRET/);
+    expect(() => loadGatewayConfig({})).toThrow(ConfigError);
+    expect(() => loadGatewayConfig({})).toThrow(/SVC_INTERNAL_SECRET/);
   });
 
   it('treats an empty recall/copilot endpoint as not deployed and a set one as deployed', () => {
-    const off = loadConfig({
+    const off = loadGatewayConfig({
       SVC_INTERNAL_SECRET: SECRET,
       SVC_RECALL_ENDPOINT: '',
       SVC_COPILOT_ENDPOINT: ' ',
     });
     expect(off.recallUrl).toBeUndefined();
     expect(off.copilotUrl).toBeUndefined();
-    const on = loadConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_RECALL_ENDPOINT: 'http://localhost:8087' });
+    const on = loadGatewayConfig({
+      SVC_INTERNAL_SECRET: SECRET,
+      SVC_RECALL_ENDPOINT: 'http://localhost:8087',
+    });
     expect(on.recallUrl).toBe('http://localhost:8087');
   });
 
   it('parses the origin list, stateless flag and limits', () => {
-    const c = loadConfig({
+    const c = loadGatewayConfig({
       SVC_INTERNAL_SECRET: SECRET,
       SVC_ALLOWED_ORIGINS: 'https://a.example/, http://localhost:3000 ,',
       SVC_MCP_STATELESS: '1',
@@ -61,6 +64,6 @@ describe('gateway config', () => {
     ['SVC_RATE_LIMIT_PER_MINUTE', '0'],
     ['SVC_RECALL_ENDPOINT', 'ftp://x'],
   ])('rejects %s=%s', (key, value) => {
-    expect(() => loadConfig({ SVC_INTERNAL_SECRET: SECRET, [key]: value })).toThrow(new RegExp(key));
+    expect(() => loadGatewayConfig({ SVC_INTERNAL_SECRET: SECRET, [key]: value })).toThrow(new RegExp(key));
   });
 });

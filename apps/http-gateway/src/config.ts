@@ -68,7 +68,7 @@ export interface GatewayConfig {
   logLevel: string;
 }
 
-export function loadConfig(env: Record<string, string | undefined>): GatewayConfig {
+export function loadGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
   const e = parseEnv('http-gateway', gatewayEnv, env);
   return {
     port: e.SVC_MCP_HTTP_PORT,

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
-import { loadConfig } from './config';
+import { loadGatewayConfig } from './config';
 import { wireGateway } from './wiring';
 
-const config = loadConfig(process.env);
+const config = loadGatewayConfig(process.env);
 const logger = createLogger({ name: 'http-gateway', level: config.logLevel });
 const gateway = wireGateway(config, { logger, metrics: createPromMetrics() });
 

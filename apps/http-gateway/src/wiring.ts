@@ -3,6 +3,7 @@ import {
   type BreakerOptions,
   createBackendClient,
   createHealthMonitor,
+  DEFAULT_TIMEOUT_MS,
   type HealthMonitor,
 } from '@svc/backend-client';
 import { createHttpAuditSink, createIdentityClient } from '@svc/identity-client';
@@ -14,17 +15,7 @@ import { createGatewayApp, type GatewayApp } from './app';
 import type { GatewayConfig } from './config';
 import { createMetricsApp } from './metrics-app';
 
-// Timeouts: identity answers from an index lookup; core runs analytic queries.
-const IDENTITY_TIMEOUT_MS = 2_000;
-const CORE_TIMEOUT_MS = 15_000;
-const OPTIONAL_TIMEOUT_MS = 15_000;
 const HEALTH_INTERVAL_MS = 15_000;
-export const DEFAULT_BREAKER: BreakerOptions = {
-  volumeThreshold: 10,
-  errorThresholdPercentage: 50,
-  resetTimeoutMs: 10_000,
-  rollingCountTimeoutMs: 10_000,
-};
 
 export interface WiredGateway {
   app: GatewayApp;
@@ -51,17 +42,19 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
       baseUrl,
       internalSecret: config.internalSecret,
       timeoutMs,
-      breaker: options.breaker ?? DEFAULT_BREAKER,
+      ...(options.breaker ? { breaker: options.breaker } : {}),
       metrics,
       logger,
     });
 
   // Introspection and audit have separate breakers: a flood of bad tokens must not trip audit.
-  const identityClient = client('identity', config.identityUrl, IDENTITY_TIMEOUT_MS);
-  const auditClient = client('audit', config.identityUrl, IDENTITY_TIMEOUT_MS);
-  const core = client('core', config.coreUrl, CORE_TIMEOUT_MS);
-  const recall = config.recallUrl ? client('recall', config.recallUrl, OPTIONAL_TIMEOUT_MS) : undefined;
-  const copilot = config.copilotUrl ? client('copilot', config.copilotUrl, OPTIONAL_TIMEOUT_MS) : undefined;
+  const identityClient = client('identity', config.identityUrl, DEFAULT_TIMEOUT_MS.identity);
+  const auditClient = client('audit', config.identityUrl, DEFAULT_TIMEOUT_MS.identity);
+  const core = client('core', config.coreUrl, DEFAULT_TIMEOUT_MS.core);
+  const recall = config.recallUrl ? client('recall', config.recallUrl, DEFAULT_TIMEOUT_MS.recall) : undefined;
+  const copilot = config.copilotUrl
+    ? client('copilot', config.copilotUrl, DEFAULT_TIMEOUT_MS.copilot)
+    : undefined;
 
   const healthMonitor = createHealthMonitor({
     backends: [

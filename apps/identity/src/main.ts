@@ -1,34 +1,29 @@
 import { ConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
-import { createPostgres } from '@svc/postgres';
-import { createIdentityApp } from './app';
 import { loadIdentityConfig } from './config';
-import { migrateIdentity } from './migrations';
+import { wireIdentity } from './wiring';
 
 async function main(): Promise<void> {
   const config = loadIdentityConfig(process.env);
   const logger = createLogger({ name: 'identity', level: config.logLevel });
-  const db = await createPostgres(config.database);
-  const applied = await migrateIdentity(db);
-  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-  const app = createIdentityApp({
-    db,
-    internalSecret: config.internalSecret,
+  const identity = await wireIdentity(config, {
     logger,
     metrics: createPromMetrics({ prefix: 'svc_identity_' }),
-    ingestEndpoint: config.ingestEndpoint,
   });
-  const server = app.listen(config.port, config.host, () => {
-    logger.info({ port: config.port, host: config.host, store: db.kind }, 'identity listening');
+  const server = identity.app.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, host: config.host, store: identity.db.kind }, 'identity listening');
   });
+  let stopping = false;
   const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
     server.close(() => {
-      void db.close().finally(() => process.exit(0));
+      void identity.close().finally(() => process.exit(0));
     });
   };
-  process.once('SIGINT', shutdown);
-  process.once('SIGTERM', shutdown);
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 }
 
 main().catch((err: unknown) => {

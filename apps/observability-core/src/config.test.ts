@@ -1,25 +1,26 @@
 import { join, resolve } from 'node:path';
 import { ConfigError } from '@svc/config';
-import { loadConfig } from './config';
+import { loadCoreConfig } from './config';
 
 const secret = { SVC_INTERNAL_SECRET: 'a-long-enough-internal-secret' };
 
-describe('loadConfig', () => {
+describe('loadCoreConfig', () => {
   it('defaults to embedded chDB under ./.data and the port of the observability endpoint', () => {
-    expect(loadConfig(secret)).toMatchObject({
+    expect(loadCoreConfig(secret)).toMatchObject({
       port: 8080,
       identityUrl: 'http://localhost:8081',
       storage: { kind: 'embedded', path: resolve(join('./.data', 'clickhouse')), database: 'observability' },
       retention: { defaultDays: 90, spanDays: 14 },
     });
-    expect(loadConfig({ ...secret, SVC_OBSERVABILITY_ENDPOINT: 'http://core:9100' }).port).toBe(9100);
+    expect(loadCoreConfig({ ...secret, SVC_OBSERVABILITY_ENDPOINT: 'http://core:9100' }).port).toBe(9100);
     expect(
-      loadConfig({ ...secret, SVC_OBSERVABILITY_ENDPOINT: 'http://core:9100', SVC_CORE_PORT: '7000' }).port,
+      loadCoreConfig({ ...secret, SVC_OBSERVABILITY_ENDPOINT: 'http://core:9100', SVC_CORE_PORT: '7000' })
+        .port,
     ).toBe(7000);
   });
 
   it('uses a ClickHouse server when SVC_CLICKHOUSE_URL is set', () => {
-    const config = loadConfig({
+    const config = loadCoreConfig({
       ...secret,
       SVC_CLICKHOUSE_URL: 'http://ch:8123',
       SVC_CLICKHOUSE_USER: 'svc',
@@ -34,10 +35,12 @@ describe('loadConfig', () => {
   });
 
   it('fails fast without the internal secret or with a bad value', () => {
-    expect(() => loadConfig({})).toThrow(ConfigError);
-    expect(() => loadConfig({ ...secret, SVC_CORE_PORT: 'http' })).toThrow(/SVC_CORE_PORT/);
-    expect(() => loadConfig({ ...secret, SVC_SPAN_RETENTION_DAYS: '0' })).toThrow(/SVC_SPAN_RETENTION_DAYS/);
-    expect(() => loadConfig({ ...secret, SVC_CLICKHOUSE_DATABASE: 'x;drop' })).toThrow(
+    expect(() => loadCoreConfig({})).toThrow(ConfigError);
+    expect(() => loadCoreConfig({ ...secret, SVC_CORE_PORT: 'http' })).toThrow(/SVC_CORE_PORT/);
+    expect(() => loadCoreConfig({ ...secret, SVC_SPAN_RETENTION_DAYS: '0' })).toThrow(
+      /SVC_SPAN_RETENTION_DAYS/,
+    );
+    expect(() => loadCoreConfig({ ...secret, SVC_CLICKHOUSE_DATABASE: 'x;drop' })).toThrow(
       /SVC_CLICKHOUSE_DATABASE/,
     );
   });

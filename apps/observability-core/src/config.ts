@@ -43,7 +43,7 @@ export interface CoreConfig {
   debugFilesDir: string;
 }
 
-export function loadConfig(env: Record<string, string | undefined>): CoreConfig {
+export function loadCoreConfig(env: Record<string, string | undefined>): CoreConfig {
   const e = parseEnv('observability-core', coreEnv, env);
   // The core listens where the other services are told to find it, unless SVC_CORE_PORT says otherwise.
   const listenPort = e.SVC_CORE_PORT ?? portOf(e.SVC_OBSERVABILITY_ENDPOINT, 8080);

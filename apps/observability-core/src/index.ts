@@ -1,5 +1,5 @@
 export { type CoreAppDeps, createCoreApp } from './app';
-export { type CoreConfig, loadConfig, type StorageConfig } from './config';
+export { type CoreConfig, loadCoreConfig, type StorageConfig } from './config';
 export { crashSignature } from './ingest/crash-signature';
 export {
   createHttpIngestKeyResolver,
@@ -25,4 +25,5 @@ export {
 } from './symbolication/worker';
 export type { AnyCoreTool, CoreTool, CoreToolContext } from './tools/core-tool';
 export { serve } from './tools/core-tool';
-export { createCoreToolRegistry } from './tools/registry';
+export { coreQueries, createCoreToolRegistry } from './tools/registry';
+export { type WiredCore, wireCore } from './wiring';

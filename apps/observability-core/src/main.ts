@@ -1,38 +1,15 @@
 import { createServer } from 'node:http';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
-import { createCoreApp } from './app';
-import { loadConfig } from './config';
-import { createHttpIngestKeyResolver } from './ingest/key-resolver';
-import { migrateCore } from './storage/migrate';
-import { openStorage } from './storage/open';
-import { createDebugFileStore } from './symbolication/debug-file-store';
-import { createSymbolicator } from './symbolication/symbolicator';
-import { startSymbolicationWorker } from './symbolication/worker';
+import { loadCoreConfig } from './config';
+import { wireCore } from './wiring';
 
-const config = loadConfig(process.env);
+const config = loadCoreConfig(process.env);
 const logger = createLogger({ name: 'observability-core', level: config.logLevel });
 
 try {
-  const ch = await openStorage(config.storage);
-  await migrateCore(ch, config.retention);
-  const debugFiles = createDebugFileStore(config.debugFilesDir);
-  const symbolicator = createSymbolicator({ ch, files: debugFiles, logger });
-  const worker = startSymbolicationWorker({ ch, files: debugFiles, logger, symbolicator });
-  const app = createCoreApp({
-    ch,
-    ingestKeys: createHttpIngestKeyResolver({
-      identityUrl: config.identityUrl,
-      internalSecret: config.internalSecret,
-    }),
-    internalSecret: config.internalSecret,
-    logger,
-    metrics: createPromMetrics(),
-    retention: config.retention,
-    debugFiles,
-    symbolicator,
-  });
-  const server = createServer(app);
+  const core = await wireCore(config, { logger, metrics: createPromMetrics() });
+  const server = createServer(core.app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);
@@ -41,17 +18,17 @@ try {
     { host: config.host, port: config.port, storage: config.storage.kind },
     'observability-core listening',
   );
+  let stopping = false;
   const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     server.close(() => {
-      void worker
-        .stop()
-        .then(() => ch.close())
-        .finally(() => process.exit(0));
+      void core.close().finally(() => process.exit(0));
     });
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 } catch (err) {
   logger.error({ err }, 'observability-core failed to start');
   process.exit(1);

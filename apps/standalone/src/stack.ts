@@ -1,18 +1,8 @@
-import { loadConfig as loadGatewayConfig, wireGateway } from '@svc/http-gateway';
-import { createIdentityApp, loadIdentityConfig, migrateIdentity } from '@svc/identity';
+import { loadGatewayConfig, wireGateway } from '@svc/http-gateway';
+import { loadIdentityConfig, wireIdentity } from '@svc/identity';
 import type { PinoLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
-import {
-  createCoreApp,
-  createDebugFileStore,
-  createHttpIngestKeyResolver,
-  createSymbolicator,
-  loadConfig as loadCoreConfig,
-  migrateCore,
-  openStorage,
-  startSymbolicationWorker,
-} from '@svc/observability-core';
-import { createPostgres } from '@svc/postgres';
+import { loadCoreConfig, wireCore } from '@svc/observability-core';
 import type { StandaloneConfig } from './config';
 import { listen } from './listen';
 
@@ -39,50 +29,21 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
       SVC_MCP_HTTP_PORT: String(config.gatewayPort),
     });
 
-    const db = await createPostgres(identityConfig.database);
-    closers.push(() => db.close());
-    await migrateIdentity(db);
-    const identity = await listen(
-      'identity',
-      createIdentityApp({
-        db,
-        internalSecret: config.internalSecret,
-        logger: logger.child({ service: 'identity' }),
-        metrics: createPromMetrics({ prefix: 'svc_identity_' }),
-        ingestEndpoint: config.serviceEnv.SVC_OBSERVABILITY_ENDPOINT,
-      }),
-      identityConfig.host,
-      identityConfig.port,
-    );
+    const identity = await wireIdentity(identityConfig, {
+      logger: logger.child({ service: 'identity' }),
+      metrics: createPromMetrics({ prefix: 'svc_identity_' }),
+    });
     closers.push(identity.close);
+    const identityServer = await listen('identity', identity.app, identityConfig.host, identityConfig.port);
+    closers.push(identityServer.close);
 
-    const ch = await openStorage(coreConfig.storage);
-    closers.push(() => ch.close());
-    await migrateCore(ch, coreConfig.retention);
-    const coreLogger = logger.child({ service: 'core' });
-    const debugFiles = createDebugFileStore(coreConfig.debugFilesDir);
-    const symbolicator = createSymbolicator({ ch, files: debugFiles, logger: coreLogger });
-    const worker = startSymbolicationWorker({ ch, files: debugFiles, logger: coreLogger, symbolicator });
-    closers.push(() => worker.stop());
-    const core = await listen(
-      'observability-core',
-      createCoreApp({
-        ch,
-        ingestKeys: createHttpIngestKeyResolver({
-          identityUrl: coreConfig.identityUrl,
-          internalSecret: config.internalSecret,
-        }),
-        internalSecret: config.internalSecret,
-        logger: coreLogger,
-        metrics: createPromMetrics({ prefix: 'svc_core_' }),
-        retention: coreConfig.retention,
-        debugFiles,
-        symbolicator,
-      }),
-      coreConfig.host,
-      coreConfig.port,
-    );
+    const core = await wireCore(coreConfig, {
+      logger: logger.child({ service: 'core' }),
+      metrics: createPromMetrics({ prefix: 'svc_core_' }),
+    });
     closers.push(core.close);
+    const coreServer = await listen('observability-core', core.app, coreConfig.host, coreConfig.port);
+    closers.push(coreServer.close);
 
     const wired = wireGateway(gatewayConfig, {
       logger: logger.child({ service: 'gateway' }),
@@ -100,8 +61,8 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
       urls: {
         gateway: base(gateway.port),
         mcp: `${base(gateway.port)}/mcp`,
-        core: base(core.port),
-        identity: base(identity.port),
+        core: base(coreServer.port),
+        identity: base(identityServer.port),
         metrics: `${base(metrics.port)}/metrics`,
       },
       close,

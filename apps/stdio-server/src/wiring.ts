@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { createBackendClient } from '@svc/backend-client';
+import { createBackendClient, DEFAULT_TIMEOUT_MS } from '@svc/backend-client';
 import { createHttpAuditSink, fetchOrgCapabilities } from '@svc/identity-client';
 import { createLogger, type PinoLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
@@ -9,12 +9,6 @@ import { ToolExecutor, ToolRegistry } from '@svc/tool-server';
 import { createStdioApp } from './app';
 import type { StdioConfig } from './config';
 
-const BREAKER = {
-  volumeThreshold: 10,
-  errorThresholdPercentage: 50,
-  resetTimeoutMs: 10_000,
-  rollingCountTimeoutMs: 10_000,
-};
 const CAPABILITY_REFRESH_MS = 60_000;
 
 export interface WiredStdio {
@@ -37,12 +31,11 @@ export async function wireStdio(config: StdioConfig, options: { localUser: strin
       baseUrl,
       internalSecret: config.SVC_INTERNAL_SECRET,
       timeoutMs,
-      breaker: BREAKER,
       metrics,
       logger,
     });
-  const core = client('core', config.SVC_OBSERVABILITY_ENDPOINT, 15_000);
-  const identity = client('identity', config.SVC_IDENTITY_INTERNAL_URL, 2_000);
+  const core = client('core', config.SVC_OBSERVABILITY_ENDPOINT, DEFAULT_TIMEOUT_MS.core);
+  const identity = client('identity', config.SVC_IDENTITY_INTERNAL_URL, DEFAULT_TIMEOUT_MS.identity);
 
   const orgId = config.SVC_MCP_ORG_ID ?? null;
   let capabilities: ReadonlySet<Capability> = new Set();

@@ -26,13 +26,28 @@ export interface BreakerOptions {
   rollingCountTimeoutMs: number;
 }
 
+/**
+ * The breaker every backend client gets unless a test asks for another: opens at 50% errors over
+ * at least 10 calls in a 10 s window, half-opens after 10 s (also the Retry-After of a fail-fast).
+ */
+export const DEFAULT_BREAKER: BreakerOptions = {
+  volumeThreshold: 10,
+  errorThresholdPercentage: 50,
+  resetTimeoutMs: 10_000,
+  rollingCountTimeoutMs: 10_000,
+};
+
+/** Per-attempt timeouts: identity answers from an index lookup; the others run analytic queries. */
+export const DEFAULT_TIMEOUT_MS = { identity: 2_000, core: 15_000, recall: 15_000, copilot: 15_000 } as const;
+
 export interface BackendClientOptions {
   name: string;
   baseUrl: string;
   internalSecret: string;
   /** Per-attempt HTTP timeout; the breaker's own timeout is set above it. */
   timeoutMs: number;
-  breaker: BreakerOptions;
+  /** Defaults to DEFAULT_BREAKER. */
+  breaker?: BreakerOptions;
   metrics: Metrics;
   logger: Logger;
   /**
@@ -111,7 +126,8 @@ class CancelledError extends InternalError {
  * opened breaker also stops the retries, and each attempt counts towards its statistics.
  */
 export function createBackendClient(options: BackendClientOptions): BackendClient {
-  const { name, breaker: breakerOptions, logger } = options;
+  const { name, logger } = options;
+  const breakerOptions = options.breaker ?? DEFAULT_BREAKER;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const agent = {
     http: new http.Agent({ keepAlive: true, maxSockets: 128 }),

@@ -4,6 +4,8 @@ export {
   type BreakerOptions,
   type BreakerState,
   createBackendClient,
+  DEFAULT_BREAKER,
+  DEFAULT_TIMEOUT_MS,
   type RequestOptions,
 } from './backend-client';
 export {

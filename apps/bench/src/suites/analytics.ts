@@ -25,7 +25,7 @@ const CASES: [string, string, unknown][] = [
 ];
 
 /** Loads `largest` and largest / 20 events, then measures every case on both projects. */
-export async function benchIssue4(core: BenchCore, largest: number, runs: number) {
+export async function benchAnalytics(core: BenchCore, largest: number, runs: number) {
   const typical = Math.max(1, Math.round(largest / 20));
   const projects = [
     { label: 'largest', id: 'prj_shop_largest', events: largest, target: ISSUE4_TARGETS.largest },
@@ -41,7 +41,7 @@ export async function benchIssue4(core: BenchCore, largest: number, runs: number
       { p: p.id },
     );
     notes.push(
-      `issue 4 ${p.label}: ${Number(row?.n).toLocaleString()} events of ${Number(row?.users).toLocaleString()} users ` +
+      `analytics ${p.label}: ${Number(row?.n).toLocaleString()} events of ${Number(row?.users).toLocaleString()} users ` +
         `loaded in ${seconds.toFixed(1)} s (in-engine SQL with the demo generator's distributions; ` +
         `its JS iterator makes ~40k events/s, too slow for 10M)`,
     );

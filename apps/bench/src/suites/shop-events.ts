@@ -8,7 +8,7 @@ import {
   WEEKDAY_FACTOR,
 } from '@svc/demo-data';
 
-// Product analytics events for the issue-4 benchmark, generated inside ClickHouse with the demo
+// Product analytics events for the analytics benchmark, generated inside ClickHouse with the demo
 // generator's distributions (packages/demo-data shop-funnel.ts, experiments.ts, events.ts): the
 // same step rates per platform, campaign intents, weekday factors, campaign weights, 35% organic
 // users, 1 to 8 sessions per user, the checkout_cta_v2 lift and the no-effect home_banner_copy.

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BreakerOptions } from '@svc/backend-client';
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
-import { loadConfig as loadGatewayConfig, type WiredGateway, wireGateway } from '@svc/http-gateway';
+import { loadGatewayConfig, type WiredGateway, wireGateway } from '@svc/http-gateway';
 import { createIdentityApp, migrateIdentity } from '@svc/identity';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';

@@ -1,0 +1,62 @@
+import type { ClickHouse } from '@svc/clickhouse';
+import type { Metrics } from '@svc/metrics';
+import type { Logger } from '@svc/tool-kit';
+import type { Express } from 'express';
+import { createCoreApp } from './app';
+import type { CoreConfig } from './config';
+import { createHttpIngestKeyResolver } from './ingest/key-resolver';
+import { migrateCore } from './storage/migrate';
+import { openStorage } from './storage/open';
+import { createDebugFileStore } from './symbolication/debug-file-store';
+import { createSymbolicator } from './symbolication/symbolicator';
+import { startSymbolicationWorker } from './symbolication/worker';
+
+export interface WiredCore {
+  app: Express;
+  ch: ClickHouse;
+  /** Stops the symbolication worker, then closes the store. The HTTP server is the caller's. */
+  close(): Promise<void>;
+}
+
+/**
+ * The core from its configuration: storage opened and migrated, the debug-file store, one
+ * symbolicator shared by ingest and the background worker, and the app. Used by main.ts and the
+ * standalone, so both start the same way.
+ */
+export async function wireCore(
+  config: CoreConfig,
+  deps: { logger: Logger; metrics: Metrics },
+): Promise<WiredCore> {
+  const { logger, metrics } = deps;
+  const ch = await openStorage(config.storage);
+  try {
+    await migrateCore(ch, config.retention);
+  } catch (err) {
+    await ch.close();
+    throw err;
+  }
+  const debugFiles = createDebugFileStore(config.debugFilesDir);
+  const symbolicator = createSymbolicator({ ch, files: debugFiles, logger });
+  const worker = startSymbolicationWorker({ ch, files: debugFiles, logger, symbolicator });
+  const app = createCoreApp({
+    ch,
+    ingestKeys: createHttpIngestKeyResolver({
+      identityUrl: config.identityUrl,
+      internalSecret: config.internalSecret,
+    }),
+    internalSecret: config.internalSecret,
+    logger,
+    metrics,
+    retention: config.retention,
+    debugFiles,
+    symbolicator,
+  });
+  return {
+    app,
+    ch,
+    async close() {
+      await worker.stop();
+      await ch.close();
+    },
+  };
+}
