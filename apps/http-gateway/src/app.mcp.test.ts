@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { logTools } from '@svc/tools-logs';
+import { logsTools } from '@svc/tools-logs';
 import request from 'supertest';
 import { eventually, type Harness, LOGS, startHarness } from './testing/gateway-harness';
 import { controlledProbe, recallProbe } from './testing/test-tools';
@@ -61,7 +61,7 @@ describe('MCP over StreamableHTTP (sessions)', () => {
   it('lists exactly the visible tools, with no project_id in any schema', async () => {
     const { client } = await connect(h.url, token);
     const { tools } = await client.listTools();
-    const expected = [...logTools.map((t) => t.name), recallProbe.name].sort();
+    const expected = [...logsTools.map((t) => t.name), recallProbe.name].sort();
     expect(tools.map((t) => t.name).sort()).toEqual(expected);
     expect(JSON.stringify(tools)).not.toContain('project_id');
     for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);

@@ -1,5 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
-import { logTools } from '@svc/tools-logs';
+import { logsTools } from '@svc/tools-logs';
 import request from 'supertest';
 import { type Harness, LOGS, startHarness } from './testing/gateway-harness';
 import { controlledProbe, recallProbe } from './testing/test-tools';
@@ -164,7 +164,7 @@ describe('public endpoints', () => {
   });
 
   it('GET /openapi.json is valid OpenAPI 3.1 with exactly the published tools and no project_id', async () => {
-    const expectedNames = [...logTools, controlledProbe, recallProbe].map((t) => t.name).sort();
+    const expectedNames = [...logsTools, controlledProbe, recallProbe].map((t) => t.name).sort();
     const res = await request(h.url).get('/openapi.json');
     expect(res.status).toBe(200);
     expect(res.body.openapi).toBe('3.1.0');

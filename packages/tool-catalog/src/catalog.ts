@@ -1,11 +1,11 @@
 import type { AnyTool } from '@svc/tool-kit';
 import { analyticsTools } from '@svc/tools-analytics';
 import { crashTools } from '@svc/tools-crash';
-import { logTools } from '@svc/tools-logs';
+import { logsTools } from '@svc/tools-logs';
 import { usersTools } from '@svc/tools-users';
 
 /**
  * Every tool the stack implements. Transports register these; what a caller sees is then
  * narrowed by deployment, health and the org's capabilities (ToolExecutor.isVisible).
  */
-export const allTools: readonly AnyTool[] = [...logTools, ...crashTools, ...usersTools, ...analyticsTools];
+export const allTools: readonly AnyTool[] = [...logsTools, ...crashTools, ...usersTools, ...analyticsTools];

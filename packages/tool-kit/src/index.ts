@@ -39,6 +39,7 @@ export {
   DAYS_MAX,
   days,
   identifier,
+  isoDateOrTime,
   isoTimestamp,
   LIST_LIMIT_MAX,
   limit,

@@ -42,6 +42,11 @@ export const traceId = z
 
 export const isoTimestamp = z.iso.datetime({ offset: true });
 
+/** A point in time as a caller may write it: a date-time with a zone, or a date alone (00:00 UTC). */
+export const isoDateOrTime = z.union([isoTimestamp, z.iso.date()], {
+  error: 'must be an ISO 8601 date or date-time, e.g. 2026-11-20 or 2026-11-20T10:00:00Z',
+});
+
 export const window = z
   .strictObject({ from: isoTimestamp, to: isoTimestamp })
   .describe('The time window the result covers (ISO 8601, UTC).');

@@ -28,5 +28,6 @@ export const trackStats = defineTool({
   input: trackStatsInput,
   output: trackStatsOutput,
   capability: 'base',
+  overview: true,
   backend: 'core',
 });

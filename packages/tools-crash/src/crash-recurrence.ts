@@ -1,11 +1,11 @@
-import { defineTool, isoTimestamp } from '@svc/tool-kit';
+import { defineTool, isoDateOrTime, isoTimestamp } from '@svc/tool-kit';
 import { z } from 'zod';
 import { signature } from './schemas';
 
 /** ISO 8601: a date-time with a zone (Z or +hh:mm), or a date alone meaning 00:00 UTC. */
-export const sinceInput = z
-  .union([isoTimestamp, z.iso.date()])
-  .describe('ISO 8601 time, e.g. 2024-05-01T12:00:00Z or 2024-05-01 (00:00 UTC).');
+export const sinceInput = isoDateOrTime.describe(
+  'ISO 8601 time, e.g. 2026-05-01T12:00:00Z, or a date 2026-05-01 meaning 00:00 UTC.',
+);
 
 export const crashRecurrenceInput = z.strictObject({
   signature,

@@ -40,5 +40,6 @@ export const crashStats = defineTool({
   input: crashStatsInput,
   output: crashStatsOutput,
   capability: 'base',
+  overview: true,
   backend: 'core',
 });

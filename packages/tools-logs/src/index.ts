@@ -4,4 +4,4 @@ export { logByUser, logByUserInput, logByUserOutput } from './log-by-user';
 export { logRecent, logRecentInput, logRecentOutput } from './log-recent';
 export { logSearch, logSearchInput, logSearchOutput } from './log-search';
 export { LOG_LEVELS, type LogEntry, logEntry, logLevel, logSource } from './schemas';
-export { logTools } from './toolset';
+export { logsTools } from './toolset';

@@ -29,5 +29,6 @@ export const logAggregate = defineTool({
   input: logAggregateInput,
   output: logAggregateOutput,
   capability: 'base',
+  overview: true,
   backend: 'core',
 });

@@ -5,4 +5,4 @@ import { logByUser } from './log-by-user';
 import { logRecent } from './log-recent';
 import { logSearch } from './log-search';
 
-export const logTools: readonly AnyTool[] = [logSearch, logRecent, logByUser, logBySession, logAggregate];
+export const logsTools: readonly AnyTool[] = [logSearch, logRecent, logByUser, logBySession, logAggregate];

@@ -8,7 +8,7 @@ import {
 import { createHttpAuditSink, createIdentityClient } from '@svc/identity-client';
 import { silentLogger } from '@svc/logger';
 import { createPromMetrics, type Metrics } from '@svc/metrics';
-import { type LogEntry, logTools } from '@svc/tools-logs';
+import { type LogEntry, logsTools } from '@svc/tools-logs';
 import { createGatewayApp, type GatewayApp, type GatewayAppConfig } from '../app';
 import {
   closeServer,
@@ -116,7 +116,7 @@ export async function startHarness(config: Partial<GatewayAppConfig> = {}): Prom
   await monitor.probeNow();
 
   const app = createGatewayApp({
-    tools: [...logTools, controlledProbe, recallProbe],
+    tools: [...logsTools, controlledProbe, recallProbe],
     identity: createIdentityClient(identityClient, silentLogger),
     audit: createHttpAuditSink(client('audit', identity.url)),
     backends: { core: coreClient.asToolCaller(), recall: recallClient.asToolCaller() },

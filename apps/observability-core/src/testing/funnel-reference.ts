@@ -78,7 +78,8 @@ export function referenceFunnelUsers(all: readonly RawEvent[], q: FunnelQuery): 
 
 /** The whole `steps` answer of analytics.funnel, from the users per step. */
 export function referenceFunnelSteps(steps: readonly string[], users: number[]) {
-  const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
+  // Ratios are reported to 13 significant digits (docs/semantics.md).
+  const ratio = (a: number, b: number) => (b === 0 ? null : Number((a / b).toPrecision(13)));
   return {
     steps: steps.map((event_name, i) => ({
       step: i + 1,

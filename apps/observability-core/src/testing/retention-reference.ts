@@ -85,7 +85,12 @@ function columns(users: CohortUser[], today: string, maxDay: number): RefColumn[
       if (u.activeDates.has(date)) retained++;
       if (date <= today) eligible++;
     }
-    out.push({ day: d, retained, eligible, rate: eligible === 0 ? null : retained / eligible });
+    out.push({
+      day: d,
+      retained,
+      eligible,
+      rate: eligible === 0 ? null : Number((retained / eligible).toPrecision(13)),
+    });
   }
   return out;
 }

@@ -1,6 +1,7 @@
 import { analyticsFunnel } from '@svc/tools-analytics';
 import { HOUR_MS } from '../../storage/time';
 import { type CoreToolContext, serve } from '../core-tool';
+import { reported } from '../precision';
 import { combine, paramsOf, whereOf } from '../sql/filter';
 import { lastDays, type TimeWindow } from '../sql/window';
 import { eventFilter, type RetentionFilters } from './retention-counts';
@@ -44,7 +45,7 @@ async function usersByLevel(
   return new Map(rows.map((r) => [Number(r.level), Number(r.users)]));
 }
 
-const share = (part: number, whole: number) => (whole === 0 ? null : part / whole);
+const share = (part: number, whole: number) => (whole === 0 ? null : reported(part / whole));
 
 export const analyticsFunnelQuery = serve(analyticsFunnel, async (ctx, input) => {
   const w = lastDays(ctx.now, input.days);

@@ -1,10 +1,11 @@
 import { UserInputError } from '@svc/tool-kit';
 import { experimentResults } from '@svc/tools-analytics';
 import { serve } from '../core-tool';
+import { reported, reportedOrNull } from '../precision';
 import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { lastDays, utcDates } from '../sql/window';
 import { countExposures, type ExposureCell, hasAnyExposure, loadDefinition } from './experiment-counts';
-import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest } from './statistics';
+import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest, type ZTest } from './statistics';
 
 // experiment.results (DESIGN.md section 7). Counts come from SQL (experiment-counts.ts); the tests
 // and the always-valid p-value from statistics.ts.
@@ -34,6 +35,17 @@ function groupUpTo(cells: readonly ExposureCell[], variant: string, day: string)
     if (c.conversion_day !== '' && c.conversion_day <= day) x += c.users;
   }
   return { n, x };
+}
+
+function reportedZTest(t: ZTest | null): ZTest | null {
+  if (t === null) return null;
+  return {
+    z: reported(t.z),
+    p_value: reported(t.p_value),
+    ci_low: reported(t.ci_low),
+    ci_high: reported(t.ci_high),
+    significant: t.significant,
+  };
 }
 
 export const experimentResultsQuery = serve(experimentResults, async (ctx, input) => {
@@ -75,7 +87,7 @@ export const experimentResultsQuery = serve(experimentResults, async (ctx, input
     const out = { variant: sanitizeText(name, FIELD_LIMITS.id), is_baseline: isBaseline, exposed: g.n };
     if (goal === null)
       return { ...out, converted: null, rate: null, lift: null, z_test: null, sequential: null };
-    const rate = g.n === 0 ? null : g.x / g.n;
+    const rate = g.n === 0 ? null : reported(g.x / g.n);
     if (isBaseline) return { ...out, converted: g.x, rate, lift: null, z_test: null, sequential: null };
     const p = msprtPValue(
       looks.map((day) => ({
@@ -87,9 +99,9 @@ export const experimentResultsQuery = serve(experimentResults, async (ctx, input
       ...out,
       converted: g.x,
       rate,
-      lift: lift(b, g),
-      z_test: twoProportionZTest(b, g),
-      sequential: { p_value: p, significant: p < ALPHA },
+      lift: reportedOrNull(lift(b, g)),
+      z_test: reportedZTest(twoProportionZTest(b, g)),
+      sequential: { p_value: reported(p), significant: p < ALPHA },
     };
   });
   return {

@@ -1,4 +1,5 @@
 import type { DayOffsetColumn } from '@svc/tools-analytics';
+import { reported } from '../precision';
 import type { Day0Counts } from './retention-counts';
 
 /**
@@ -18,7 +19,7 @@ export function dayOffsetColumns(
       retained += g.retained[day] ?? 0;
       if (g.day0 + day <= today) eligible += g.size;
     }
-    out.push({ day, retained, eligible, rate: eligible === 0 ? null : retained / eligible });
+    out.push({ day, retained, eligible, rate: eligible === 0 ? null : reported(retained / eligible) });
   }
   return out;
 }

@@ -1,5 +1,6 @@
 import { crashStats, STATS_SIGNATURES_MAX } from '@svc/tools-crash';
 import { serve } from '../core-tool';
+import { reported } from '../precision';
 import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { combine, equals, paramsOf, whereOf } from '../sql/filter';
 import { lastDays, zeroFilledDays } from '../sql/window';
@@ -62,7 +63,7 @@ export const crashStatsQuery = serve(crashStats, async (ctx, input) => {
       signature: sanitizeText(s.signature, FIELD_LIMITS.id),
       error_type: sanitizeText(s.error_type, CRASH_LIMITS.errorType),
       count: Number(s.n),
-      share: total > 0 ? Number(s.n) / total : 0,
+      share: total > 0 ? reported(Number(s.n) / total) : 0,
     })),
     daily: zeroFilledDays(w.fromMs, w.toMs, perDay),
   };
