@@ -20,6 +20,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly backend: BackendName;
   /** An overview (aggregate) of its group: the advice clients get names it as a first call. */
   readonly overview: boolean;
+  /** A typical call's parameters, for the tool reference (docs/tools.md); valid input by test. */
+  readonly example: Readonly<z.input<I>>;
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>>;
 }
 
@@ -37,6 +39,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   backend: BackendName;
   /** True for the aggregate to call before the group's detail tools (log.aggregate, crash.stats). */
   overview?: boolean;
+  /** A typical call's parameters, shown in the tool reference; the catalog tests parse it. */
+  example: z.input<I>;
   /** Defaults to true: every tool is a query. */
   idempotent?: boolean;
   /**
@@ -62,6 +66,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     capability: spec.capability,
     backend: spec.backend,
     overview: spec.overview ?? false,
+    example: Object.freeze(spec.example),
     handler: spec.handler ?? forwardToBackend<I, O>(spec.name, spec.backend),
     annotations: Object.freeze({
       title: spec.title,

@@ -1,30 +1,20 @@
 import { z } from 'zod';
 
 // Shared schema pieces, so every tool states limits, windows and lists the same way
-// (DESIGN.md section 7: limit 1..1000, aggregates up to 10000, days 1..365).
+// (docs/semantics.md: limit 1..1000, aggregates up to 10000, days 1..365). Bounds and defaults are
+// JSON Schema keywords (minimum, maximum, default) that clients show; descriptions do not repeat
+// them, since every client pays for tools/list in its context.
 
 export const LIST_LIMIT_MAX = 1000;
 export const AGGREGATE_LIMIT_MAX = 10000;
 export const DAYS_MAX = 365;
 
 export function limit(defaultValue: number, max = LIST_LIMIT_MAX) {
-  return z
-    .number()
-    .int()
-    .min(1)
-    .max(max)
-    .default(defaultValue)
-    .describe(`Maximum number of items to return (1-${max}, default ${defaultValue}).`);
+  return z.number().int().min(1).max(max).default(defaultValue).describe('Most items to return.');
 }
 
 export function days(defaultValue: number) {
-  return z
-    .number()
-    .int()
-    .min(1)
-    .max(DAYS_MAX)
-    .default(defaultValue)
-    .describe(`Window length in days ending now (1-${DAYS_MAX}, default ${defaultValue}).`);
+  return z.number().int().min(1).max(DAYS_MAX).default(defaultValue).describe('Days back from now.');
 }
 
 /** Free-text needles: matched as a literal, case-insensitive substring. */

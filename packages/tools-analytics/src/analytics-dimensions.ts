@@ -33,12 +33,13 @@ export const analyticsDimensions = defineTool({
   name: 'analytics.dimensions',
   title: 'Analytics filter values',
   description:
-    'The actual values of each analytics filter dimension (platform, app_version, utm_source, utm_medium, ' +
-    `utm_campaign) in the tracking events of the last N days (default 30), with event counts, top ` +
-    `${DIMENSION_VALUES_MAX} by count. Returns {window, dimensions: {<dimension>: {values: [{value, count}], ` +
+    'The actual values of each analytics filter dimension (platform, app_version, utm_source, ' +
+    'utm_medium, utm_campaign) in the tracking events of the last N days, with event counts, top ' +
+    '100 by count. Returns {window, dimensions: {<dimension>: {values: [{value, count}], ' +
     'has_more}}}. Start here, then pass a value to analytics.funnel, retention or cohorts.',
   input: analyticsDimensionsInput,
   output: analyticsDimensionsOutput,
   capability: 'base',
   backend: 'core',
+  example: { days: 30 },
 });

@@ -14,8 +14,8 @@ export const analyticsFunnelInput = z.strictObject({
     .min(FUNNEL_STEPS_MIN)
     .max(FUNNEL_STEPS_MAX)
     .describe(
-      `Exact event names in funnel order, ${FUNNEL_STEPS_MIN} to ${FUNNEL_STEPS_MAX}. A name may repeat; ` +
-        'timestamps need only be non-decreasing, so one event can meet a step and its repeat.',
+      'Exact event names in funnel order. A name may repeat; timestamps need only be ' +
+        'non-decreasing, so one event can meet a step and its repeat.',
     ),
   days: days(14),
   window_hours: z
@@ -24,9 +24,7 @@ export const analyticsFunnelInput = z.strictObject({
     .min(1)
     .max(WINDOW_HOURS_MAX)
     .default(24)
-    .describe(
-      `Hours from a user's first step within which the later steps must happen (1-${WINDOW_HOURS_MAX}, default 24).`,
-    ),
+    .describe("Hours from a user's first step within which the later steps must happen."),
   ...eventFilters,
 });
 
@@ -52,14 +50,15 @@ export const analyticsFunnel = defineTool({
   name: 'analytics.funnel',
   title: 'Conversion funnel',
   description:
-    'Ordered funnel over the events of the last N days (default 14) that match the filters (platform, ' +
-    'app_version, utm_*). A user reaches step k when events named steps 1..k occur with non-decreasing ' +
-    'timestamps (to the millisecond; equal ones count in step order), the k-th within window_hours (default ' +
-    '24) of the first (ClickHouse windowFunnel). Returns ' +
-    '{window, window_hours, steps: [{step, event_name, users, conversion_from_previous, ' +
-    'conversion_from_first}], overall_conversion}. Call analytics.dimensions first for filter values.',
+    'Ordered funnel over the events of the last N days that match the filters (platform, ' +
+    'app_version, utm_*). A user reaches step k when events named steps 1..k occur with ' +
+    'non-decreasing timestamps (to the millisecond; equal ones count in step order), the k-th ' +
+    'within window_hours of the first. Returns {window, window_hours, steps: [{step, event_name, ' +
+    'users, conversion_from_previous, conversion_from_first}], overall_conversion}. Call ' +
+    'analytics.dimensions first for filter values.',
   input: analyticsFunnelInput,
   output: analyticsFunnelOutput,
   capability: 'base',
   backend: 'core',
+  example: { steps: ['app_open', 'view_item', 'add_to_cart', 'checkout', 'purchase'], days: 14 },
 });

@@ -20,13 +20,14 @@ export const feedbackSearch = defineTool({
   name: 'feedback.search',
   title: 'Search user feedback',
   description:
-    'User feedback newest first, filtered by user_id and/or a text (case-insensitive literal substring ' +
-    "of the message). With only user_id: that user's whole history; limit still caps the page (raise it " +
-    'up to 1000) and total counts the whole history. Returns {items: [{feedback_id, timestamp, user_id, ' +
-    'session_id, message, rating, platform, app_version}], total, limit, has_more}. For everything else ' +
-    'about that user call user.detail.',
+    'User feedback newest first, by user_id and/or a text (case-insensitive literal substring of ' +
+    "the message). With only user_id: that user's whole history, paged by limit, total counting all " +
+    'of it. Returns {items: [{feedback_id, timestamp, user_id, session_id, message, rating, ' +
+    'platform, app_version}], total, limit, has_more}. For everything else about a user call ' +
+    'user.detail.',
   input: feedbackSearchInput,
   output: feedbackSearchOutput,
   capability: 'base',
   backend: 'core',
+  example: { search: 'checkout' },
 });

@@ -12,16 +12,9 @@ export const maxDay = z
   .min(0)
   .max(MAX_DAY_MAX)
   .default(7)
-  .describe(`Last day offset reported, 0-${MAX_DAY_MAX} (default 7): columns for days 0..max_day.`);
+  .describe('Last day offset reported: columns for days 0..max_day.');
 
-const filterValue = (what: string) =>
-  z
-    .string()
-    .trim()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe(`Only events whose ${what} equals this value exactly.`);
+const filterValue = (what: string) => z.string().trim().min(1).max(200).optional().describe(`Exact ${what}.`);
 
 /**
  * The event filters. A filtered cohort is computed over the matching events only: a user's first

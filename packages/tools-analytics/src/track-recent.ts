@@ -24,4 +24,5 @@ export const trackRecent = defineTool({
   output: trackRecentOutput,
   capability: 'base',
   backend: 'core',
+  example: { name: 'add_to_cart', limit: 20 },
 });

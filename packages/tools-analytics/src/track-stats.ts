@@ -21,13 +21,14 @@ export const trackStats = defineTool({
   name: 'track.stats',
   title: 'Tracking event statistics',
   description:
-    'Totals of the tracking events of the last N days (default 14): event count, distinct users, the top ' +
-    `${TOP_EVENTS_MAX} event names with their counts and users, and a zero-filled daily trend (UTC days). ` +
-    'Returns {window, total, unique_users, top_events: [{event_name, count, users}], daily: [{date, ' +
-    'count}]}. Start here, then track.recent for the raw events.',
+    'Totals of the tracking events of the last N days: event count, distinct users, the top 100 ' +
+    'event names with their counts and users, and a zero-filled daily UTC trend. Returns {window, ' +
+    'total, unique_users, top_events: [{event_name, count, users}], daily: [{date, count}]}. Start ' +
+    'here, then track.recent for the raw events.',
   input: trackStatsInput,
   output: trackStatsOutput,
   capability: 'base',
   overview: true,
   backend: 'core',
+  example: { days: 7 },
 });

@@ -20,4 +20,5 @@ export const crashBySignature = defineTool({
   output: crashBySignatureOutput,
   capability: 'base',
   backend: 'core',
+  example: { signature: '3f9a1c2e7b4d6a80' },
 });

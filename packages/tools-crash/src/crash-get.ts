@@ -23,4 +23,5 @@ export const crashGet = defineTool({
   output: crashGetOutput,
   capability: 'base',
   backend: 'core',
+  example: { event_id: 'evt_7f2c9a1b' },
 });

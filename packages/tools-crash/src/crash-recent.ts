@@ -17,4 +17,5 @@ export const crashRecent = defineTool({
   output: crashRecentOutput,
   capability: 'base',
   backend: 'core',
+  example: { limit: 10 },
 });

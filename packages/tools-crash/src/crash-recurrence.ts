@@ -33,4 +33,5 @@ export const crashRecurrence = defineTool({
   output: crashRecurrenceOutput,
   capability: 'base',
   backend: 'core',
+  example: { signature: '3f9a1c2e7b4d6a80', since: '2026-11-01' },
 });

@@ -1,5 +1,6 @@
 import { days, defineTool, identifier, window } from '@svc/tool-kit';
 import { z } from 'zod';
+import { signatureHistory } from './crash-summary';
 
 /** The signature list is the head of the distribution; signature_count says how long it is. */
 export const STATS_SIGNATURES_MAX = 100;
@@ -21,6 +22,7 @@ export const crashStatsOutput = z.strictObject({
         error_type: z.string().describe('Error type of the signature’s latest crash.'),
         count: z.number().int(),
         share: z.number().describe('count / total, 0..1.'),
+        ...signatureHistory,
       }),
     )
     .describe(`Largest first, at most ${STATS_SIGNATURES_MAX}.`),
@@ -33,13 +35,15 @@ export const crashStats = defineTool({
   name: 'crash.stats',
   title: 'Crash statistics',
   description:
-    'Crash overview over the last N days (default 14), optionally for one app version: total, ' +
-    'affected users, the signature (issue) distribution with shares and a zero-filled daily UTC ' +
-    'trend. Returns {window, app_version, total, affected_users, signature_count, signatures: ' +
-    '[{signature, error_type, count, share}], daily: [{date, count}]}. Start here for crashes.',
+    'Crash overview of the last N days, optionally of one app version: total, affected users, the ' +
+    "signature (issue) distribution with shares, each issue's first and last seen and app versions, " +
+    'and a zero-filled daily UTC trend. Returns {window, app_version, total, affected_users, ' +
+    'signature_count, signatures: [{signature, error_type, count, share, first_seen, last_seen, ' +
+    'first_app_version, last_app_version}], daily: [{date, count}]}. Start here for crashes.',
   input: crashStatsInput,
   output: crashStatsOutput,
   capability: 'base',
   overview: true,
   backend: 'core',
+  example: { days: 14 },
 });

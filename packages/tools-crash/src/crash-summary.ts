@@ -12,6 +12,18 @@ import { breadcrumb, rawFrame, symbolicatedFrame } from './schemas';
 // Every text field is attacker-controlled (it came from an app's crash report): it is returned as
 // data, with invisible and bidirectional control characters removed and a per-field length cap.
 
+/**
+ * When an issue (signature) was first and last seen and in which app versions, over every stored
+ * crash of the signature, not only the window asked about: "which release introduced this crash?"
+ * in one call. Ties in time go to the smallest version (first) and the largest (last).
+ */
+export const signatureHistory = {
+  first_seen: isoTimestamp.describe('Earliest stored crash of the signature (any window).'),
+  last_seen: isoTimestamp.describe('Latest stored crash of the signature (any window).'),
+  first_app_version: z.string().describe('App version of the earliest crash: where the issue appeared.'),
+  last_app_version: z.string().describe('App version of the latest crash.'),
+};
+
 /** One crash in a list: what identifies it and where it happened, without frames. */
 export const crashSummary = z.strictObject({
   event_id: z.string(),

@@ -15,12 +15,13 @@ export const crashSymbolicate = defineTool({
   name: 'crash.symbolicate',
   title: 'Symbolicate a crash',
   description:
-    "(Re)runs symbolication of one crash's frames in the background against the project's uploaded " +
-    'debug files and returns at once. Returns {event_id, accepted}; accepted is false when the project ' +
-    'has no crash with that event id. Re-read the crash with crash.get: symbolicated frames appear beside ' +
-    'the raw ones, each saying whether it mapped and why not. Use symbol.list first to see the files.',
+    "(Re)runs symbolication of one crash's frames in the background with the project's debug files " +
+    'and answers at once. Returns {event_id, accepted}; accepted is false for an unknown event id. ' +
+    'Then re-read crash.get: symbolicated frames appear beside the raw ones, each saying whether it ' +
+    'mapped and why not. Check symbol.list first.',
   input: crashSymbolicateInput,
   output: crashSymbolicateOutput,
   capability: 'base',
   backend: 'core',
+  example: { event_id: 'evt_7f2c9a1b' },
 });

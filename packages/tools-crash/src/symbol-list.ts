@@ -48,12 +48,13 @@ export const symbolList = defineTool({
   name: 'symbol.list',
   title: 'Uploaded debug files',
   description:
-    'Debug-symbol files uploaded for the project (web source maps, Breakpad symbol files, raw iOS dSYMs ' +
-    'and Android .so files), newest first, optionally of one platform (ios, android or web). Returns ' +
-    `{items, limit, has_more} with name, kind, release, module and whether the file can symbolicate ` +
-    `(usable); at most ${SYMBOL_LIST_MAX} files. Check it before crash.symbolicate.`,
+    'Debug-symbol files uploaded for the project (web source maps, Breakpad files, raw iOS dSYMs, ' +
+    'Android .so files), newest first, optionally of one platform. Returns {items, limit, has_more} ' +
+    'with name, kind, release, module and usable (can symbolicate); at most 1000 files. Check it ' +
+    'before crash.symbolicate.',
   input: symbolListInput,
   output: symbolListOutput,
   capability: 'base',
   backend: 'core',
+  example: { platform: 'ios' },
 });

@@ -1,4 +1,4 @@
-export { logAggregate, logAggregateInput, logAggregateOutput } from './log-aggregate';
+export { AGGREGATE_HOURS, logAggregate, logAggregateInput, logAggregateOutput } from './log-aggregate';
 export { logBySession, logBySessionInput, logBySessionOutput } from './log-by-session';
 export { logByUser, logByUserInput, logByUserOutput } from './log-by-user';
 export { logRecent, logRecentInput, logRecentOutput } from './log-recent';

@@ -1,6 +1,9 @@
 import { AGGREGATE_LIMIT_MAX, defineTool, limit, window } from '@svc/tool-kit';
 import { z } from 'zod';
 
+/** log.aggregate's window is 24 hours; each group also gives its count per hour of it. */
+export const AGGREGATE_HOURS = 24;
+
 export const logAggregateInput = z.strictObject({
   group_by: z.enum(['level', 'user_id', 'platform']).describe('Dimension to count logs by.'),
   limit: limit(500, AGGREGATE_LIMIT_MAX),
@@ -13,6 +16,13 @@ export const logAggregateOutput = z.strictObject({
     z.strictObject({
       key: z.string().nullable().describe('The dimension value; null for lines without one.'),
       count: z.number().int(),
+      hourly: z
+        .array(z.number().int())
+        .length(AGGREGATE_HOURS)
+        .describe(
+          'Lines per hour of the window, oldest first: entry i counts [from + i h, from + (i + 1) h), ' +
+            'the last hour including `to`; zero-filled, so a spike shows without paging lines.',
+        ),
     }),
   ),
   limit: z.number().int(),
@@ -23,12 +33,14 @@ export const logAggregate = defineTool({
   name: 'log.aggregate',
   title: 'Count logs by dimension',
   description:
-    'Counts of the log lines of the last 24 hours grouped by level, user_id or platform, largest first. ' +
-    'Returns {window, group_by, total, groups: [{key, count}], limit, has_more}. Start here, then use ' +
-    'log.recent or log.search for the lines themselves.',
+    'Counts of the log lines of the last 24 hours grouped by level, user_id or platform, largest first, ' +
+    'each with its 24 hourly counts (oldest first) to spot spikes. Returns {window, group_by, total, ' +
+    'groups: [{key, count, hourly}], limit, has_more}. Start here, then use log.recent or log.search ' +
+    'for the lines themselves.',
   input: logAggregateInput,
   output: logAggregateOutput,
   capability: 'base',
   overview: true,
   backend: 'core',
+  example: { group_by: 'level' },
 });

@@ -18,4 +18,5 @@ export const logBySession = defineTool({
   output: logBySessionOutput,
   capability: 'base',
   backend: 'core',
+  example: { session_id: 'sess_00042_0003' },
 });

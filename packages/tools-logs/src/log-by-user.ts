@@ -19,4 +19,5 @@ export const logByUser = defineTool({
   output: logByUserOutput,
   capability: 'base',
   backend: 'core',
+  example: { user_id: 'user_00042_9f3a' },
 });

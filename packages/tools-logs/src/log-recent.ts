@@ -21,4 +21,5 @@ export const logRecent = defineTool({
   output: logRecentOutput,
   capability: 'base',
   backend: 'core',
+  example: { level: 'ERROR', limit: 20 },
 });

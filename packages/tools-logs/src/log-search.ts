@@ -24,4 +24,5 @@ export const logSearch = defineTool({
   output: logSearchOutput,
   capability: 'base',
   backend: 'core',
+  example: { search: 'timeout', source: 'backend', limit: 20 },
 });

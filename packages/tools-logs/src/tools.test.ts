@@ -53,7 +53,7 @@ describe('log tool inputs', () => {
     },
     "limit": {
       "default": 20,
-      "description": "Maximum number of items to return (1-1000, default 20).",
+      "description": "Most items to return.",
       "maximum": 1000,
       "minimum": 1,
       "type": "integer",

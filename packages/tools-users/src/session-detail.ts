@@ -26,13 +26,15 @@ export const sessionDetail = defineTool({
   name: 'session.detail',
   title: 'Everything about one session',
   description:
-    'A cross-channel view of one session: the session record (status, start, end, platform, version) and ' +
-    'its logs, crashes, tracking events and feedback, each newest first up to limit, with per-channel ' +
-    'totals, first/last seen, users, platforms and app versions. Returns {session_id, found, session, ' +
-    'user_ids, first_seen, last_seen, platforms, app_versions, limit, logs, crashes, events, feedback}; ' +
-    'found is false when nothing exists. log.by_session reads the logs oldest first.',
+    'A cross-channel view of one session: the session record (status, start, end, platform, ' +
+    'version) and its logs, crashes, tracking events and feedback, each newest first up to limit, ' +
+    'with totals, first/last seen, users, platforms and app versions. Returns {session_id, found, ' +
+    'session, user_ids, first_seen, last_seen, platforms, app_versions, limit, logs, crashes, ' +
+    'events, feedback}; found is false when nothing exists. log.by_session reads the logs oldest ' +
+    'first.',
   input: sessionDetailInput,
   output: sessionDetailOutput,
   capability: 'base',
   backend: 'core',
+  example: { session_id: 'sess_00042_0003' },
 });

@@ -25,13 +25,14 @@ export const userDetail = defineTool({
   name: 'user.detail',
   title: 'Everything about one user',
   description:
-    'A 360-degree view of one end user: logs, crashes, tracking events, feedback and sessions, each newest ' +
-    'first up to limit (per channel), with per-channel totals, first/last seen, platforms and app versions. ' +
-    'Returns {user_id, found, first_seen, last_seen, platforms, app_versions, limit, logs, crashes, events, ' +
-    'feedback, sessions}, each channel {total, items, has_more}; found is false when nothing exists. Use ' +
-    'crash.get for a crash in full.',
+    'A 360-degree view of one end user: logs, crashes, tracking events, feedback and sessions, each ' +
+    'newest first up to limit, with per-channel totals, first/last seen, platforms and app ' +
+    'versions. Returns {user_id, found, first_seen, last_seen, platforms, app_versions, limit, ' +
+    'logs, crashes, events, feedback, sessions}, each channel {total, items, has_more}; found is ' +
+    'false when nothing exists. crash.get shows a crash in full.',
   input: userDetailInput,
   output: userDetailOutput,
   capability: 'base',
   backend: 'core',
+  example: { user_id: 'user_00042_9f3a', limit: 10 },
 });

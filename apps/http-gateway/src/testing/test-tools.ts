@@ -14,6 +14,7 @@ export const controlledProbe = defineTool({
   output: probeOutput,
   capability: 'vis_trace',
   backend: 'core',
+  example: {},
 });
 
 export const recallProbe = defineTool({
@@ -24,4 +25,5 @@ export const recallProbe = defineTool({
   output: probeOutput,
   capability: 'base',
   backend: 'recall',
+  example: {},
 });

@@ -320,7 +320,7 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         'ALTER TABLE logs DROP PROJECTION IF EXISTS p_user_summary',
         // A user's lines in time order (sort key only): the timestamp of their (limit + 1)-th
         // newest line comes from a few small granules here instead of the user_id bloom filter
-        // over the whole table (tools/users/user-tools.ts, newestLogsOnly).
+        // over the whole table (tools/users/detail-channels.ts, newestLogsOnly).
         `ALTER TABLE logs ADD PROJECTION IF NOT EXISTS p_user_rows (
           SELECT _part_offset ORDER BY project_id, user_id, timestamp)
           WITH SETTINGS (index_granularity = 1024)`,
@@ -336,6 +336,24 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         // before this migration compute it from user_id on read until the mutation rewrites them.
         'ALTER TABLE events ADD COLUMN IF NOT EXISTS user_key UInt64 MATERIALIZED cityHash64(user_id)',
         'ALTER TABLE events MATERIALIZE COLUMN user_key',
+      ],
+    },
+    {
+      version: 14,
+      name: 'crashes_signature_history',
+      statements: [
+        // crash.aggregate / crash.stats tell when each listed issue was first and last seen and in
+        // which versions (tools/crash/signature-history.ts): one small row per signature here
+        // instead of every crash of the project. A ReplacingMergeTree keeps a projection only when
+        // told what to do with it on deduplicating merges: rebuild it (a re-sent crash changes no
+        // min, max, argMin or argMax anyway). The aggregates must stay exactly those of
+        // signature-history.ts, or ClickHouse will not pick the projection.
+        "ALTER TABLE crashes MODIFY SETTING deduplicate_merge_projection_mode = 'rebuild'",
+        `ALTER TABLE crashes ADD PROJECTION IF NOT EXISTS p_signature_history (
+          SELECT project_id, signature, min(timestamp), max(timestamp),
+            argMin(app_version, (timestamp, app_version)), argMax(app_version, (timestamp, app_version))
+          GROUP BY project_id, signature)`,
+        'ALTER TABLE crashes MATERIALIZE PROJECTION p_signature_history',
       ],
     },
   ];

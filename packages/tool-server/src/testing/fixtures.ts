@@ -24,6 +24,7 @@ export const echoTool = defineTool({
   output: listOf(z.strictObject({ word: z.string(), project: z.string() })),
   capability: 'base',
   backend: 'core',
+  example: { word: 'hi' },
   overview: true,
   handler: async (input, ctx) => {
     if (input.word === 'boom') throw new Error('database said: secret internals');
@@ -41,6 +42,7 @@ export const traceOnlyTool = defineTool({
   output: z.strictObject({ ok: z.boolean() }),
   capability: 'vis_trace',
   backend: 'core',
+  example: {},
   handler: async () => ({ ok: true }),
 });
 
@@ -52,6 +54,7 @@ export const recallTool = defineTool({
   output: z.strictObject({ ok: z.boolean() }),
   capability: 'base',
   backend: 'recall',
+  example: {},
   handler: async () => ({ ok: true }),
 });
 

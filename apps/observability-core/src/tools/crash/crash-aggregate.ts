@@ -4,6 +4,7 @@ import { sanitizeOptional } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { fetchFor } from '../sql/page';
 import { lastDays } from '../sql/window';
+import { signatureHistories } from './signature-history';
 
 const AGGREGATE_DAYS = 14;
 const GROUP_COLUMNS = {
@@ -17,7 +18,8 @@ const GROUP_COLUMNS = {
 /**
  * Last 14 days. count = distinct event ids (re-sent copies of an event carry the same values, so
  * they fall in the same group and count once), users = distinct non-empty user ids. Groups by
- * count desc, then key, crashes without a value (only possible for user_id) last.
+ * count desc, then key, crashes without a value (only possible for user_id) last. By signature,
+ * each group also carries the issue's history (signature-history.ts).
  */
 export const crashAggregateQuery = serve(crashAggregate, async (ctx, input) => {
   const column = GROUP_COLUMNS[input.group_by];
@@ -43,14 +45,23 @@ export const crashAggregateQuery = serve(crashAggregate, async (ctx, input) => {
       },
     ),
   ]);
+  const shown = groups.slice(0, input.limit);
+  const histories =
+    input.group_by === 'signature'
+      ? await signatureHistories(
+          ctx,
+          shown.map((g) => g.key),
+        )
+      : undefined;
   return {
     window: w.iso,
     group_by: input.group_by,
     total: Number(totals[0]?.total ?? 0),
-    groups: groups.slice(0, input.limit).map((g) => ({
+    groups: shown.map((g) => ({
       key: sanitizeOptional(g.key),
       count: Number(g.n),
       users: Number(g.users),
+      ...histories?.get(g.key),
     })),
     limit: input.limit,
     has_more: groups.length > input.limit,

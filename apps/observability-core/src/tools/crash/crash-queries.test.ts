@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import { toChTime } from '../../storage/time';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
+import { SIGNATURE_HISTORY_SQL } from './signature-history';
 
 // The seven crash query tools over the core's internal tool endpoint on a real chDB. The records
 // are built here; every expected answer is computed from them with plain JS, never by the code
@@ -143,6 +144,25 @@ function buildProjectA(): Crash[] {
   crashes.push(edge('ev_edge_in', NOW - 14 * DAY), edge('ev_edge_out', NOW - 14 * DAY - 1));
   // Same instant as another crash: ties are ordered by event_id.
   crashes.push(edge('ev_tie_b', NOW - 3 * HOUR), edge('ev_tie_a', NOW - 3 * HOUR));
+  // An issue's history: first seen long before any window, in two versions at the same first
+  // instant (the smaller one counts), and last from a device whose clock is an hour ahead.
+  const history = (id: string, ts: number, app_version: string): Crash => ({
+    ...crashes[3]!,
+    event_id: id,
+    timestamp: new Date(ts).toISOString(),
+    signature: 'abcdef0123456789',
+    app_version,
+    breadcrumbs: crashes[3]!.breadcrumbs.map((crumb, i) => ({
+      ...crumb,
+      timestamp: new Date(ts - 2000 + i * 1000).toISOString(),
+    })),
+  });
+  crashes.push(
+    history('ev_hist_first_b', NOW - 40 * DAY, '1.9.0'),
+    history('ev_hist_first_a', NOW - 40 * DAY, '1.10.0'),
+    history('ev_hist_recent', NOW - 2 * HOUR, '2.1.0'),
+    history('ev_hist_future', NOW + HOUR, '3.0.0'),
+  );
   // No signature sent: ingest computes it (DESIGN.md section 6).
   crashes.push({
     ...crashes[2]!,
@@ -270,6 +290,22 @@ function detail(c: Stored): CrashDetail {
 function expectedPage(matching: Stored[], limit: number) {
   const sorted = [...matching].sort(newestFirst);
   return { items: sorted.slice(0, limit).map(summary), limit, has_more: sorted.length > limit };
+}
+
+/** An issue's first and last crash over everything stored; ties: smaller version first, larger last. */
+function expectedHistory(signature: string) {
+  const seen = storedA.filter((c) => c.signature === signature);
+  const byTime = (a: Stored, b: Stored) =>
+    ms(a) - ms(b) || (a.app_version < b.app_version ? -1 : a.app_version > b.app_version ? 1 : 0);
+  const sorted = [...seen].sort(byTime);
+  const first = sorted[0]!;
+  const last = sorted[sorted.length - 1]!;
+  return {
+    first_seen: new Date(ms(first)).toISOString(),
+    last_seen: new Date(ms(last)).toISOString(),
+    first_app_version: first.app_version,
+    last_app_version: last.app_version,
+  };
 }
 
 function inWindow(days: number, extra: (c: Stored) => boolean = () => true) {
@@ -543,7 +579,9 @@ describe('crash query tools over POST /internal/v1/projects/:project_id/tools/:t
     ] as const)('counts the last 14 days by %s, with users', async (groupBy, key) => {
       expect(rows.some((c) => c.event_id === 'ev_edge_in')).toBe(true);
       expect(rows.some((c) => c.event_id === 'ev_edge_out')).toBe(false);
-      const groups = expectedGroups(rows, key);
+      const groups = expectedGroups(rows, key).map((g) =>
+        groupBy === 'signature' ? { ...g, ...expectedHistory(g.key!) } : g,
+      );
       expect(await call(crashAggregateOutput, 'crash.aggregate', { group_by: groupBy })).toEqual({
         window,
         group_by: groupBy,
@@ -552,6 +590,27 @@ describe('crash query tools over POST /internal/v1/projects/:project_id/tools/:t
         limit: 500,
         has_more: groups.length > 500,
       });
+    });
+
+    it('tells when an issue was first and last seen, over all its stored crashes', async () => {
+      const body = await call(crashAggregateOutput, 'crash.aggregate', { group_by: 'signature' });
+      expect(body.groups.find((g) => g.key === 'abcdef0123456789')).toEqual({
+        key: 'abcdef0123456789',
+        count: 1,
+        users: rows.some((c) => c.event_id === 'ev_hist_recent' && c.user_id) ? 1 : 0,
+        first_seen: new Date(NOW - 40 * DAY).toISOString(),
+        last_seen: new Date(NOW + HOUR).toISOString(),
+        first_app_version: '1.10.0',
+        last_app_version: '3.0.0',
+      });
+    });
+
+    it('reads issue histories from the projection, not from every crash', async () => {
+      const plan = await h.ch.query<{ explain: string }>(`EXPLAIN ${SIGNATURE_HISTORY_SQL}`, {
+        project_id: 'proj_a',
+        signatures: ['abcdef0123456789'],
+      });
+      expect(plan.map((r) => r.explain).join('\n')).toContain('p_signature_history');
     });
 
     it('limits groups and reports has_more', async () => {
@@ -580,6 +639,7 @@ describe('crash query tools over POST /internal/v1/projects/:project_id/tools/:t
             error_type: latest.error_type,
             count: g.count,
             share: g.count / rows.length,
+            ...expectedHistory(g.key!),
           };
         }),
         daily: expectedDaily(days, rows),

@@ -5,6 +5,7 @@ import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { combine, equals, paramsOf, whereOf } from '../sql/filter';
 import { lastDays, zeroFilledDays } from '../sql/window';
 import { CRASH_LIMITS } from './crash-rows';
+import { signatureHistories } from './signature-history';
 
 /**
  * Over `[now - days, now]`, optionally one app_version: total (distinct event ids), affected users
@@ -52,6 +53,10 @@ export const crashStatsQuery = serve(crashStats, async (ctx, input) => {
     )
     .slice(0, STATS_SIGNATURES_MAX);
   const total = Number(totals[0]?.total ?? 0);
+  const histories = await signatureHistories(
+    ctx,
+    signatures.map((s) => s.signature),
+  );
   const perDay = new Map(daily.map((d) => [d.date, Number(d.n)]));
   return {
     window: w.iso,
@@ -64,6 +69,7 @@ export const crashStatsQuery = serve(crashStats, async (ctx, input) => {
       error_type: sanitizeText(s.error_type, CRASH_LIMITS.errorType),
       count: Number(s.n),
       share: total > 0 ? reported(Number(s.n) / total) : 0,
+      ...histories.get(s.signature)!,
     })),
     daily: zeroFilledDays(w.fromMs, w.toMs, perDay),
   };

@@ -57,6 +57,16 @@ const hostile: DemoLog[] = [
   }),
   line(32_000, `huge ${'y'.repeat(20_000)}`, { user_id: 'user_sanitize' }),
 ];
+// The edges of log.aggregate's hours, also in project C: [from, from + 1h) is hour 0, `to` is in hour 23.
+const hourEdges: DemoLog[] = [
+  line(24 * HOUR + 1, 'just before the window', { user_id: 'user_hours' }),
+  line(24 * HOUR, 'the window opens', { user_id: 'user_hours' }),
+  line(23 * HOUR + 1, 'last ms of hour 0', { user_id: 'user_hours' }),
+  line(23 * HOUR, 'first ms of hour 1', { user_id: 'user_hours' }),
+  line(1, 'one ms before now', { user_id: 'user_hours' }),
+  line(0, 'now', { user_id: 'user_hours' }),
+  line(-1, 'one ms after now', { user_id: 'user_hours' }),
+];
 
 const demoA = generateDemoProject({ seed: 11, size: 0.5, now: NOW, days: 3 });
 const logsA: DemoLog[] = [...demoA.logs, ...crafted];
@@ -123,7 +133,7 @@ describe('log tools over POST /internal/v1/projects/:project_id/tools/:tool', ()
 
   beforeAll(async () => {
     h = await createCoreHarness('core_log_tools', NOW, [keyA, keyB, keyC]);
-    await h.ingest(keyC, { logs: hostile }).expect(200);
+    await h.ingest(keyC, { logs: [...hostile, ...hourEdges] }).expect(200);
     for (let i = 0; i < logsA.length; i += 1000) {
       await h.ingest(keyA, { logs: logsA.slice(i, i + 1000) }).expect(200);
     }
@@ -283,14 +293,16 @@ describe('log tools over POST /internal/v1/projects/:project_id/tools/:tool', ()
   describe('log.aggregate', () => {
     const inWindow = logsA.filter((l) => ms(l) >= NOW - 24 * HOUR && ms(l) <= NOW);
 
-    function expectedGroups(key: (l: DemoLog) => string | undefined) {
-      const counts = new Map<string | null, number>();
-      for (const l of inWindow) {
+    function expectedGroups(key: (l: DemoLog) => string | undefined, lines = inWindow) {
+      const counts = new Map<string | null, number[]>();
+      for (const l of lines) {
         const k = key(l) ?? null;
-        counts.set(k, (counts.get(k) ?? 0) + 1);
+        const hourly = counts.get(k) ?? new Array<number>(24).fill(0);
+        hourly[Math.min(23, Math.floor((ms(l) - (NOW - 24 * HOUR)) / HOUR))]! += 1;
+        counts.set(k, hourly);
       }
       return [...counts.entries()]
-        .map(([k, count]) => ({ key: k, count }))
+        .map(([k, hourly]) => ({ key: k, count: hourly.reduce((a, b) => a + b, 0), hourly }))
         .sort((a, b) => {
           if (b.count !== a.count) return b.count - a.count;
           if (a.key === null) return 1;
@@ -317,6 +329,18 @@ describe('log tools over POST /internal/v1/projects/:project_id/tools/:tool', ()
           has_more: groups.length > 500,
         });
       }
+    });
+
+    it('gives each group its 24 hourly counts: [from, from + 1h) is hour 0, `to` belongs to hour 23', async () => {
+      const body = await call(logAggregateOutput, 'log.aggregate', { group_by: 'user_id' }, 'proj_c');
+      const group = body.groups.find((g) => g.key === 'user_hours')!;
+      const hourly = new Array<number>(24).fill(0);
+      hourly[0] = 2;
+      hourly[1] = 1;
+      hourly[23] = 2;
+      expect(group).toEqual({ key: 'user_hours', count: 5, hourly });
+      const linesC = [...hostile, ...hourEdges].filter((l) => ms(l) >= NOW - 24 * HOUR && ms(l) <= NOW);
+      expect(body.groups).toEqual(expectedGroups((l) => l.user_id, linesC));
     });
 
     it('limits groups and reports has_more', async () => {
