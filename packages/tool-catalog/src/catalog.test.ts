@@ -68,6 +68,10 @@ describe('tool catalog', () => {
       expect(tool.description).toMatch(/Returns|returns|gives/);
     });
 
+    it('has an example call that its input schema accepts', () => {
+      expect(tool.input.safeParse(tool.example).success).toBe(true);
+    });
+
     it('has a limit of 1..1000 (aggregates 10000) when it takes one', () => {
       const shape = tool.input.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>;
       if (!('limit' in shape)) return;

@@ -10,6 +10,7 @@ const schema = z.strictObject({
   level: z.enum(['INFO', 'ERROR']).optional(),
   trace_id: traceId.optional(),
   steps: z.array(z.string()).min(2).max(3).optional(),
+  note: z.string().min(1).max(5).optional(),
 });
 
 function failure(value: unknown): UserInputError {
@@ -51,6 +52,8 @@ describe('parseInput', () => {
     [{ since: '2026-11-20', trace_id: 'abc' }, 'trace_id must be 32 hex characters'],
     [{ since: '2026-11-20', steps: ['a'] }, 'steps must have at least 2 items'],
     [{}, 'since is required: a string'],
+    [{ since: '2026-11-20', note: '' }, 'note must not be empty'],
+    [{ since: '2026-11-20', note: 'too long' }, 'note must be at most 5 characters long'],
   ])('explains %j as "%s"', (value, expected) => {
     expect(failure(value).message).toContain(expected);
   });

@@ -45,6 +45,7 @@ function bound(issue: RawIssue & { code: 'too_small' | 'too_big' }): string {
   const atLeast = issue.code === 'too_small';
   switch (issue.origin) {
     case 'string':
+      if (atLeast && limit === '1') return 'must not be empty';
       return `must be ${atLeast ? 'at least' : 'at most'} ${limit} characters long`;
     case 'array':
     case 'set':

@@ -1,8 +1,7 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
-import { NotFoundError, UserInputError } from '@svc/tool-kit';
+import { NotFoundError, parseInput, UserInputError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
-import type { z } from 'zod';
 import type { AnyCoreTool } from '../tools/core-tool';
 import { requireInternalSecret } from './internal-auth';
 
@@ -35,20 +34,12 @@ export function createToolsRouter(deps: ToolsRouterDeps): Router {
         const projectId = String(req.params.project_id);
         if (!PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
         // Validated again here with the tool's own schema: the gateway is not the only caller.
-        const parsed = tool.input.safeParse(req.body ?? {});
-        if (!parsed.success) {
-          throw new UserInputError(`Invalid input for ${tool.name}.`, {
-            details: parsed.error.issues.map((issue: z.core.$ZodIssue) => ({
-              path: issue.path.join('.'),
-              message: issue.message,
-            })),
-          });
-        }
+        const input = parseInput(tool.input, req.body ?? {}, tool.name);
         const abort = new AbortController();
         res.on('close', () => abort.abort());
         const result = await tool.run(
           { ch: deps.ch, projectId, now: deps.now(), signal: abort.signal },
-          parsed.data,
+          input,
         );
         calls.inc({ tool: tool.name, outcome: 'ok' });
         res.status(200).json(result);
