@@ -187,6 +187,20 @@ describe('public endpoints', () => {
     }
   });
 
+  it.each([
+    ['GET', '/v1/tools/log.search', 'POST'],
+    ['PUT', '/v1/tools/log.search', 'POST'],
+    ['DELETE', '/v1/tools/no.such_tool', 'POST'],
+    ['POST', '/openapi.json', 'GET'],
+    ['POST', '/healthz', 'GET'],
+    ['PUT', '/mcp', 'POST, GET, DELETE'],
+  ])('answers %s %s with 405 and Allow: %s', async (method, path, allow) => {
+    const res = await request(h.url)[method.toLowerCase() as 'get'](path);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    expect(res.body).toEqual({ error: 'method_not_allowed', message: `Method not allowed; use ${allow}.` });
+  });
+
   it('answers unknown routes with the one error shape', async () => {
     const res = await request(h.url).get('/nope');
     expect(res.status).toBe(404);

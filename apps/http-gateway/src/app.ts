@@ -3,8 +3,14 @@ import type { BackendHealth } from '@svc/backend-client';
 import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import type { AnyTool, BackendName, Backends, Logger } from '@svc/tool-kit';
-import { buildOpenApiDocument, createRestRouter, ToolExecutor, ToolRegistry } from '@svc/tool-server';
-import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
+import {
+  buildOpenApiDocument,
+  createRestRouter,
+  REST_TOOL_PATH,
+  ToolExecutor,
+  ToolRegistry,
+} from '@svc/tool-server';
+import { allowOnly, httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 import { authenticate, principalOf } from './authenticate';
 import { bodyLimitBytes } from './config';
@@ -116,8 +122,14 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.get('/mcp', auth, limit, mcp.get);
   app.delete('/mcp', auth, limit, mcp.delete);
 
-  app.post('/v1/tools/:name', auth, limit, jsonBody);
+  app.post(REST_TOOL_PATH, auth, limit, jsonBody);
   app.use(createRestRouter({ executor, principalOf, requestIdOf }));
+
+  // A known path asked with another method is 405 with Allow, before any authentication: the
+  // answer is the same for every tool name, so it tells nothing about the catalog.
+  allowOnly(app, '/healthz', ['GET']);
+  allowOnly(app, '/openapi.json', ['GET']);
+  allowOnly(app, '/mcp', ['POST', 'GET', 'DELETE']);
 
   app.use(notFoundHandler());
   app.use(httpErrorHandler(logger));

@@ -42,7 +42,7 @@ export function notFoundHandler(): RequestHandler {
  * 405 with `Allow` for every method a known path does not serve. Call after the path's own
  * routes are registered on `router`; HEAD follows GET as express does.
  */
-export function allowOnly(router: Router, path: string, allow: readonly string[]): void {
+export function allowOnly(router: Pick<Router, 'all'>, path: string, allow: readonly string[]): void {
   const allowed = new Set(allow.map((m) => m.toUpperCase()));
   if (allowed.has('GET')) allowed.add('HEAD');
   const refuse: RequestHandler = (req, _res, next) => {
