@@ -21,7 +21,10 @@ function listen(server: Server, port: number, what: string): Promise<void> {
 const gatewayServer = createServer(gateway.app);
 const metricsServer = createServer(gateway.metricsApp);
 
+let stopping = false;
 async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
   logger.info({ signal }, 'shutting down');
   await gateway.close();
   await Promise.all([gatewayServer, metricsServer].map((s) => new Promise((r) => s.close(r))));
@@ -36,5 +39,5 @@ try {
   logger.error({ err }, 'gateway failed to start');
   process.exit(1);
 }
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));

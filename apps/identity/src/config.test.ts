@@ -1,16 +1,16 @@
-import { resolve } from 'node:path';
-import { ConfigError } from '@svc/config';
+import { join } from 'node:path';
+import { ConfigError, findRepositoryRoot } from '@svc/config';
 import { loadIdentityConfig } from './config';
 
 const SECRET = 'a-secret-of-at-least-16-chars';
 
 describe('identity config', () => {
-  it('defaults to port 8081 and PGlite under ./.data/identity', () => {
+  it('defaults to port 8081 and PGlite under <repository>/.data/identity', () => {
     const config = loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET });
     expect(config).toMatchObject({
       port: 8081,
       internalSecret: SECRET,
-      database: { dataDir: resolve('.data', 'identity') },
+      database: { dataDir: join(findRepositoryRoot(process.cwd())!, '.data', 'identity') },
       ingestEndpoint: 'http://localhost:8080',
       logLevel: 'info',
     });

@@ -1,11 +1,11 @@
-import { join, resolve } from 'node:path';
-import { httpUrl, internalSecret, logLevel, parseEnv, portOf } from '@svc/config';
+import { join } from 'node:path';
+import { httpUrl, internalSecret, logLevel, parseEnv, portOf, resolveDataDir } from '@svc/config';
 import type { PostgresOptions } from '@svc/postgres';
 import { z } from 'zod';
 
 const emptyAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
-export const identityEnvSchema = z
+const identityEnvSchema = z
   .object({
     SVC_IDENTITY_PORT: z.preprocess(emptyAsUnset, z.coerce.number().int().min(0).max(65535).optional()),
     SVC_IDENTITY_INTERNAL_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
@@ -15,7 +15,6 @@ export const identityEnvSchema = z
       emptyAsUnset,
       z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional(),
     ),
-    SVC_DATA_DIR: z.preprocess(emptyAsUnset, z.string().default('./.data')),
     SVC_OBSERVABILITY_ENDPOINT: z.preprocess(emptyAsUnset, httpUrl.default('http://localhost:8080')),
     SVC_LOG_LEVEL: logLevel,
   })
@@ -24,15 +23,23 @@ export const identityEnvSchema = z
     port: env.SVC_IDENTITY_PORT ?? portOf(env.SVC_IDENTITY_INTERNAL_URL, 8081),
     host: env.SVC_IDENTITY_HOST,
     internalSecret: env.SVC_INTERNAL_SECRET,
-    database: (env.SVC_IDENTITY_DATABASE_URL
-      ? { url: env.SVC_IDENTITY_DATABASE_URL }
-      : { dataDir: join(resolve(env.SVC_DATA_DIR), 'identity') }) satisfies PostgresOptions,
+    databaseUrl: env.SVC_IDENTITY_DATABASE_URL,
     ingestEndpoint: env.SVC_OBSERVABILITY_ENDPOINT,
     logLevel: env.SVC_LOG_LEVEL,
   }));
 
-export type IdentityConfig = z.output<typeof identityEnvSchema>;
+export type IdentityConfig = Omit<z.output<typeof identityEnvSchema>, 'databaseUrl'> & {
+  /** Embedded PGlite under `<data dir>/identity` unless SVC_IDENTITY_DATABASE_URL names a server. */
+  database: PostgresOptions;
+};
 
-export function loadIdentityConfig(env: Record<string, string | undefined>): IdentityConfig {
-  return parseEnv('identity', identityEnvSchema, env);
+export function loadIdentityConfig(
+  env: Record<string, string | undefined>,
+  cwd: string = process.cwd(),
+): IdentityConfig {
+  const { databaseUrl, ...rest } = parseEnv('identity', identityEnvSchema, env);
+  return {
+    ...rest,
+    database: databaseUrl ? { url: databaseUrl } : { dataDir: join(resolveDataDir(env, cwd), 'identity') },
+  };
 }

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { ConfigError } from '@svc/config';
+import { ConfigError, findRepositoryRoot } from '@svc/config';
 import { loadCoreConfig } from './config';
 
 const secret = { SVC_INTERNAL_SECRET: 'a-long-enough-internal-secret' };
@@ -9,7 +9,11 @@ describe('loadCoreConfig', () => {
     expect(loadCoreConfig(secret)).toMatchObject({
       port: 8080,
       identityUrl: 'http://localhost:8081',
-      storage: { kind: 'embedded', path: resolve(join('./.data', 'clickhouse')), database: 'observability' },
+      storage: {
+        kind: 'embedded',
+        path: join(findRepositoryRoot(process.cwd())!, '.data', 'clickhouse'),
+        database: 'observability',
+      },
       retention: { defaultDays: 90, spanDays: 14 },
     });
     expect(loadCoreConfig({ ...secret, SVC_OBSERVABILITY_ENDPOINT: 'http://core:9100' }).port).toBe(9100);

@@ -1,5 +1,13 @@
 import { join, resolve } from 'node:path';
-import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, portOf } from '@svc/config';
+import {
+  httpUrl,
+  internalSecret,
+  logLevel,
+  optionalUrl,
+  parseEnv,
+  portOf,
+  resolveDataDir,
+} from '@svc/config';
 import { z } from 'zod';
 import type { Retention } from './storage/migrations';
 
@@ -11,7 +19,7 @@ const coreEnv = z.object({
   SVC_OBSERVABILITY_ENDPOINT: httpUrl.default('http://localhost:8080'),
   SVC_INTERNAL_SECRET: internalSecret,
   SVC_IDENTITY_INTERNAL_URL: httpUrl.default('http://localhost:8081'),
-  // A ClickHouse server when set; otherwise embedded chDB under SVC_DATA_DIR/clickhouse.
+  // A ClickHouse server when set; otherwise embedded chDB under <data dir>/clickhouse.
   SVC_CLICKHOUSE_URL: optionalUrl,
   SVC_CLICKHOUSE_USER: z.string().optional(),
   SVC_CLICKHOUSE_PASSWORD: z.string().optional(),
@@ -19,8 +27,7 @@ const coreEnv = z.object({
     .string()
     .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'must be an identifier')
     .default('observability'),
-  SVC_DATA_DIR: z.string().min(1).default('./.data'),
-  // Uploaded debug files (source maps, Breakpad, dSYM, .so); default SVC_DATA_DIR/debug-files.
+  // Uploaded debug files (source maps, Breakpad, dSYM, .so); default <data dir>/debug-files.
   SVC_DEBUG_FILES_DIR: z.string().min(1).optional(),
   SVC_RETENTION_DAYS: days(90),
   SVC_SPAN_RETENTION_DAYS: days(14),
@@ -43,8 +50,12 @@ export interface CoreConfig {
   debugFilesDir: string;
 }
 
-export function loadCoreConfig(env: Record<string, string | undefined>): CoreConfig {
+export function loadCoreConfig(
+  env: Record<string, string | undefined>,
+  cwd: string = process.cwd(),
+): CoreConfig {
   const e = parseEnv('observability-core', coreEnv, env);
+  const dataDir = resolveDataDir(env, cwd);
   // The core listens where the other services are told to find it, unless SVC_CORE_PORT says otherwise.
   const listenPort = e.SVC_CORE_PORT ?? portOf(e.SVC_OBSERVABILITY_ENDPOINT, 8080);
   const storage: StorageConfig = e.SVC_CLICKHOUSE_URL
@@ -57,7 +68,7 @@ export function loadCoreConfig(env: Record<string, string | undefined>): CoreCon
       }
     : {
         kind: 'embedded',
-        path: resolve(join(e.SVC_DATA_DIR, 'clickhouse')),
+        path: join(dataDir, 'clickhouse'),
         database: e.SVC_CLICKHOUSE_DATABASE,
       };
   return {
@@ -68,6 +79,8 @@ export function loadCoreConfig(env: Record<string, string | undefined>): CoreCon
     storage,
     retention: { defaultDays: e.SVC_RETENTION_DAYS, spanDays: e.SVC_SPAN_RETENTION_DAYS },
     logLevel: e.SVC_LOG_LEVEL,
-    debugFilesDir: resolve(e.SVC_DEBUG_FILES_DIR ?? join(e.SVC_DATA_DIR, 'debug-files')),
+    debugFilesDir: e.SVC_DEBUG_FILES_DIR
+      ? resolve(env.INIT_CWD?.trim() || cwd, e.SVC_DEBUG_FILES_DIR)
+      : join(dataDir, 'debug-files'),
   };
 }

@@ -4,6 +4,7 @@ import {
   curlExample,
   inspectorCommand,
   mcpServersJson,
+  stdioJson,
 } from './client-config';
 
 export interface BannerInfo {
@@ -11,6 +12,8 @@ export interface BannerInfo {
   projectId: string;
   orgId: string;
   dataDir: string;
+  /** The repository checkout, for the stdio configuration. */
+  repoDir: string;
   /** Present on first start only: tokens are shown once. */
   token?: string;
   seeded?: Record<string, number>;
@@ -20,8 +23,9 @@ export interface BannerInfo {
 export function banner(info: BannerInfo): string {
   const lines = [
     '',
-    `Observability query stack is running (started in ${(info.startupMs / 1000).toFixed(1)} s; data in ${info.dataDir})`,
+    `Observability query stack is running (started in ${(info.startupMs / 1000).toFixed(1)} s)`,
     '',
+    `  Data directory  ${info.dataDir}   (pnpm svc finds it too; SVC_DATA_DIR moves it)`,
     `  MCP endpoint    ${info.urls.mcp}`,
     `  REST + OpenAPI  ${info.urls.gateway}/v1/tools/{name}   ${info.urls.gateway}/openapi.json`,
     `  Core (ingest)   ${info.urls.core}/ingest/v1/batch`,
@@ -62,6 +66,20 @@ export function banner(info: BannerInfo): string {
       `    pnpm svc token create --project ${info.projectId}`,
     );
   }
+  lines.push(
+    '',
+    'stdio, for one trusted local user (no token; the project is fixed):',
+    indent(
+      stdioJson({
+        repoDir: info.repoDir,
+        projectId: info.projectId,
+        orgId: info.orgId,
+        coreUrl: info.urls.core,
+        identityUrl: info.urls.identity,
+        dataDir: info.dataDir,
+      }),
+    ),
+  );
   lines.push('', 'Stop with Ctrl-C. Data is kept for the next start.', '');
   return lines.join('\n');
 }

@@ -1,4 +1,5 @@
-// Ready-to-paste client configurations for the MCP endpoint (SPEC.md section 5, rule 10).
+// Ready-to-paste client configurations for the MCP endpoint: server type http, the /mcp URL and the
+// bearer token header (README, "Connecting an MCP client").
 
 export interface Endpoint {
   mcpUrl: string;
@@ -54,5 +55,43 @@ export function curlExample(gatewayUrl: string, token: string): string {
   return (
     `curl -s ${gatewayUrl}/v1/tools/log.aggregate -H "Authorization: Bearer ${token}" ` +
     `-H "Content-Type: application/json" -d '{"group_by":"level"}'`
+  );
+}
+
+export interface StdioTarget {
+  /** The repository checkout the stdio server runs from. */
+  repoDir: string;
+  projectId: string;
+  orgId: string;
+  coreUrl: string;
+  identityUrl: string;
+  /** Where the stack keeps its internal secret, which the stdio server reads from there. */
+  dataDir: string;
+}
+
+/**
+ * The stdio server for one trusted local user: no token, the project fixed by env, the core and
+ * identity of this stack, and the data dir whose internal secret it reads (none in the config).
+ */
+export function stdioJson(t: StdioTarget): string {
+  return JSON.stringify(
+    {
+      mcpServers: {
+        observability: {
+          command: 'pnpm',
+          args: ['--silent', '--dir', t.repoDir, '--filter', '@svc/stdio-server', 'start'],
+          env: {
+            SVC_MCP_STDIO_TRUSTED_LOCAL: '1',
+            SVC_MCP_PROJECT_ID: t.projectId,
+            SVC_MCP_ORG_ID: t.orgId,
+            SVC_OBSERVABILITY_ENDPOINT: t.coreUrl,
+            SVC_IDENTITY_INTERNAL_URL: t.identityUrl,
+            SVC_DATA_DIR: t.dataDir,
+          },
+        },
+      },
+    },
+    null,
+    2,
   );
 }

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { parseEnv, port } from '@svc/config';
+import { join } from 'node:path';
+import { INTERNAL_SECRET_FILE, parseEnv, port, resolveDataDir } from '@svc/config';
 import { z } from 'zod';
 
-// The standalone takes its ports from the same variables as the separate services (DESIGN.md
-// section 1), its data dir from SVC_DATA_DIR, and defaults every service to loopback.
+// The standalone takes its ports from the same variables as the separate services, its data dir
+// as every entry point does (resolveDataDir: default .data at the repository root), and defaults
+// every service to loopback.
 const standaloneEnv = z.object({
-  SVC_DATA_DIR: z.string().min(1).default('./.data'),
   SVC_DEMO_SIZE: z.coerce.number().min(0.05).max(1000).default(1),
   SVC_DEMO_SEED: z.coerce.number().int().default(20261122),
   SVC_DEMO_DAYS: z.coerce.number().int().min(1).max(60).default(30),
@@ -32,7 +32,7 @@ export interface StandaloneConfig {
 /** The internal secret: from the env, else the one persisted under the data dir (made on first start). */
 export function resolveInternalSecret(dataDir: string, fromEnv: string | undefined): string {
   if (fromEnv) return fromEnv;
-  const path = join(dataDir, 'internal-secret');
+  const path = join(dataDir, INTERNAL_SECRET_FILE);
   if (existsSync(path)) return readFileSync(path, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(32).toString('base64url');
@@ -41,9 +41,12 @@ export function resolveInternalSecret(dataDir: string, fromEnv: string | undefin
   return secret;
 }
 
-export function loadStandaloneConfig(env: Record<string, string | undefined>): StandaloneConfig {
+export function loadStandaloneConfig(
+  env: Record<string, string | undefined>,
+  cwd: string = process.cwd(),
+): StandaloneConfig {
   const e = parseEnv('standalone', standaloneEnv, env);
-  const dataDir = resolve(e.SVC_DATA_DIR);
+  const dataDir = resolveDataDir(env, cwd);
   const internalSecret = resolveInternalSecret(dataDir, env.SVC_INTERNAL_SECRET?.trim() || undefined);
   const host = e.SVC_STANDALONE_HOST;
   const serviceEnv: Record<string, string | undefined> = {

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
-import { ConfigError } from '@svc/config';
+import { fileURLToPath } from 'node:url';
+import { ConfigError, findRepositoryRoot } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { banner } from './banner';
 import { loadStandaloneConfig } from './config';
@@ -41,6 +42,7 @@ try {
       projectId: org.project_id,
       orgId: org.org_id,
       dataDir: config.dataDir,
+      repoDir: findRepositoryRoot(fileURLToPath(new URL('.', import.meta.url))) ?? process.cwd(),
       token,
       seeded,
       startupMs,
@@ -61,17 +63,21 @@ try {
     );
   }
 
+  // Ctrl-C reaches this process more than once (from the terminal and relayed by pnpm): every
+  // later signal is ignored while the first one stops the stack, so the stop is always clean.
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping');
+    process.stdout.write('\nStopping...\n');
     await stack.close();
     release();
+    process.stdout.write(`Stopped. Data kept in ${config.dataDir}.\n`);
     process.exit(0);
   };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
 } catch (err) {
   release();
   if (err instanceof ConfigError || err instanceof AlreadyRunningError || err instanceof PortInUseError) {

@@ -1,4 +1,4 @@
-import { httpUrl, internalSecret, logLevel, parseEnv } from '@svc/config';
+import { httpUrl, internalSecret, internalSecretOf, logLevel, parseEnv } from '@svc/config';
 import { z } from 'zod';
 
 // stdio mode serves exactly one trusted local user (SPEC.md section 1): it refuses to start unless
@@ -26,6 +26,16 @@ export const stdioEnvSchema = z.object({
 
 export type StdioConfig = z.output<typeof stdioEnvSchema>;
 
-export function loadStdioConfig(env: Record<string, string | undefined>): StdioConfig {
-  return parseEnv('stdio-server', stdioEnvSchema, env);
+/**
+ * The secret may also come from a standalone stack's data dir (resolved as `pnpm start` does), so a
+ * local stdio server next to `pnpm start` needs no secret in its client config.
+ */
+export function loadStdioConfig(
+  env: Record<string, string | undefined>,
+  cwd: string = process.cwd(),
+): StdioConfig {
+  return parseEnv('stdio-server', stdioEnvSchema, {
+    ...env,
+    SVC_INTERNAL_SECRET: internalSecretOf(env, cwd),
+  });
 }

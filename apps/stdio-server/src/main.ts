@@ -24,10 +24,13 @@ wired.logger.info(
   'stdio server ready',
 );
 
+let stopping = false;
 async function shutdown(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
   await wired.close();
   process.exit(0);
 }
 process.stdin.once('end', () => void shutdown());
-process.once('SIGTERM', () => void shutdown());
-process.once('SIGINT', () => void shutdown());
+process.on('SIGTERM', () => void shutdown());
+process.on('SIGINT', () => void shutdown());

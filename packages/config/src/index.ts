@@ -1,4 +1,10 @@
 export {
+  findRepositoryRoot,
+  INTERNAL_SECRET_FILE,
+  internalSecretOf,
+  resolveDataDir,
+} from './data-dir';
+export {
   ConfigError,
   flag,
   httpUrl,

@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import { INTERNAL_SECRET_FILE, internalSecretOf, resolveDataDir } from '@svc/config';
 
 export class CliError extends Error {
   override readonly name = 'CliError';
@@ -20,8 +20,8 @@ export interface CliConfig {
 
 /**
  * Where identity is and the internal secret. The secret comes from SVC_INTERNAL_SECRET, else from
- * the file the standalone persists, `<SVC_DATA_DIR or ./.data>/internal-secret`. A relative data dir
- * is taken from where the user ran `pnpm svc` (INIT_CWD, set by pnpm), not from this package.
+ * the file the standalone persists, `<data dir>/internal-secret`, the data dir resolved exactly as
+ * `pnpm start` resolves it (resolveDataDir).
  */
 export async function resolveCliConfig(
   env: Record<string, string | undefined>,
@@ -30,16 +30,9 @@ export async function resolveCliConfig(
   const url = (env.SVC_IDENTITY_INTERNAL_URL?.trim() || 'http://localhost:8081').replace(/\/+$/, '');
   if (!/^https?:\/\//.test(url))
     throw new CliError('SVC_IDENTITY_INTERNAL_URL must be an http(s) URL', 2, 'config');
-  const fromEnv = env.SVC_INTERNAL_SECRET?.trim();
-  if (fromEnv) return { url, secret: fromEnv };
-  const base = env.INIT_CWD?.trim() || cwd;
-  const file = join(resolve(base, env.SVC_DATA_DIR?.trim() || './.data'), 'internal-secret');
-  try {
-    const secret = (await readFile(file, 'utf8')).trim();
-    if (secret) return { url, secret };
-  } catch {
-    // reported below
-  }
+  const secret = internalSecretOf(env, cwd);
+  if (secret) return { url, secret };
+  const file = join(resolveDataDir(env, cwd), INTERNAL_SECRET_FILE);
   throw new CliError(
     `no internal secret: set SVC_INTERNAL_SECRET, or start the standalone stack, which writes ${file}`,
     1,

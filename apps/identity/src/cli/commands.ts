@@ -34,7 +34,8 @@ export const USAGE = `Usage: pnpm svc <command> [--json]
   capability set --org <org_id> <vis_trace|vis_recall|vis_ai_verifier> on|off
 
 Talks to identity at SVC_IDENTITY_INTERNAL_URL (default http://localhost:8081) with
-SVC_INTERNAL_SECRET, or the secret in <SVC_DATA_DIR or ./.data>/internal-secret.
+SVC_INTERNAL_SECRET, or the secret the standalone keeps in its data dir: SVC_DATA_DIR,
+by default .data at the repository root (<data dir>/internal-secret).
 With --json every command prints exactly one JSON object on stdout.`;
 
 const usage = (message: string) => new CliError(`${message}\n\n${USAGE}`, 2, 'usage');

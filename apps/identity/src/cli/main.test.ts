@@ -137,16 +137,16 @@ describe('pnpm svc', () => {
     expect(list.stdout).toContain(run.stdout.slice(40, 44));
   });
 
-  it('reads the secret from the data dir relative to INIT_CWD', async () => {
-    await mkdir(join(workDir, '.data'), { recursive: true });
-    await writeFile(join(workDir, '.data', 'internal-secret'), `${SECRET}\n`);
+  it('reads the secret from the data dir: an absolute SVC_DATA_DIR, or a relative one from INIT_CWD', async () => {
+    await mkdir(join(workDir, 'abs'), { recursive: true });
+    await writeFile(join(workDir, 'abs', 'internal-secret'), `${SECRET}\n`);
     await mkdir(join(workDir, 'custom'), { recursive: true });
     await writeFile(join(workDir, 'custom', 'internal-secret'), SECRET);
-    const viaDefault = await json(['project', 'create', 'from-file'], {
+    const viaAbsolute = await json(['project', 'create', 'from-file'], {
       SVC_IDENTITY_INTERNAL_URL: url,
-      INIT_CWD: workDir,
+      SVC_DATA_DIR: join(workDir, 'abs'),
     });
-    expect(viaDefault.name).toBe('from-file');
+    expect(viaAbsolute.name).toBe('from-file');
     const viaDataDir = await json(['project', 'create', 'from-data-dir'], {
       SVC_IDENTITY_INTERNAL_URL: url,
       INIT_CWD: workDir,

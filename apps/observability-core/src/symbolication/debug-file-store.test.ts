@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { findRepositoryRoot } from '@svc/config';
 import { loadCoreConfig } from '../config';
 import { createDebugFileStore, createTempDebugFileStore } from './debug-file-store';
 
@@ -36,7 +37,9 @@ describe('debug file store', () => {
 
   it('is configured by SVC_DEBUG_FILES_DIR, else SVC_DATA_DIR/debug-files', () => {
     const secret = { SVC_INTERNAL_SECRET: 'a-long-enough-internal-secret' };
-    expect(loadCoreConfig(secret).debugFilesDir).toBe(resolve('./.data/debug-files'));
+    expect(loadCoreConfig(secret).debugFilesDir).toBe(
+      join(findRepositoryRoot(process.cwd())!, '.data/debug-files'),
+    );
     expect(loadCoreConfig({ ...secret, SVC_DATA_DIR: '/var/svc' }).debugFilesDir).toBe(
       '/var/svc/debug-files',
     );
