@@ -14,7 +14,7 @@ import { allowOnly, httpErrorHandler, notFoundHandler } from '@svc/tool-server/h
 import express, { type Express } from 'express';
 import { authenticate, principalOf } from './authenticate';
 import { bodyLimitBytes } from './config';
-import { createMcpEndpoint, SERVER_INFO } from './mcp-endpoint';
+import { createMcpEndpoint } from './mcp-endpoint';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
 import { isLoopbackBind, originGuard } from './origin-guard';
 import { createTokenBucketLimiter, rateLimit } from './rate-limit';
@@ -110,11 +110,10 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
 
   app.get('/openapi.json', (_req, res) => {
     res.json(
-      buildOpenApiDocument(executor.publishedTools(), {
-        title: 'Observability query tools',
-        version: SERVER_INFO.version,
-        ...(config.publicUrl ? { serverUrl: config.publicUrl } : {}),
-      }),
+      buildOpenApiDocument(
+        executor.publishedTools(),
+        config.publicUrl ? { serverUrl: config.publicUrl } : {},
+      ),
     );
   });
 

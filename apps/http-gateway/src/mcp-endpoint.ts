@@ -2,12 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { type Logger, NotFoundError, type Principal, RateLimitedError, UserInputError } from '@svc/tool-kit';
-import { createMcpServer, type ToolExecutor } from '@svc/tool-server';
+import { createMcpServer, SERVICE_INFO, type ToolExecutor } from '@svc/tool-server';
 import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
 import type { McpSession, McpSessionStore } from './mcp-sessions';
-
-export const SERVER_INFO = { name: 'svc-observability', version: '0.1.0' };
 
 export interface McpEndpointOptions {
   executor: ToolExecutor;
@@ -40,7 +38,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       executor,
       principal,
       transport: 'mcp',
-      serverInfo: SERVER_INFO,
+      serverInfo: { name: SERVICE_INFO.name, version: SERVICE_INFO.version },
       newRequestId: () => randomUUID(),
     });
   }

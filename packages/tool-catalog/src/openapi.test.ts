@@ -5,8 +5,6 @@ import { allTools } from './catalog';
 // The published document for the whole catalog, checked by a validator (not by eye).
 describe('/openapi.json for the whole catalog', () => {
   const doc = buildOpenApiDocument(allTools, {
-    title: 'catalog',
-    version: '1',
     serverUrl: 'http://localhost:8092',
   });
 

@@ -3,6 +3,6 @@ export { usageAdvice } from './guidance';
 export { allowOnly, httpErrorHandler, notFoundHandler } from './http-errors';
 export { mcpOutputSchema, toolJsonSchema } from './json-schema';
 export { createMcpServer, type McpServerOptions, toMcpTool, toMcpToolError } from './mcp-binding';
-export { buildOpenApiDocument, type OpenApiOptions } from './openapi';
+export { buildOpenApiDocument, type OpenApiOptions, SERVICE_INFO } from './openapi';
 export { ToolRegistry } from './registry';
 export { createRestRouter, REST_TOOL_PATH, type RestBindingOptions } from './rest-binding';

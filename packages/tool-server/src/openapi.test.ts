@@ -4,8 +4,6 @@ import { echoTool, recallTool, traceOnlyTool } from './testing/fixtures';
 
 describe('OpenAPI document', () => {
   const doc = buildOpenApiDocument([echoTool, traceOnlyTool, recallTool], {
-    title: 't',
-    version: '1',
     serverUrl: 'http://localhost:8092',
   });
 

@@ -2,9 +2,15 @@ import { type AnyTool, ERROR_CODES } from '@svc/tool-kit';
 import { usageAdvice } from './guidance';
 import { toolJsonSchema } from './json-schema';
 
+/** The service as clients see it: MCP serverInfo and the OpenAPI document's info. */
+export const SERVICE_INFO = {
+  name: 'svc-observability',
+  title: 'Observability query tools',
+  version: '0.1.0',
+} as const;
+
 export interface OpenApiOptions {
-  title: string;
-  version: string;
+  /** Written as `servers` when set (SVC_PUBLIC_URL). */
   serverUrl?: string;
 }
 
@@ -16,7 +22,7 @@ const errorResponse = (description: string) => ({
 /** OpenAPI 3.1 of the REST binding, generated from the same definitions as the MCP tool list. */
 export function buildOpenApiDocument(
   tools: readonly AnyTool[],
-  options: OpenApiOptions,
+  options: OpenApiOptions = {},
 ): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const schemas: Record<string, unknown> = {
@@ -70,8 +76,8 @@ export function buildOpenApiDocument(
   return {
     openapi: '3.1.0',
     info: {
-      title: options.title,
-      version: options.version,
+      title: SERVICE_INFO.title,
+      version: SERVICE_INFO.version,
       description:
         'Every tool is POST /v1/tools/{name} with the tool parameters as a JSON object; the project ' +
         `comes from the bearer token. ${usageAdvice(tools)}`,

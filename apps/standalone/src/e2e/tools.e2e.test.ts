@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type DemoLog, generateDemoProject } from '@svc/demo-data';
 import { allTools } from '@svc/tool-catalog';
@@ -147,4 +149,34 @@ describe('pnpm start stack, end to end', () => {
     expect(Object.keys(doc.paths).sort()).toEqual(published.map((t) => `/v1/tools/${t.name}`).sort());
     expect(JSON.stringify(doc)).not.toContain('project_id');
   });
+
+  it('serves the committed contract (docs/openapi.json) for every tool it publishes', async () => {
+    const served = (await (await fetch(`${stack.ready.urls.gateway}/openapi.json`)).json()) as Contract;
+    const committed = JSON.parse(readFileSync(COMMITTED_CONTRACT, 'utf8')) as Contract;
+    expect(served.info).toEqual(committed.info);
+    for (const [path, operation] of Object.entries(served.paths)) {
+      expect(operation).toEqual(committed.paths[path]);
+      const key = path.replace('/v1/tools/', '').replace(/\./g, '_');
+      for (const io of ['input', 'output'])
+        expect(served.components.schemas[`${key}_${io}`]).toEqual(
+          committed.components.schemas[`${key}_${io}`],
+        );
+    }
+  });
+
+  it('advises only tools it publishes, in MCP instructions and the OpenAPI description', async () => {
+    const served = (await (await fetch(`${stack.ready.urls.gateway}/openapi.json`)).json()) as Contract;
+    const advice = [mcp.getInstructions() ?? '', served.info.description];
+    const named = advice.flatMap((text) => text.match(/\b[a-z]+\.[a-z_]+\b/g) ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    for (const name of named) expect(served.paths).toHaveProperty([`/v1/tools/${name}`]);
+  });
 });
+
+interface Contract {
+  info: { description: string };
+  paths: Record<string, unknown>;
+  components: { schemas: Record<string, unknown> };
+}
+
+const COMMITTED_CONTRACT = fileURLToPath(new URL('../../../../docs/openapi.json', import.meta.url));
