@@ -37,7 +37,7 @@ export interface OriginGuardOptions {
 }
 
 /**
- * Pipeline step 1 (DESIGN.md section 3), on every route: a browser's Origin must be one we allow;
+ * Pipeline step 1 (docs/architecture.md, request pipeline), on every route: a browser's Origin must be one we allow;
  * clients that send no Origin (CLIs, MCP clients, servers) are not affected. On a loopback bind a
  * page on an attacker's domain that re-resolves to 127.0.0.1 still carries its own Host: refused.
  */

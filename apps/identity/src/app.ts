@@ -21,7 +21,7 @@ export interface IdentityDeps {
   ingestEndpoint?: string;
 }
 
-/** The identity service (DESIGN.md section 4, docs/internal-api.md) as an express app. */
+/** The identity service (docs/architecture.md, docs/internal-api.md) as an express app. */
 export function createIdentityApp(deps: IdentityDeps): Express {
   const now = deps.now ?? Date.now;
   const ctx: IdentityContext = {

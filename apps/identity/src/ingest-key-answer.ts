@@ -1,6 +1,6 @@
 import type { IngestKey } from './store/ingest-keys';
 
-/** The creation answer: the DSN form of DESIGN.md section 6, `http://<key_id>:<secret>@<host>/<project_id>`. */
+/** The creation answer: the DSN form of docs/ingest.md, `http://<key_id>:<secret>@<host>/<project_id>`. */
 export function ingestKeyAnswer(key: IngestKey, ingestEndpoint: string) {
   const dsn = new URL(ingestEndpoint);
   dsn.username = key.key_id;

@@ -1,7 +1,7 @@
 import { httpUrl, internalSecret, internalSecretOf, logLevel, parseEnv } from '@svc/config';
 import { z } from 'zod';
 
-// stdio mode serves exactly one trusted local user (SPEC.md section 1): it refuses to start unless
+// stdio mode serves exactly one trusted local user (README, stdio): it refuses to start unless
 // SVC_MCP_STDIO_TRUSTED_LOCAL is exactly "1" and SVC_MCP_PROJECT_ID names the project.
 export const stdioEnvSchema = z.object({
   SVC_MCP_STDIO_TRUSTED_LOCAL: z.literal('1', {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// One record per tool call, over any transport (DESIGN.md section 8). `params` is the input as
+// One record per tool call, over any transport (docs/architecture.md, audit). `params` is the input as
 // the caller sent it (tool inputs never carry secrets); ids are what the principal resolved to.
 export const auditTransport = z.enum(['mcp', 'rest', 'stdio']);
 export const auditStatus = z.enum(['ok', 'invalid_input', 'not_found', 'error', 'unavailable']);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-// W3C Trace Context (SPEC.md section 2.5): `00-<32 hex trace_id>-<16 hex span_id>-<2 hex flags>`.
+// W3C Trace Context (W3C Trace Context, level 1): `00-<32 hex trace_id>-<16 hex span_id>-<2 hex flags>`.
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 
 export function isValidTraceparent(value: string): boolean {

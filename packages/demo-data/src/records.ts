@@ -1,4 +1,4 @@
-// The records the generator emits, in the core's ingest format (DESIGN.md section 6).
+// The records the generator emits, in the core's ingest format (docs/ingest.md).
 // Timestamps are ISO 8601 strings. The core's zod ingest schemas are the authority; its tests
 // validate this generator's output against them.
 

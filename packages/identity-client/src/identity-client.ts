@@ -21,7 +21,7 @@ export interface IdentityClient {
 /**
  * Introspection over its own backend client (own breaker). Fails closed: any failure, including
  * an answer outside the documented shape, is 503 `backend_unavailable`, never an allow. No cache:
- * revocation must take effect on the very next request (DESIGN.md section 9).
+ * revocation must take effect on the very next request (docs/architecture.md, performance targets).
  */
 export function createIdentityClient(client: BackendClient, logger: Logger): IdentityClient {
   return {

@@ -1,4 +1,4 @@
-// The 36 tool names of SPEC.md section 4, by group. The catalog may only ever contain these.
+// The 36 tool names of docs/tools.md, by group. The catalog may only ever contain these.
 export const SPEC_TOOL_NAMES = {
   base: [
     'log.search',
@@ -35,7 +35,7 @@ export const SPEC_TOOL_NAMES = {
   vis_ai_verifier: ['verify.run', 'verify.run_session'],
 } as const;
 
-/** Names SPEC.md says are never part of the public catalog (state-changing or internal). */
+/** Names the contract says are never part of the public catalog (state-changing or internal). */
 export const FORBIDDEN_TOOL_NAMES = [
   'log.recall_trigger',
   'config.get',

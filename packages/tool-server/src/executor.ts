@@ -67,7 +67,7 @@ function auditedParams(args: unknown): unknown {
 }
 
 /**
- * The transport-independent part of the pipeline (DESIGN.md section 3, steps 3-7): visibility,
+ * The transport-independent part of the pipeline (docs/architecture.md, request pipeline steps 3-7): visibility,
  * strict validation, the handler, output validation and the audit record, which is durable
  * before the result is returned. MCP, REST and stdio all call `call`.
  */

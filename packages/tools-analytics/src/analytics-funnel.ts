@@ -2,7 +2,7 @@ import { days, defineTool, window } from '@svc/tool-kit';
 import { z } from 'zod';
 import { eventFilters } from './retention-schemas';
 
-/** Bounds of `steps` (SPEC.md section 8). */
+/** Bounds of `steps` (docs/tools.md). */
 export const FUNNEL_STEPS_MIN = 2;
 export const FUNNEL_STEPS_MAX = 10;
 /** Largest `window_hours`: a year, the longest `days` window. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Pieces shared by analytics.retention and analytics.cohorts (DESIGN.md section 7): the event
+// Pieces shared by analytics.retention and analytics.cohorts (docs/semantics.md): the event
 // filters, the day-offset range and one day-offset column.
 
 /** Largest `max_day`: the default data retention (90 days), beyond which no event is kept. */

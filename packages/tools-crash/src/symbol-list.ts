@@ -12,7 +12,7 @@ export type SymbolPlatform = z.infer<typeof symbolPlatform>;
 export const debugFileKind = z.enum(['sourcemap', 'breakpad', 'dsym', 'so']);
 export type DebugFileKind = z.infer<typeof debugFileKind>;
 
-/** symbol.list has no `limit` parameter (SPEC.md); at most this many files come back, newest first. */
+/** symbol.list has no `limit` parameter (docs/tools.md); at most this many files come back, newest first. */
 export const SYMBOL_LIST_MAX = 1000;
 
 export const debugFile = z.strictObject({

@@ -9,7 +9,7 @@ import { crashStats } from './crash-stats';
 import { crashSymbolicate } from './crash-symbolicate';
 import { symbolList } from './symbol-list';
 
-/** The crash and symbol tools, in SPEC.md order. Each lives in its own file. */
+/** The crash and symbol tools, in catalog order. Each lives in its own file. */
 export const crashTools: readonly AnyTool[] = [
   crashRecent,
   crashGet,

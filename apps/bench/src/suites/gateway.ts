@@ -17,7 +17,7 @@ async function json(url: string, init: RequestInit): Promise<Record<string, stri
 }
 
 /**
- * DESIGN.md section 9: the gateway's added latency over calling the core directly, REST and MCP,
+ * docs/architecture.md, performance targets: the gateway's added latency over calling the core directly, REST and MCP,
  * at `connections` concurrent callers, with identity, core and gateway as separate processes.
  */
 export async function benchGateway(connections: number, durationMs: number): Promise<GatewayBench> {

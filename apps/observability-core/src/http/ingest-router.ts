@@ -32,7 +32,7 @@ class IngestAuthError extends UnauthorizedError {
   }
 }
 
-/** POST /ingest/v1/batch (DESIGN.md section 6). */
+/** POST /ingest/v1/batch (docs/ingest.md). */
 export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
   const accepted = deps.metrics.counter('core_ingest_records_total', 'Ingested records by type', ['type']);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The ingest format (DESIGN.md section 6), one strict schema per record type. Strict objects
+// The ingest format (docs/ingest.md), one strict schema per record type. Strict objects
 // reject unknown keys, which is how a `project_id` smuggled into a record is refused: records
 // always land in the project of the ingest key.
 

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// Ingest request signing (DESIGN.md section 6):
+// Ingest request signing (docs/ingest.md):
 //   X-Svc-Signature: v1=<hex HMAC-SHA256(secret, timestamp + "." + raw body)>
 
 export const MAX_CLOCK_SKEW_SECONDS = 300;

@@ -1,7 +1,7 @@
 import { normalCdf } from '../tools/analytics/statistics';
 
 // Test support: experiment.results written plainly and independently of the tool (loops over the
-// raw ingest records, no SQL), straight from DESIGN.md section 7 and the documented choices in
+// raw ingest records, no SQL), straight from docs/semantics.md and the documented choices in
 // experiment-results.ts. Only Phi comes from statistics.ts (tested there on published values).
 
 export interface RefEvent {

@@ -1,4 +1,4 @@
-// Test-only: the funnel of DESIGN.md section 7 written plainly over raw records (no SQL, no
+// Test-only: the funnel of docs/semantics.md written plainly over raw records (no SQL, no
 // windowFunnel), so the tool can be checked against an independent reading of the definition.
 // A user reaches step k if events named steps 1..k exist with non-decreasing timestamps, the
 // k-th within the window of the first; only events in [fromMs, toMs] matching the filters count.

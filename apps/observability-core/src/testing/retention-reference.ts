@@ -1,4 +1,4 @@
-// A plain, independent reading of DESIGN.md section 7 for analytics.retention and
+// A plain, independent reading of docs/semantics.md for analytics.retention and
 // analytics.cohorts, for the tests: loops over the raw records, no SQL, no shared code with the
 // tools. Dates are compared as 'YYYY-MM-DD' strings and days walked with Date arithmetic.
 

@@ -4,7 +4,7 @@ import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { lastDays } from '../sql/window';
 
-// analytics.dimensions (DESIGN.md section 7): event counts per value of each filter dimension in
+// analytics.dimensions (docs/semantics.md): event counts per value of each filter dimension in
 // one scan (GROUPING SETS), top values by count desc then value. Events without a value (empty
 // column) are left out: no filter can select them. Values are attacker-controlled text.
 

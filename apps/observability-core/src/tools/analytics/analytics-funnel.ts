@@ -6,11 +6,11 @@ import { combine, paramsOf, whereOf } from '../sql/filter';
 import { lastDays, type TimeWindow } from '../sql/window';
 import { eventFilter, type RetentionFilters } from './retention-counts';
 
-// analytics.funnel (DESIGN.md section 7): windowFunnel in its default mode over the events of
+// analytics.funnel (docs/semantics.md): windowFunnel in its default mode over the events of
 // the window that match the filters, one level per user, then users per level.
 //
 // Timestamps go to windowFunnel as epoch milliseconds (UInt64), not toDateTime seconds, so
-// sub-second order is kept and the window is exact to the millisecond. Ties are what DESIGN.md
+// sub-second order is kept and the window is exact to the millisecond. Ties are what docs/semantics.md
 // states: timestamps need only be non-decreasing, so events of the same millisecond count in
 // step order, and one event named by consecutive repeated steps fills them all (windowFunnel
 // orders equal timestamps by step).

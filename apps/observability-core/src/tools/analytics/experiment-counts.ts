@@ -2,7 +2,7 @@ import type { CoreToolContext } from '../core-tool';
 import { whereOf } from '../sql/filter';
 import { TIMESTAMP_IN_WINDOW } from '../sql/window';
 
-// The SQL behind experiment.results (DESIGN.md section 7). Every value is a bound parameter.
+// The SQL behind experiment.results (docs/semantics.md). Every value is a bound parameter.
 
 /** The experiment's definition row (latest by updated_at), if any. */
 export interface ExperimentDefinition {

@@ -7,10 +7,10 @@ import { lastDays, utcDates } from '../sql/window';
 import { countExposures, type ExposureCell, hasAnyExposure, loadDefinition } from './experiment-counts';
 import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest, type ZTest } from './statistics';
 
-// experiment.results (DESIGN.md section 7). Counts come from SQL (experiment-counts.ts); the tests
+// experiment.results (docs/semantics.md). Counts come from SQL (experiment-counts.ts); the tests
 // and the always-valid p-value from statistics.ts.
 //
-// Documented choices beyond DESIGN.md:
+// Documented choices (docs/semantics.md):
 // - found is false only when the key has neither a definition row nor any `$exposure` ever.
 // - Exposures but no definition row: found true, goal_event null, per variant only `exposed`;
 //   converted, rate, lift and both tests are null (the goal is unknown, nothing is guessed).

@@ -3,7 +3,7 @@ import type { CoreToolContext } from '../core-tool';
 import { combine, equals, paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { dayIndex } from '../sql/window';
 
-// The one query behind analytics.retention and analytics.cohorts (DESIGN.md section 7). Per user,
+// The one query behind analytics.retention and analytics.cohorts (docs/semantics.md). Per user,
 // over the events that match the filters and are not later than now: the first event ever gives
 // day 0 (its UTC date); the user is in the cohort when that first event is inside the window; the
 // distinct UTC dates of the user's events give the day offsets on which the user was active.

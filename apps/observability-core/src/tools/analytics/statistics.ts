@@ -1,4 +1,4 @@
-// The statistics of experiment.results (DESIGN.md section 7): the normal distribution, the
+// The statistics of experiment.results (docs/semantics.md): the normal distribution, the
 // fixed-sample pooled two-proportion z test with an unpooled 95% CI, and the always-valid mSPRT.
 // Plain functions of counts, so the unit tests can check them against published examples.
 
@@ -43,7 +43,7 @@ export function twoSidedP(z: number): number {
 /** Phi^-1(0.975): the 95% two-sided normal quantile. */
 export const Z_975 = 1.959963984540054;
 export const ALPHA = 0.05;
-/** Mixing variance of the mSPRT's normal prior on the difference of rates (DESIGN.md section 7). */
+/** Mixing variance of the mSPRT's normal prior on the difference of rates (docs/semantics.md). */
 export const MSPRT_TAU2 = 1e-4;
 
 /** A group of an experiment: n exposed users, x of them converted. */

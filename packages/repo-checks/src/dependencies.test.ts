@@ -1,0 +1,27 @@
+import { filesUnder, read, workspacePackages } from './repository';
+
+// Every workspace dependency a package declares is used, and every one it uses is declared: an
+// unused one costs installs and hides the real graph; an undeclared one works only by accident.
+const PACKAGES = workspacePackages();
+const SPECIFIER = /(?:from\s+|import\s*\(\s*|import\s+|resolve\(\s*)'(@svc\/[a-z0-9-]+)(?:\/[^']*)?'/g;
+
+describe.each(PACKAGES.map((p) => [p.name, p] as const))('%s', (name, pkg) => {
+  const sources = ['src', 'bin'].flatMap((d) => {
+    try {
+      return filesUnder(`${pkg.dir}/${d}`, ['.ts', '.mjs']);
+    } catch {
+      return [];
+    }
+  });
+  const used = new Set(sources.flatMap((f) => [...read(f).matchAll(SPECIFIER)].map((m) => m[1]!)));
+  used.delete(name);
+  const declared = Object.keys(pkg.deps).filter((d) => d.startsWith('@svc/'));
+
+  it('uses every @svc package it declares', () => {
+    expect(declared.filter((d) => !used.has(d))).toEqual([]);
+  });
+
+  it('declares every @svc package it uses', () => {
+    expect([...used].filter((u) => !declared.includes(u)).sort()).toEqual([]);
+  });
+});
