@@ -67,3 +67,7 @@ export function counts(
   for (const l of inside) groups.set(key(l), (groups.get(key(l)) ?? 0) + 1);
   return { total: inside.length, groups };
 }
+
+/** Ratios as the tools report them: 13 significant digits (docs/semantics.md). */
+export const reportedRatio = (part: number, whole: number): number | null =>
+  whole === 0 ? null : Number((part / whole).toPrecision(13));

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { reportedRatio } from './expected';
 import {
   adminOf,
   bearer,
@@ -125,7 +126,7 @@ async function both(tool: string, args: Record<string, unknown>) {
 
 const STEPS = [OPEN, VIEW, CART, BUY];
 function funnelOf(steps: string[], users: number[]) {
-  const ratio = (a: number, b: number) => (b === 0 ? null : a / b);
+  const ratio = reportedRatio;
   return {
     steps: steps.map((event_name, i) => ({
       step: i + 1,

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { reportedRatio } from './expected';
 import {
   adminOf,
   bearer,
@@ -62,7 +63,7 @@ const col = (day: number, retained: number, eligible: number) => ({
   day,
   retained,
   eligible,
-  rate: eligible === 0 ? null : retained / eligible,
+  rate: reportedRatio(retained, eligible),
 });
 
 describe('retention and cohorts end to end', () => {
