@@ -1,6 +1,10 @@
-import { describePostgresContract } from './contract-suite';
 import { createPostgres } from './create-postgres';
-import { hasPostgresBinaries, startThrowawayCluster, type ThrowawayCluster } from './throwaway-cluster';
+import { describePostgresContract } from './testing/contract-suite';
+import {
+  hasPostgresBinaries,
+  startThrowawayCluster,
+  type ThrowawayCluster,
+} from './testing/throwaway-cluster';
 
 // Runs against a real PostgreSQL 15 server; only machines without its binaries skip it.
 const describeWithServer = hasPostgresBinaries ? describe : describe.skip;

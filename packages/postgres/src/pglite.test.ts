@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describePostgresContract } from './contract-suite';
 import { createPostgres } from './create-postgres';
+import { describePostgresContract } from './testing/contract-suite';
 
 describe('PGlite in memory', () => {
   describePostgresContract(() => createPostgres({ dataDir: ':memory:' }));

@@ -1,6 +1,6 @@
 // The behaviour both drivers must share, run by pglite.test.ts and pg.test.ts.
-import { MigrationError, runMigrations } from './migrations';
-import type { Postgres } from './types';
+import { MigrationError, runMigrations } from '../migrations';
+import type { Postgres } from '../types';
 
 export function describePostgresContract(open: () => Promise<Postgres>): void {
   let db: Postgres;
