@@ -50,3 +50,16 @@ export async function listChannels(
   ]);
   return { logs: logs.items, crashes: crashes.items, events: events.items, feedback: feedback.items };
 }
+
+/** The four listed channels, each with its total over everything stored. */
+export function channelsWithTotals(
+  totals: Record<Channel, number>,
+  lists: Awaited<ReturnType<typeof listChannels>>,
+) {
+  return {
+    logs: channel(totals.logs, lists.logs),
+    crashes: channel(totals.crashes, lists.crashes),
+    events: channel(totals.events, lists.events),
+    feedback: channel(totals.feedback, lists.feedback),
+  };
+}

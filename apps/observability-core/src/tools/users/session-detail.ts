@@ -2,7 +2,7 @@ import { sessionDetail } from '@svc/tools-users';
 import { serve } from '../core-tool';
 import { equalsKey } from '../sql/filter';
 import { summarize } from './channel-summary';
-import { ALL_CHANNELS, channel, listChannels } from './detail-channels';
+import { ALL_CHANNELS, channelsWithTotals, listChannels } from './detail-channels';
 import { listSessions } from './session-rows';
 
 /** One session over every channel, with the session record as last reported. */
@@ -22,9 +22,6 @@ export const sessionDetailQuery = serve(sessionDetail, async (ctx, input) => {
     platforms: seen.platforms,
     app_versions: seen.app_versions,
     limit: input.limit,
-    logs: channel(seen.totals.logs, lists.logs),
-    crashes: channel(seen.totals.crashes, lists.crashes),
-    events: channel(seen.totals.events, lists.events),
-    feedback: channel(seen.totals.feedback, lists.feedback),
+    ...channelsWithTotals(seen.totals, lists),
   };
 });

@@ -2,7 +2,7 @@ import { userDetail } from '@svc/tools-users';
 import { serve } from '../core-tool';
 import { equalsKey } from '../sql/filter';
 import { summarize } from './channel-summary';
-import { ALL_CHANNELS, channel, listChannels } from './detail-channels';
+import { ALL_CHANNELS, channel, channelsWithTotals, listChannels } from './detail-channels';
 import { listSessions } from './session-rows';
 
 /** One user over every channel, with totals and first/last seen over all of them. */
@@ -20,10 +20,7 @@ export const userDetailQuery = serve(userDetail, async (ctx, input) => {
     platforms: seen.platforms,
     app_versions: seen.app_versions,
     limit: input.limit,
-    logs: channel(seen.totals.logs, lists.logs),
-    crashes: channel(seen.totals.crashes, lists.crashes),
-    events: channel(seen.totals.events, lists.events),
-    feedback: channel(seen.totals.feedback, lists.feedback),
+    ...channelsWithTotals(seen.totals, lists),
     sessions: channel(seen.totals.sessions, sessions.items),
   };
 });
