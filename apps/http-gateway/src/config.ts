@@ -46,6 +46,8 @@ const gatewayEnv = z.object({
     .default('1mb')
     .refine((v) => BODY_LIMIT.test(v.trim()), 'must be a size such as 1mb, 512kb or 65536'),
   SVC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  // 0 turns the token cache off: every call introspects (docs/decisions.md, "Token cache").
+  SVC_TOKEN_CACHE: z.enum(['0', '1']).default('1'),
   SVC_PUBLIC_URL: optionalUrl,
   SVC_LOG_LEVEL: logLevel,
 });
@@ -64,6 +66,7 @@ export interface GatewayConfig {
   metricsPort: number;
   bodyLimit: string;
   rateLimitPerMinute: number;
+  tokenCache: boolean;
   publicUrl: string | undefined;
   logLevel: string;
 }
@@ -84,6 +87,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
     metricsPort: e.SVC_METRICS_PORT,
     bodyLimit: e.SVC_BODY_LIMIT.trim(),
     rateLimitPerMinute: e.SVC_RATE_LIMIT_PER_MINUTE,
+    tokenCache: e.SVC_TOKEN_CACHE === '1',
     publicUrl: e.SVC_PUBLIC_URL,
     logLevel: e.SVC_LOG_LEVEL,
   };

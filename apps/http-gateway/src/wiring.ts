@@ -6,7 +6,15 @@ import {
   DEFAULT_TIMEOUT_MS,
   type HealthMonitor,
 } from '@svc/backend-client';
-import { createHttpAuditSink, createIdentityClient } from '@svc/identity-client';
+import {
+  createBatchingAuditSink,
+  createCachingIdentityClient,
+  createHttpAuditSink,
+  createIdentityClient,
+  createInvalidationSubscriber,
+  type IdentityClient,
+  type InvalidationSubscriber,
+} from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import { allTools } from '@svc/tool-catalog';
 import type { AnyTool, Backends, Logger } from '@svc/tool-kit';
@@ -21,6 +29,8 @@ export interface WiredGateway {
   app: GatewayApp;
   metricsApp: Express;
   healthMonitor: HealthMonitor;
+  /** The token cache's invalidation channel; undefined when SVC_TOKEN_CACHE=0. */
+  subscriber: InvalidationSubscriber | undefined;
   /** Stops the monitor, ends MCP sessions, closes pooled sockets. Servers are the caller's. */
   close(): Promise<void>;
 }
@@ -71,10 +81,28 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
   if (recall) backends.recall = recall.asToolCaller();
   if (copilot) backends.copilot = copilot.asToolCaller();
 
+  // Token cache: used only while the invalidation channel from identity holds a lease.
+  const introspection = createIdentityClient(identityClient, logger);
+  let subscriber: InvalidationSubscriber | undefined;
+  let identity: IdentityClient = introspection;
+  if (config.tokenCache) {
+    const cache = createCachingIdentityClient(introspection, () => subscriber!, { metrics });
+    subscriber = createInvalidationSubscriber({
+      identityUrl: config.identityUrl,
+      internalSecret: config.internalSecret,
+      target: cache,
+      logger,
+      metrics,
+    });
+    subscriber.start();
+    identity = cache;
+  }
+
   const app = createGatewayApp({
     tools: options.tools ?? allTools,
-    identity: createIdentityClient(identityClient, logger),
-    audit: createHttpAuditSink(auditClient),
+    identity,
+    // Group commit: concurrent calls' records share one write and one transaction.
+    audit: createBatchingAuditSink(createHttpAuditSink(auditClient), { metrics }),
     backends,
     healthMonitor,
     config,
@@ -86,8 +114,10 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     app,
     metricsApp: createMetricsApp(metrics, logger),
     healthMonitor,
+    subscriber,
     async close() {
       healthMonitor.stop();
+      await subscriber?.stop();
       await app.shutdown();
       for (const c of [identityClient, auditClient, core, recall, copilot]) c?.close();
     },

@@ -5,6 +5,7 @@ import { notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 import type { IdentityContext } from './context';
 import { identityErrorHandler, requireInternalSecret } from './http';
+import { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
 import { adminRouter } from './routes/admin';
 import { consoleRouter } from './routes/console';
 import { internalRouter } from './routes/internal';
@@ -19,6 +20,8 @@ export interface IdentityDeps {
   now?: () => number;
   /** Public address of observability-core used in ingest-key DSNs; default http://localhost:8080. */
   ingestEndpoint?: string;
+  /** The gateways' invalidation channel; made here when absent (it runs only while subscribed to). */
+  invalidations?: InvalidationHub;
 }
 
 /** The identity service (docs/architecture.md, docs/internal-api.md) as an express app. */
@@ -30,6 +33,9 @@ export function createIdentityApp(deps: IdentityDeps): Express {
     metrics: deps.metrics,
     clock: () => new Date(now()),
     ingestEndpoint: deps.ingestEndpoint ?? 'http://localhost:8080',
+    invalidations:
+      deps.invalidations ??
+      createInvalidationHub({ db: deps.db, logger: deps.logger, metrics: deps.metrics }),
   };
   const app = express();
   app.disable('x-powered-by');

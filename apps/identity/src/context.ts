@@ -1,6 +1,7 @@
 import type { Metrics } from '@svc/metrics';
 import type { Postgres } from '@svc/postgres';
 import type { Logger } from '@svc/tool-kit';
+import type { InvalidationHub } from './invalidation/hub';
 
 /** What the route modules share; built once by createIdentityApp. */
 export interface IdentityContext {
@@ -11,4 +12,6 @@ export interface IdentityContext {
   clock: () => Date;
   /** Public address of observability-core, for the DSN of new ingest keys. */
   ingestEndpoint: string;
+  /** Tells subscribed gateways about revocations and capability changes, and waits for them. */
+  invalidations: InvalidationHub;
 }

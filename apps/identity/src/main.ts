@@ -18,9 +18,11 @@ async function main(): Promise<void> {
   const shutdown = () => {
     if (stopping) return;
     stopping = true;
-    server.close(() => {
-      void identity.close().finally(() => process.exit(0));
-    });
+    void identity.invalidations.close().then(() =>
+      server.close(() => {
+        void identity.close().finally(() => process.exit(0));
+      }),
+    );
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);

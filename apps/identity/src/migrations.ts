@@ -107,6 +107,34 @@ export const identityMigrations: Migration[] = [
         FOR EACH STATEMENT EXECUTE FUNCTION audit_records_append_only();
     `,
   },
+  {
+    id: '0004_invalidations',
+    sql: `
+      -- Changes that withdraw access, for the gateways' token caches (docs/decisions.md, token cache).
+      -- seq is handed out under the lock of the single invalidation_head row, so events commit in seq
+      -- order and "every event up to N" is a well-defined point a subscriber can acknowledge.
+      CREATE TABLE invalidation_head (
+        id boolean PRIMARY KEY DEFAULT true CHECK (id),
+        seq bigint NOT NULL
+      );
+      INSERT INTO invalidation_head (seq) VALUES (0);
+      CREATE TABLE invalidation_events (
+        seq bigint PRIMARY KEY,
+        kind text NOT NULL CHECK (kind IN ('token', 'org', 'project', 'all')),
+        token_id text,
+        org_id text,
+        project_id text,
+        at timestamptz NOT NULL
+      );
+      -- One row per subscribed gateway: its lease and the last event it has applied.
+      CREATE TABLE invalidation_subscribers (
+        subscriber_id text PRIMARY KEY,
+        acked_seq bigint NOT NULL,
+        lease_until timestamptz NOT NULL,
+        connected_at timestamptz NOT NULL
+      );
+    `,
+  },
 ];
 
 /** Brings the identity schema up to date; safe at every start. */

@@ -4,11 +4,14 @@ import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import { createIdentityApp } from './app';
 import type { IdentityConfig } from './config';
+import { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
 import { migrateIdentity } from './migrations';
 
 export interface WiredIdentity {
   app: Express;
   db: Postgres;
+  /** End the gateways' invalidation streams before closing the HTTP server (they never end themselves). */
+  invalidations: InvalidationHub;
   /** Closes the store. The HTTP server is the caller's. */
   close(): Promise<void>;
 }
@@ -26,12 +29,22 @@ export async function wireIdentity(
     await db.close();
     throw err;
   }
+  const invalidations = createInvalidationHub({ db, logger: deps.logger, metrics: deps.metrics });
   const app = createIdentityApp({
     db,
     internalSecret: config.internalSecret,
     logger: deps.logger,
     metrics: deps.metrics,
     ingestEndpoint: config.ingestEndpoint,
+    invalidations,
   });
-  return { app, db, close: () => db.close() };
+  return {
+    app,
+    db,
+    invalidations,
+    async close() {
+      await invalidations.close();
+      await db.close();
+    },
+  };
 }

@@ -52,11 +52,64 @@ export function createPgPostgres(url: string, maxConnections = 10): Postgres {
         client.release(broken);
       }
     },
+    listen: (channel, onNotify) => listenOn(url, channel, onNotify),
     async ping() {
       await pool.query('SELECT 1');
     },
     async close() {
       await pool.end();
     },
+  };
+}
+
+const RELISTEN_MS = 1000;
+
+/**
+ * A dedicated connection for LISTEN (a pooled one could be handed to someone else). When it fails
+ * it is re-established after a pause, and `onNotify(null)` says notifications may have been missed.
+ */
+async function listenOn(
+  url: string,
+  channel: string,
+  onNotify: (payload: string | null) => void,
+): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`invalid channel name ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const connect = async (first: boolean): Promise<void> => {
+    const c = new pg.Client({ connectionString: url });
+    c.on('notification', (n) => {
+      if (n.channel === channel) onNotify(n.payload ?? '');
+    });
+    c.on('error', () => retry(c));
+    c.on('end', () => retry(c));
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (err) {
+      await c.end().catch(() => {});
+      if (first) throw err;
+      retry(c);
+      return;
+    }
+    client = c;
+    if (!first) onNotify(null);
+  };
+  const retry = (c: pg.Client) => {
+    if (stopped || client !== c || timer) return;
+    client = undefined;
+    void c.end().catch(() => {});
+    timer = setTimeout(() => {
+      timer = undefined;
+      if (!stopped) void connect(false);
+    }, RELISTEN_MS);
+    timer.unref();
+  };
+  await connect(true);
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    await client?.end().catch(() => {});
   };
 }

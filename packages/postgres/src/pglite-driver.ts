@@ -28,6 +28,13 @@ export async function createPglitePostgres(dataDir: string): Promise<Postgres> {
     kind: 'pglite',
     ...wrap(db),
     transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+    // One in-process database: notifications cannot be lost between LISTEN and NOTIFY.
+    async listen(channel, onNotify) {
+      const stop = await db.listen(channel, (payload) => onNotify(payload));
+      return async () => {
+        if (!db.closed) await stop();
+      };
+    },
     async ping() {
       if (db.closed) throw new Error('PGlite database is closed');
       await db.query('SELECT 1');

@@ -10,6 +10,12 @@ export interface Postgres extends Queryable {
   readonly kind: 'pg' | 'pglite';
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * LISTEN on `channel`: `onNotify` gets each payload, and `null` when notifications may have been
+   * lost (the listening connection was re-established), so the caller re-reads what it watches.
+   * Resolves with the function that stops listening.
+   */
+  listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>>;
   /** Resolves when the store answers a trivial query; rejects otherwise. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -18,6 +18,7 @@ import {
   projectQuery,
 } from '../schemas';
 import { createIngestKey } from '../store/ingest-keys';
+import { recordInvalidation } from '../store/invalidations';
 import {
   createOrg,
   enabledCapabilities,
@@ -27,8 +28,9 @@ import {
   setCapability,
 } from '../store/orgs';
 import { createProject, findProjectByName, getProject } from '../store/projects';
-import { listTokens, revokeToken } from '../store/tokens';
+import { listTokens } from '../store/tokens';
 import { createUser, findUserByEmail } from '../store/users';
+import { revokeEverywhere } from './revoke';
 
 // Serializes the "find or create" admin operations, so two concurrent first starts cannot both
 // create the default org (PGlite serializes anyway; on a server this lock does it).
@@ -50,11 +52,14 @@ export function adminRouter(ctx: IdentityContext): Router {
     const capability = parseRequest(capabilityName, req.params.capability);
     const { enabled } = parseRequest(capabilityBody, req.body);
     const orgId = req.params.org_id;
-    const capabilities = await ctx.db.transaction(async (tx) => {
+    const { capabilities, seq } = await ctx.db.transaction(async (tx) => {
       if (!(await getOrg(tx, orgId))) throw new NotFoundError('Unknown organization.');
       await setCapability(tx, orgId, capability, enabled, ctx.clock());
-      return enabledCapabilities(tx, orgId);
+      // Switching a capability on or off: every gateway re-reads the org's tokens.
+      const seq = await recordInvalidation(tx, { kind: 'org', org_id: orgId });
+      return { capabilities: await enabledCapabilities(tx, orgId), seq };
     });
+    await ctx.invalidations.published(seq);
     res.json({ org_id: orgId, capabilities });
   });
 
@@ -112,7 +117,7 @@ export function adminRouter(ctx: IdentityContext): Router {
   });
 
   router.post('/tokens/:token_id/revoke', async (req, res) => {
-    const revokedAt = await revokeToken(ctx.db, req.params.token_id, ctx.clock());
+    const revokedAt = await revokeEverywhere(ctx, req.params.token_id);
     if (!revokedAt) throw new NotFoundError('Unknown token.');
     res.json({ token_id: req.params.token_id, revoked_at: revokedAt.toISOString() });
   });

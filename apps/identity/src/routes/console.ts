@@ -12,8 +12,9 @@ import { consoleTokenBody, loginBody, stepUpBody } from '../schemas';
 import { createIngestKey } from '../store/ingest-keys';
 import { getProject, type Project } from '../store/projects';
 import { createSession, findLiveSession, setStepUp } from '../store/sessions';
-import { getToken, listTokens, revokeToken } from '../store/tokens';
+import { getToken, listTokens } from '../store/tokens';
 import { findUserByEmail, getUser } from '../store/users';
+import { revokeEverywhere } from './revoke';
 
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const STEP_UP_WINDOW_MS = 5 * 60 * 1000;
@@ -124,7 +125,7 @@ export function consoleRouter(ctx: IdentityContext): Router {
   router.delete('/v1/mcp-tokens/:token_id', async (req, res) => {
     const token = await getToken(ctx.db, req.params.token_id);
     if (!token || token.org_id !== sessionOf(res).orgId) throw new NotFoundError('Unknown token.');
-    const revokedAt = await revokeToken(ctx.db, token.token_id, ctx.clock());
+    const revokedAt = await revokeEverywhere(ctx, token.token_id);
     res.json({ token_id: token.token_id, revoked_at: revokedAt!.toISOString() });
   });
 

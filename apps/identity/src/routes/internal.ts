@@ -5,7 +5,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import type { IdentityContext } from '../context';
 import { parseRequest } from '../http';
-import { auditListQuery, introspectBody, projectQuery } from '../schemas';
+import { auditListQuery, introspectBody, invalidationAckBody, projectQuery } from '../schemas';
 import { appendAudit, listAudit, verifyAudit } from '../store/audit';
 import { getIngestKey } from '../store/ingest-keys';
 import { enabledCapabilities, getOrg } from '../store/orgs';
@@ -49,6 +49,22 @@ export function internalRouter(ctx: IdentityContext): Router {
       expires_at: row.expires_at.toISOString(),
       capabilities: row.capabilities,
     });
+  });
+
+  // The gateways' token caches (docs/decisions.md, "Token cache"): a stream of invalidations, and
+  // the acknowledgements that keep each gateway's lease.
+  router.get('/v1/invalidations', async (_req, res) => {
+    await ctx.invalidations.subscribe(res);
+  });
+
+  router.post('/v1/invalidations/ack', async (req, res) => {
+    const { subscriber_id, seq } = parseRequest(invalidationAckBody, req.body);
+    if (!(await ctx.invalidations.acknowledge(subscriber_id, seq))) {
+      // The lease ran out (or never existed): the gateway must subscribe again, cache empty.
+      res.status(410).json({ error: 'lease_expired', message: 'Subscribe again.' });
+      return;
+    }
+    res.json({ lease_ms: ctx.invalidations.timing.leaseMs });
   });
 
   router.get('/v1/orgs/:org_id/capabilities', async (req, res) => {

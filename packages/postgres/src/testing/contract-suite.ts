@@ -29,6 +29,23 @@ export function describePostgresContract(open: () => Promise<Postgres>): void {
     expect(rows[0]).toEqual({ c: 3, big: '9007199254740993', j: { x: [1, 2] }, a: ['p', 'q'] });
   });
 
+  it('delivers NOTIFY to a listener at commit, not before, and stops when asked', async () => {
+    const got: (string | null)[] = [];
+    const stop = await db.listen('svc_contract_test', (p) => got.push(p));
+    await db.transaction(async (tx) => {
+      await tx.query("SELECT pg_notify('svc_contract_test', 'in-tx')");
+      await new Promise((r) => setTimeout(r, 50));
+      expect(got).toEqual([]);
+    });
+    await db.query("SELECT pg_notify('svc_contract_test', 'second')");
+    for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(got).toEqual(['in-tx', 'second']);
+    await stop();
+    await db.query("SELECT pg_notify('svc_contract_test', 'after stop')");
+    await new Promise((r) => setTimeout(r, 50));
+    expect(got).toEqual(['in-tx', 'second']);
+  });
+
   it('runs multi-statement scripts with exec', async () => {
     const t = table();
     await db.exec(`CREATE TABLE ${t} (v int); INSERT INTO ${t} VALUES (1), (2);`);

@@ -1,0 +1,215 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createBackendClient } from '@svc/backend-client';
+import {
+  createIdentityApp,
+  createInvalidationHub,
+  type InvalidationHub,
+  migrateIdentity,
+} from '@svc/identity';
+import { silentLogger } from '@svc/logger';
+import { createNoopMetrics } from '@svc/metrics';
+import { createPostgres, type Postgres } from '@svc/postgres';
+import { type CachingIdentityClient, createCachingIdentityClient } from './caching-identity-client';
+import { createIdentityClient, type IdentityClient } from './identity-client';
+import { createInvalidationSubscriber, type InvalidationSubscriber } from './invalidation-subscriber';
+
+// The token cache against the real identity service (PGlite in memory, real HTTP), with short
+// heartbeats and leases so lease expiry happens within a test.
+const SECRET = 'token-cache-test-secret-0123';
+const TIMING = { heartbeatMs: 100, leaseMs: 600, pollMs: 5 };
+const metrics = createNoopMetrics();
+
+let db: Postgres;
+let hub: InvalidationHub;
+let server: Server;
+let url: string;
+let orgId: string;
+let projectId: string;
+
+async function admin(path: string, body: unknown, method = 'POST') {
+  const res = await fetch(`${url}/internal/v1/admin${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', 'x-internal-secret': SECRET },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${path}: ${res.status}`);
+  return (await res.json()) as Record<string, string>;
+}
+
+const newToken = async () =>
+  (await admin('/tokens', { project_id: projectId })) as { token: string; token_id: string };
+
+/** Counts the introspections that reach identity, and can hold one in flight. */
+function counting(inner: IdentityClient) {
+  let calls = 0;
+  let gate: Promise<void> | undefined;
+  return {
+    client: {
+      async introspect(token, options) {
+        calls++;
+        const answer = await inner.introspect(token, options);
+        if (gate) await gate;
+        return answer;
+      },
+    } satisfies IdentityClient,
+    calls: () => calls,
+    hold(release: Promise<void>) {
+      gate = release;
+    },
+  };
+}
+
+function gateway() {
+  const backend = createBackendClient({
+    name: 'identity',
+    baseUrl: url,
+    internalSecret: SECRET,
+    timeoutMs: 2000,
+    metrics,
+    logger: silentLogger,
+  });
+  const counter = counting(createIdentityClient(backend, silentLogger));
+  let subscriber: InvalidationSubscriber;
+  const cache: CachingIdentityClient = createCachingIdentityClient(counter.client, () => subscriber, {
+    metrics,
+  });
+  subscriber = createInvalidationSubscriber({
+    identityUrl: url,
+    internalSecret: SECRET,
+    target: cache,
+    logger: silentLogger,
+    metrics,
+    retryMs: 20,
+  });
+  subscriber.start();
+  const active = async (token: string) => (await cache.introspect(token, { requestId: 'r' })).active;
+  return { cache, subscriber, counter, active, backend };
+}
+
+beforeAll(async () => {
+  db = await createPostgres({ dataDir: ':memory:' });
+  await migrateIdentity(db);
+  hub = createInvalidationHub({ db, logger: silentLogger, metrics, timing: TIMING });
+  const app = createIdentityApp({
+    db,
+    internalSecret: SECRET,
+    logger: silentLogger,
+    metrics,
+    invalidations: hub,
+  });
+  server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const boot = await admin('/bootstrap', { org_name: 'o', project_name: 'p', user_email: 'a@example.com' });
+  orgId = boot.org_id!;
+  projectId = boot.project_id!;
+});
+
+afterAll(async () => {
+  await hub.close();
+  server.closeAllConnections();
+  await new Promise((r) => server.close(r));
+  await db.close();
+});
+
+describe('token cache with lease-based invalidation', () => {
+  it('answers from the cache while the lease is held, and a revoke is seen by the very next call', async () => {
+    const g = gateway();
+    try {
+      expect(await g.subscriber.whenLive()).toBe(true);
+      const { token, token_id } = await newToken();
+      expect(await g.active(token)).toBe(true);
+      expect(await g.active(token)).toBe(true);
+      expect(g.counter.calls()).toBe(1);
+      await admin(`/tokens/${token_id}/revoke`, {});
+      expect(await g.active(token)).toBe(false);
+      expect(g.counter.calls()).toBe(2);
+    } finally {
+      await g.subscriber.stop();
+    }
+  });
+
+  it('drops an org’s tokens when a capability is switched', async () => {
+    const g = gateway();
+    try {
+      await g.subscriber.whenLive();
+      const { token } = await newToken();
+      await g.active(token);
+      expect(g.cache.size()).toBe(1);
+      await admin(`/orgs/${orgId}/capabilities/vis_trace`, { enabled: true }, 'PUT');
+      expect(g.cache.size()).toBe(0);
+      const answer = await g.cache.introspect(token, { requestId: 'r' });
+      expect(answer.active && answer.capabilities).toEqual(['vis_trace']);
+    } finally {
+      await g.subscriber.stop();
+    }
+  });
+
+  it('does not cache an answer that was in flight when an invalidation arrived', async () => {
+    const g = gateway();
+    try {
+      await g.subscriber.whenLive();
+      const { token, token_id } = await newToken();
+      let release!: () => void;
+      g.counter.hold(new Promise<void>((r) => (release = r)));
+      const inFlight = g.active(token);
+      await new Promise((r) => setTimeout(r, 30));
+      const revoked = admin(`/tokens/${token_id}/revoke`, {});
+      await new Promise((r) => setTimeout(r, 100));
+      release();
+      expect(await inFlight).toBe(true); // read before the revoke committed: concurrent with it
+      await revoked;
+      expect(g.cache.size()).toBe(0);
+      expect(await g.active(token)).toBe(false);
+    } finally {
+      await g.subscriber.stop();
+    }
+  });
+
+  it('stops trusting the cache as soon as the stream is lost, and resubscribes from empty', async () => {
+    const g = gateway();
+    try {
+      await g.subscriber.whenLive();
+      const { token } = await newToken();
+      await g.active(token);
+      await g.active(token);
+      expect(g.counter.calls()).toBe(1);
+      await hub.close(); // identity ends every stream, as on a restart
+      const lost = Date.now();
+      while (g.subscriber.leaseValid() && Date.now() - lost < 1000)
+        await new Promise((r) => setTimeout(r, 5));
+      expect(g.subscriber.leaseValid()).toBe(false);
+      await g.active(token);
+      expect(g.counter.calls()).toBe(2);
+      expect(await g.subscriber.whenLive()).toBe(true);
+      expect(g.cache.size()).toBe(0);
+      await g.active(token);
+      await g.active(token);
+      expect(g.counter.calls()).toBe(3);
+    } finally {
+      await g.subscriber.stop();
+    }
+  });
+
+  it('makes a revoke wait for every subscribed gateway, and never longer than a lease', async () => {
+    const a = gateway();
+    const b = gateway();
+    try {
+      await Promise.all([a.subscriber.whenLive(), b.subscriber.whenLive()]);
+      expect(hub.streamCount()).toBe(2);
+      const { token, token_id } = await newToken();
+      await a.active(token);
+      await b.active(token);
+      const started = Date.now();
+      await admin(`/tokens/${token_id}/revoke`, {});
+      expect(Date.now() - started).toBeLessThan(TIMING.leaseMs);
+      expect(await a.active(token)).toBe(false);
+      expect(await b.active(token)).toBe(false);
+    } finally {
+      await a.subscriber.stop();
+      await b.subscriber.stop();
+    }
+  });
+});
