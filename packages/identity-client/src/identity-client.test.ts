@@ -11,6 +11,7 @@ import { createPostgres, type Postgres } from '@svc/postgres';
 import { BackendUnavailableError } from '@svc/tool-kit';
 import express from 'express';
 import { createHttpAuditSink } from './audit-sink';
+import { createBatchingAuditSink } from './batching-audit-sink';
 import { createIdentityClient, fetchOrgCapabilities } from './identity-client';
 
 // Against the real identity service (PGlite in memory) over real HTTP.
@@ -161,5 +162,78 @@ describe('createHttpAuditSink', () => {
     } finally {
       await db.query('ALTER TABLE audit_records_gone RENAME TO audit_records');
     }
+  });
+});
+
+describe('createBatchingAuditSink (group commit) against identity', () => {
+  const entry = (projectId: string): AuditEntry => ({
+    id: randomUUID(),
+    at: new Date().toISOString(),
+    token_id: 'tok_1',
+    user_id: null,
+    org_id: null,
+    project_id: projectId,
+    tool: 'log.recent',
+    transport: 'mcp',
+    status: 'ok',
+    duration_ms: 1,
+    request_id: randomUUID(),
+    params: {},
+  });
+  const count = async (projectId: string) =>
+    (
+      await db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_records WHERE project_id = $1', [
+        projectId,
+      ])
+    ).rows[0]!.n;
+
+  it('writes N concurrent calls as N records in fewer writes, the chain intact', async () => {
+    const writes: number[] = [];
+    const http = createHttpAuditSink(client());
+    const sink = createBatchingAuditSink(
+      { write: (entries) => (writes.push(entries.length), http.write(entries)) },
+      { metrics: createNoopMetrics() },
+    );
+    const projects = ['prj_batch_a', 'prj_batch_b'];
+    await Promise.all(Array.from({ length: 200 }, (_, i) => sink.write([entry(projects[i % 2]!)])));
+    expect(writes.reduce((a, b) => a + b, 0)).toBe(200);
+    expect(writes.length).toBeLessThan(200);
+    for (const p of projects) {
+      expect(await count(p)).toBe(100);
+      const res = await fetch(`${url}/internal/v1/audit/verify?project_id=${p}`, {
+        headers: { 'x-internal-secret': SECRET },
+      });
+      expect(await res.json()).toMatchObject({ ok: true, checked: 100 });
+    }
+  });
+
+  it('fails every call of a failed write, and never confirms a record that is not stored', async () => {
+    const sink = createBatchingAuditSink(createHttpAuditSink(client()), { metrics: createNoopMetrics() });
+    const project = 'prj_batch_kill';
+    const calls = Array.from({ length: 300 }, (_, i) => {
+      const e = entry(project);
+      return (async () => {
+        // The store goes away while calls are being written.
+        if (i === 150) await db.query('ALTER TABLE audit_records RENAME TO audit_records_gone');
+        try {
+          await sink.write([e]);
+          return { id: e.id, confirmed: true };
+        } catch {
+          return { id: e.id, confirmed: false };
+        }
+      })();
+    });
+    const outcomes = await Promise.all(calls);
+    await db.query('ALTER TABLE audit_records_gone RENAME TO audit_records');
+    const stored = new Set(
+      (
+        await db.query<{ id: string }>('SELECT id::text AS id FROM audit_records WHERE project_id = $1', [
+          project,
+        ])
+      ).rows.map((r) => r.id),
+    );
+    const confirmed = outcomes.filter((o) => o.confirmed);
+    expect(outcomes.some((o) => !o.confirmed)).toBe(true);
+    for (const o of confirmed) expect(stored.has(o.id)).toBe(true);
   });
 });

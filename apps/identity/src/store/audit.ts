@@ -34,6 +34,10 @@ function toStored(row: AuditRow): StoredAuditRecord {
   return { ...rest, params: params === null ? undefined : JSON.parse(params) };
 }
 
+const COLUMNS = 15;
+/** Rows per INSERT: 15 parameters each, far below PostgreSQL's 65535. */
+const INSERT_ROWS = 500;
+
 async function appendProject(tx: Queryable, projectId: string, entries: AuditEntry[]): Promise<number> {
   // The chain head row is the per-project lock: concurrent writers of one project queue here
   // (FOR UPDATE) so seq and prev_hash are never handed out twice. Other projects are unaffected.
@@ -52,37 +56,45 @@ async function appendProject(tx: Queryable, projectId: string, entries: AuditEnt
     [entries.map((e) => e.id)],
   );
   const stored = new Set(existing.rows.map((r) => r.id));
-  let written = 0;
+  const fresh: unknown[][] = [];
   for (const entry of entries) {
     if (stored.has(entry.id)) continue;
     stored.add(entry.id);
     seq += 1;
     const hash = hashRecord(prev, entry, seq);
+    fresh.push([
+      projectId,
+      seq,
+      entry.id,
+      entry.at,
+      entry.token_id,
+      entry.user_id,
+      entry.org_id,
+      entry.tool,
+      entry.transport,
+      entry.status,
+      entry.duration_ms,
+      entry.request_id,
+      entry.params === undefined ? null : JSON.stringify(entry.params),
+      prev,
+      hash,
+    ]);
+    prev = hash;
+  }
+  // A batch is a few multi-row INSERTs, not one statement per record.
+  for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
+    const chunk = fresh.slice(i, i + INSERT_ROWS);
+    const values = chunk
+      .map((_, r) => `(${Array.from({ length: COLUMNS }, (_, c) => `$${r * COLUMNS + c + 1}`).join(', ')})`)
+      .join(', ');
     await tx.query(
       `INSERT INTO audit_records (project_id, seq, id, at, token_id, user_id, org_id, tool, transport, status,
                                   duration_ms, request_id, params, prev_hash, hash)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
-      [
-        projectId,
-        seq,
-        entry.id,
-        entry.at,
-        entry.token_id,
-        entry.user_id,
-        entry.org_id,
-        entry.tool,
-        entry.transport,
-        entry.status,
-        entry.duration_ms,
-        entry.request_id,
-        entry.params === undefined ? null : JSON.stringify(entry.params),
-        prev,
-        hash,
-      ],
+       VALUES ${values}`,
+      chunk.flat(),
     );
-    prev = hash;
-    written++;
   }
+  const written = fresh.length;
   await tx.query('UPDATE audit_chain_heads SET last_seq = $2, last_hash = $3 WHERE project_id = $1', [
     projectId,
     seq,
