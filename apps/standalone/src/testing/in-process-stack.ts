@@ -4,7 +4,13 @@ import type { AddressInfo } from 'node:net';
 import type { BreakerOptions } from '@svc/backend-client';
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { loadGatewayConfig, type WiredGateway, wireGateway } from '@svc/http-gateway';
-import { createIdentityApp, migrateIdentity } from '@svc/identity';
+import {
+  createIdentityApp,
+  createInvalidationHub,
+  type InvalidationHub,
+  type InvalidationTiming,
+  migrateIdentity,
+} from '@svc/identity';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import {
@@ -38,6 +44,8 @@ export interface InProcessStack {
   ingest(body: Record<string, unknown[]>): Promise<void>;
   admin(path: string, body: unknown): Promise<Record<string, unknown>>;
   gateway: WiredGateway;
+  /** identity's side of the gateways' token caches. */
+  invalidations: InvalidationHub;
   close(): Promise<void>;
 }
 
@@ -66,7 +74,13 @@ class Restartable {
 }
 
 export async function startInProcessStack(
-  options: { breaker?: BreakerOptions; name?: string } = {},
+  options: {
+    breaker?: BreakerOptions;
+    name?: string;
+    invalidation?: Partial<InvalidationTiming>;
+    /** The in-process gateway's token cache (default on). */
+    gatewayTokenCache?: boolean;
+  } = {},
 ): Promise<InProcessStack> {
   const secret = 'in-process-secret-0123456789';
   const logger = silentLogger;
@@ -74,7 +88,10 @@ export async function startInProcessStack(
 
   const db = await createPostgres({ dataDir: ':memory:' });
   await migrateIdentity(db);
-  const identity = new Restartable(createIdentityApp({ db, internalSecret: secret, logger, metrics }));
+  const invalidations = createInvalidationHub({ db, logger, metrics, timing: options.invalidation });
+  const identity = new Restartable(
+    createIdentityApp({ db, internalSecret: secret, logger, metrics, invalidations }),
+  );
   await identity.start();
   const identityUrl = `http://127.0.0.1:${identity.port}`;
 
@@ -102,6 +119,7 @@ export async function startInProcessStack(
     SVC_IDENTITY_INTERNAL_URL: identityUrl,
     SVC_MCP_HTTP_PORT: '0',
     SVC_METRICS_PORT: '0',
+    SVC_TOKEN_CACHE: options.gatewayTokenCache === false ? '0' : '1',
   });
   const gateway = wireGateway(config, {
     logger,
@@ -149,7 +167,12 @@ export async function startInProcessStack(
     coreToolHits: () => hits,
     stopCore: () => core.stop(),
     startCore: () => core.start(),
-    stopIdentity: () => identity.stop(),
+    invalidations,
+    // A stopped identity ends its streams too (a restart, as the gateways see it).
+    async stopIdentity() {
+      await invalidations.close();
+      await identity.stop();
+    },
     startIdentity: () => identity.start(),
     admin,
     async ingest(body) {
@@ -171,6 +194,7 @@ export async function startInProcessStack(
       await gateway.close();
       await gatewayServer.stop();
       await core.stop();
+      await invalidations.close();
       await identity.stop();
       await dropTestClickHouse(ch);
       await db.close();
