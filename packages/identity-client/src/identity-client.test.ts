@@ -191,7 +191,12 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
     const writes: number[] = [];
     const http = createHttpAuditSink(client());
     const sink = createBatchingAuditSink(
-      { write: (entries) => (writes.push(entries.length), http.write(entries)) },
+      {
+        write: (entries) => {
+          writes.push(entries.length);
+          return http.write(entries);
+        },
+      },
       { metrics: createNoopMetrics() },
     );
     const projects = ['prj_batch_a', 'prj_batch_b'];
