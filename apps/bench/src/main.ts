@@ -1,5 +1,6 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchCore } from './core-harness';
+import { gatewayTables } from './report';
 import type { Summary } from './stats';
 import { benchAnalytics } from './suites/analytics';
 import { loadCrashes, loadLogs } from './suites/data';
@@ -7,14 +8,14 @@ import { benchGateway } from './suites/gateway';
 
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
 // Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_EVENTS, BENCH_RUNS.
-// Suites (BENCH_SUITES, comma separated): core, gateway, analytics (product analytics, experiments).
+// Suites (BENCH_SUITES, comma separated): core, gateway, soak, analytics (product analytics,
+// experiments). BENCH_LOAD_MS: length of each load measurement; BENCH_TSX=1 runs services from source.
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 10_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SUITES = new Set((process.env.BENCH_SUITES ?? 'core,gateway,analytics').split(','));
-const CONNECTIONS = 16;
-const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 10_000);
+const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 5_000);
 const TARGET_MS = 250;
 
 interface Row {
@@ -50,19 +51,8 @@ const rows: Row[] = [];
 const notes: string[] = [];
 
 if (SUITES.has('gateway')) {
-  const g = await benchGateway(CONNECTIONS, LOAD_MS);
-  const added = (a: number, b: number) => Math.max(0, a - b);
-  rows.push({ name: `core direct, log.recent (${CONNECTIONS} connections)`, result: g.core.latency });
-  rows.push({ name: 'gateway REST, log.recent', result: g.rest.latency });
-  rows.push({ name: 'gateway MCP tools/call, log.recent', result: g.mcp.latency });
-  notes.push(
-    `gateway added latency (REST - core): p50 ${added(g.rest.latency.p50, g.core.latency.p50).toFixed(2)} ms (target <= 2), ` +
-      `p99 ${added(g.rest.latency.p99, g.core.latency.p99).toFixed(2)} ms (target <= 10)`,
-    `MCP - REST: p50 ${(g.mcp.latency.p50 - g.rest.latency.p50).toFixed(2)} ms (target <= 5)`,
-    `throughput: core ${g.core.requestsPerSecond.toFixed(0)} req/s, REST ${g.rest.requestsPerSecond.toFixed(0)} req/s, ` +
-      `MCP ${g.mcp.requestsPerSecond.toFixed(0)} req/s; errors ${g.core.errors + g.rest.errors + g.mcp.errors}`,
-    `peak RSS: gateway ${g.peakRssMb.gateway.toFixed(0)} MB (target <= 150), core ${g.peakRssMb.core.toFixed(0)} MB, identity ${g.peakRssMb.identity.toFixed(0)} MB`,
-  );
+  const report = await benchGateway(LOAD_MS);
+  notes.push(gatewayTables(report));
 }
 
 if (SUITES.has('analytics')) {

@@ -1,15 +1,17 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-// The three services as separate processes, started by their own entry points (as deployed), so
-// the gateway's latency and memory are measured apart from the core's.
+// Services as separate processes, started the way they are deployed: each app's production
+// bundle (`pnpm build`), so memory and latency are those of the service, not of a TypeScript
+// loader. BENCH_TSX=1 runs the TypeScript sources through tsx instead.
 
 const APPS = resolve(import.meta.dirname, '../..');
+const ROOT = resolve(APPS, '..');
+export const FIXTURES = resolve(import.meta.dirname, '../fixtures');
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const s = createServer();
     s.once('error', rej);
@@ -20,10 +22,25 @@ async function freePort(): Promise<number> {
   });
 }
 
+let built = false;
+/** Bundles the services once per run. */
+export function buildApps(): void {
+  if (built || process.env.BENCH_TSX) return;
+  for (const app of ['identity', 'observability-core', 'http-gateway']) {
+    execFileSync(process.execPath, [join(ROOT, 'scripts/build-app.mjs'), 'src/main.ts', 'dist/main.js'], {
+      cwd: join(APPS, app),
+      stdio: 'inherit',
+    });
+  }
+  built = true;
+}
+
 export interface Service {
   name: string;
   url: string;
   pid: number;
+  /** Resident set size now, in MB. */
+  rssMb(): number;
   /** Peak resident set size so far (VmHWM), in MB. */
   peakRssMb(): number;
   stop(): Promise<void>;
@@ -37,31 +54,37 @@ async function waitHealthy(url: string, child: ChildProcess, log: () => string):
       if ((await fetch(`${url}/healthz`)).ok) return;
     } catch {}
     if (Date.now() > deadline) throw new Error(`service not healthy: ${log()}`);
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
-export async function startService(app: string, env: Record<string, string>, port: number): Promise<Service> {
+/** Any node script as a service answering GET /healthz on `port`. */
+export async function startProcess(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  port: number,
+  cwd = APPS,
+): Promise<Service> {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', join(APPS, app, 'src/main.ts')], {
-    cwd: join(APPS, app),
+  const child = spawn(process.execPath, args, {
+    cwd,
     env: { PATH: process.env.PATH ?? '', SVC_LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
+  child.stdout?.on('data', (d) => (out = (out + d).slice(-20_000)));
+  child.stderr?.on('data', (d) => (out = (out + d).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child, () => out);
+  const tree = () => [child.pid!, ...childPids(child.pid!)];
   return {
-    name: app,
+    name,
     url,
     pid: child.pid!,
-    peakRssMb() {
-      // tsx runs the app in a child node process; measure the biggest process of the tree.
-      const pids = [child.pid!, ...childPids(child.pid!)];
-      return Math.max(...pids.map(vmHwmMb));
-    },
+    rssMb: () => Math.max(...tree().map((p) => procStatusMb(p, 'VmRSS'))),
+    peakRssMb: () => Math.max(...tree().map((p) => procStatusMb(p, 'VmHWM'))),
     async stop() {
+      if (child.exitCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
       child.kill('SIGTERM');
       const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
@@ -69,6 +92,19 @@ export async function startService(app: string, env: Record<string, string>, por
       clearTimeout(t);
     },
   };
+}
+
+/** One of the stack's apps, as deployed (its bundle) or from source with BENCH_TSX=1. */
+export function startApp(app: string, env: Record<string, string>, port: number): Promise<Service> {
+  const args = process.env.BENCH_TSX
+    ? ['--import', 'tsx', join(APPS, app, 'src/main.ts')]
+    : [join(APPS, app, 'dist/main.js')];
+  return startProcess(app, args, env, port, join(APPS, app));
+}
+
+/** A fixture script of the bench (a trivial backend, a bare express handler). */
+export function startFixture(script: string, port: number): Promise<Service> {
+  return startProcess(script, [join(FIXTURES, script)], { PORT: String(port) }, port, FIXTURES);
 }
 
 function childPids(pid: number): number[] {
@@ -84,60 +120,11 @@ function childPids(pid: number): number[] {
   }
 }
 
-function vmHwmMb(pid: number): number {
+function procStatusMb(pid: number, field: 'VmHWM' | 'VmRSS'): number {
   try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : 0;
   } catch {
     return 0;
   }
-}
-
-export interface Deployment {
-  secret: string;
-  identity: Service;
-  core: Service;
-  gateway: Service;
-  close(): Promise<void>;
-}
-
-export async function startDeployment(): Promise<Deployment> {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bench-deploy-'));
-  const secret = 'bench-deploy-secret-0123456789';
-  const [idPort, corePort, gwPort, metricsPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
-  const common = {
-    SVC_INTERNAL_SECRET: secret,
-    SVC_DATA_DIR: dir,
-    SVC_IDENTITY_INTERNAL_URL: `http://127.0.0.1:${idPort}`,
-    SVC_OBSERVABILITY_ENDPOINT: `http://127.0.0.1:${corePort}`,
-  };
-  const identity = await startService('identity', { ...common, SVC_IDENTITY_HOST: '127.0.0.1' }, idPort);
-  const core = await startService('observability-core', { ...common, SVC_CORE_HOST: '127.0.0.1' }, corePort);
-  const gateway = await startService(
-    'http-gateway',
-    {
-      ...common,
-      SVC_MCP_HTTP_PORT: String(gwPort),
-      SVC_METRICS_PORT: String(metricsPort),
-      SVC_RATE_LIMIT_PER_MINUTE: '100000000',
-    },
-    gwPort,
-  );
-  return {
-    secret,
-    identity,
-    core,
-    gateway,
-    async close() {
-      await gateway.stop();
-      await core.stop();
-      await identity.stop();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }

@@ -1,4 +1,10 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { INT8_OID, parseInt8 } from './int8';
 import type { Postgres, Queryable } from './types';
@@ -15,14 +21,35 @@ function wrap(target: PGlite | Transaction): Queryable {
   };
 }
 
+// Memory (docs/decisions.md, "Identity's memory"): PGlite reserves its shared buffers inside the
+// WASM heap, 128 MB by default; the identity store's working set (tokens, the audit tail) needs a
+// fraction of that. And creating a new cluster (initdb) allocates about 500 MB of transient WASM
+// and file-system buffers, which would set the serving process's peak: it runs in a child process.
+const CONFIG = ['shared_buffers=16MB'];
+
+const execFileAsync = promisify(execFile);
+
+/** Creates the cluster of a new data dir in a short-lived child process. */
+async function initializeInChild(dataDir: string): Promise<void> {
+  const pglite = pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')).href;
+  const script =
+    `const { PGlite } = await import(${JSON.stringify(pglite)});` +
+    `const db = await PGlite.create(${JSON.stringify(dataDir)}, { postgresqlconf: ${JSON.stringify(CONFIG)} });` +
+    'await db.close();';
+  await execFileAsync(process.execPath, ['--input-type=module', '-e', script], { timeout: 120_000 });
+}
+
 /**
  * Embedded PostgreSQL (PGlite, WASM). It has a single connection: a transaction holds it
  * exclusively, so concurrent callers queue behind one another instead of interleaving.
  */
 export async function createPglitePostgres(dataDir: string): Promise<Postgres> {
   const inMemory = dataDir === ':memory:';
-  if (!inMemory) await mkdir(dataDir, { recursive: true });
-  const options = { parsers: { [INT8_OID]: parseInt8 } };
+  if (!inMemory) {
+    await mkdir(dataDir, { recursive: true });
+    if (!existsSync(join(dataDir, 'PG_VERSION'))) await initializeInChild(dataDir);
+  }
+  const options = { parsers: { [INT8_OID]: parseInt8 }, postgresqlconf: CONFIG };
   const db = inMemory ? await PGlite.create(options) : await PGlite.create(dataDir, options);
   return {
     kind: 'pglite',

@@ -40,6 +40,8 @@ export interface CallRequest {
 }
 
 const MAX_AUDITED_PARAMS_CHARS = 8192;
+/** For callers that cannot go away (no client connection to lose). */
+const NEVER_ABORTED = new AbortController().signal;
 
 function auditStatusOf(err: ServiceError): AuditStatus {
   switch (err.code) {
@@ -168,7 +170,7 @@ export class ToolExecutor {
       transport: request.transport,
       requestId: request.requestId,
       ...(request.traceparent ? { traceparent: request.traceparent } : {}),
-      signal: request.signal ?? new AbortController().signal,
+      signal: request.signal ?? NEVER_ABORTED,
       logger: this.#deps.logger.child({ request_id: request.requestId }),
       backend(name: BackendName) {
         const caller = backends[name];

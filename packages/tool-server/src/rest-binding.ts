@@ -25,6 +25,11 @@ export function createRestRouter(options: RestBindingOptions): Router {
       if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
         throw new UserInputError('The request body must be a JSON object of the tool parameters.');
       }
+      // A client that disconnects cancels the call, down to the backend's query.
+      const abort = new AbortController();
+      res.once('close', () => {
+        if (!res.writableFinished) abort.abort();
+      });
       const result = await options.executor.call({
         principal: options.principalOf(res),
         tool: String(req.params.name),
@@ -32,6 +37,7 @@ export function createRestRouter(options: RestBindingOptions): Router {
         transport: 'rest',
         requestId: options.requestIdOf(req, res),
         ...(req.get('traceparent') ? { traceparent: req.get('traceparent') } : {}),
+        signal: abort.signal,
       });
       res.status(200).json(result);
     } catch (err) {

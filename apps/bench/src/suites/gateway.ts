@@ -1,132 +1,250 @@
-import { createHmac } from 'node:crypto';
+import { hasPostgresBinaries, startThrowawayCluster } from '@svc/postgres/testing';
 import { type LoadResult, load } from '../load';
-import { startDeployment } from '../services';
+import { freePort, type Service, startFixture } from '../services';
+import {
+  mcpSession,
+  SECRET,
+  seedProject,
+  startCore,
+  startGateway,
+  startIdentity,
+  tempDir,
+  toolCall,
+} from './deployment';
 
-export interface GatewayBench {
-  core: LoadResult;
-  rest: LoadResult;
-  mcp: LoadResult;
-  peakRssMb: { gateway: number; core: number; identity: number };
+// The gateway's own cost, told apart from the core's (docs/architecture.md, performance targets):
+// the whole gateway path (auth, rate limit, visibility, validation, backend call, output check,
+// audit, binding) in front of a backend that does no work, against that backend called directly
+// and a bare express handler; then REST and MCP in front of the real core; identity on PGlite and
+// on PostgreSQL; every process's peak RSS.
+
+export interface Measured {
+  name: string;
+  connections: number;
+  result: LoadResult;
 }
 
-async function json(url: string, init: RequestInit): Promise<Record<string, string>> {
-  const res = await fetch(url, init);
-  const body = (await res.json()) as Record<string, string>;
-  if (!res.ok) throw new Error(`${url}: ${res.status} ${JSON.stringify(body)}`);
-  return body;
+export interface Check {
+  name: string;
+  target: string;
+  measured: string;
+  ok: boolean;
 }
 
-/**
- * docs/architecture.md, performance targets: the gateway's added latency over calling the core directly, REST and MCP,
- * at `connections` concurrent callers, with identity, core and gateway as separate processes.
- */
-export async function benchGateway(connections: number, durationMs: number): Promise<GatewayBench> {
-  const d = await startDeployment();
+export interface GatewayReport {
+  measured: Measured[];
+  checks: Check[];
+  rss: Record<string, number>;
+  notes: string[];
+}
+
+const ARGS = { limit: 1 };
+const BODY = JSON.stringify(ARGS);
+const JSON_HEADERS = { 'content-type': 'application/json' };
+
+export async function benchGateway(durationMs: number, levels: number[] = [16, 64]): Promise<GatewayReport> {
+  const dir = tempDir();
+  const services: Service[] = [];
+  const measured: Measured[] = [];
+  const notes: string[] = [];
+  const keep = <T extends Service>(s: T) => {
+    services.push(s);
+    return s;
+  };
   try {
-    const admin = (path: string, body: unknown) =>
-      json(`${d.identity.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-secret': d.secret },
-        body: JSON.stringify(body),
-      });
-    const boot = await admin('/internal/v1/admin/bootstrap', {
-      org_name: 'Bench',
-      project_name: 'Bench',
-      user_email: 'bench@example.com',
-    });
-    const { token } = await admin('/internal/v1/admin/tokens', { project_id: boot.project_id });
-    const key = await admin('/internal/v1/admin/ingest-keys', { project_id: boot.project_id });
-    const now = Date.now();
-    const body = JSON.stringify({
-      logs: Array.from({ length: 5000 }, (_, i) => ({
-        timestamp: now - i * 1000,
-        level: ['INFO', 'WARN', 'ERROR'][i % 3],
-        message: `request ${i} served`,
-        source: 'backend',
-        user_id: `u${i % 50}`,
-      })),
-    });
-    const ts = Math.floor(now / 1000);
-    const mac = createHmac('sha256', key.secret!).update(`${ts}.`).update(body).digest('hex');
-    await json(`${d.core.url}/ingest/v1/batch`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'x-svc-key': key.key_id!,
-        'x-svc-timestamp': String(ts),
-        'x-svc-signature': `v1=${mac}`,
-      },
-      body,
-    });
+    const identity = await startIdentity(dir.path);
+    keep(identity.service);
+    const core = keep(await startCore(dir.path, identity.service.url));
+    const trivial = keep(await startFixture('trivial-backend.mjs', await freePort()));
+    const bare = keep(await startFixture('bare-express.mjs', await freePort()));
+    const gwTrivial = keep(await startGateway(identity.service.url, trivial.url));
+    const gwStateless = keep(
+      await startGateway(identity.service.url, trivial.url, { SVC_MCP_STATELESS: '1' }),
+    );
+    const gwCore = keep(await startGateway(identity.service.url, core.url));
+    const { projectId, token } = await seedProject(identity, core);
+    const auth = { ...JSON_HEADERS, authorization: `Bearer ${token}` };
+    const internal = { ...JSON_HEADERS, 'x-internal-secret': SECRET };
 
-    const args = { limit: 1 };
-    const opts = { connections, durationMs };
-    const core = await load(`${d.core.url}/internal/v1/projects/${boot.project_id}/tools/log.recent`, {
-      ...opts,
-      headers: { 'content-type': 'application/json', 'x-internal-secret': d.secret },
-      body: JSON.stringify(args),
-    });
-    const rest = await load(`${d.gateway.url}/v1/tools/log.recent`, {
-      ...opts,
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify(args),
-    });
-
-    const init = await fetch(`${d.gateway.url}/mcp`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
+    const run = async (
+      name: string,
+      connections: number,
+      url: string,
+      request: (n: number) => { headers: Record<string, string>; body: string },
+    ) => {
+      const result = await load(url, { connections, durationMs, request });
+      measured.push({ name, connections, result });
+      return result;
+    };
+    for (const c of levels) {
+      await run('bare express handler', c, `${bare.url}/v1/tools/log.recent`, () => ({
+        headers: JSON_HEADERS,
+        body: BODY,
+      }));
+      await run(
+        'trivial backend, direct',
+        c,
+        `${trivial.url}/internal/v1/projects/${projectId}/tools/log.recent`,
+        () => ({ headers: internal, body: BODY }),
+      );
+      await run('gateway REST -> trivial backend', c, `${gwTrivial.url}/v1/tools/log.recent`, () => ({
+        headers: auth,
+        body: BODY,
+      }));
+      const session = await mcpSession(gwTrivial.url, token);
+      await run('gateway MCP session -> trivial backend', c, `${gwTrivial.url}/mcp`, (n) => ({
+        headers: session,
+        body: toolCall(n + 1, 'log.recent', ARGS),
+      }));
+      const stateless = {
+        ...auth,
         accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${token}`,
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 0,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-06-18',
-          capabilities: {},
-          clientInfo: { name: 'bench', version: '1' },
-        },
-      }),
-    });
-    await init.text();
-    const session = init.headers.get('mcp-session-id') ?? '';
-    const mcpHeaders = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-session-id': session,
-      'mcp-protocol-version': '2025-06-18',
+        'mcp-protocol-version': '2025-06-18',
+      };
+      await run('gateway MCP stateless -> trivial backend', c, `${gwStateless.url}/mcp`, (n) => ({
+        headers: stateless,
+        body: toolCall(n + 1, 'log.recent', ARGS),
+      }));
+      await run(
+        'core direct, log.recent',
+        c,
+        `${core.url}/internal/v1/projects/${projectId}/tools/log.recent`,
+        () => ({ headers: internal, body: BODY }),
+      );
+      await run('gateway REST -> core, log.recent', c, `${gwCore.url}/v1/tools/log.recent`, () => ({
+        headers: auth,
+        body: BODY,
+      }));
+      const coreSession = await mcpSession(gwCore.url, token);
+      await run('gateway MCP session -> core, log.recent', c, `${gwCore.url}/mcp`, (n) => ({
+        headers: coreSession,
+        body: toolCall(n + 1, 'log.recent', ARGS),
+      }));
+    }
+    const rss: Record<string, number> = {
+      'identity (PGlite)': identity.service.peakRssMb(),
+      core: core.peakRssMb(),
+      'gateway -> trivial': gwTrivial.peakRssMb(),
+      'gateway stateless': gwStateless.peakRssMb(),
+      'gateway -> core': gwCore.peakRssMb(),
     };
-    await fetch(`${d.gateway.url}/mcp`, {
-      method: 'POST',
-      headers: mcpHeaders,
-      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-    });
-    const mcp = await load(`${d.gateway.url}/mcp`, {
-      ...opts,
-      headers: mcpHeaders,
-      // Ids must be unique within the session: the transport routes each answer by its id.
-      body: (n) =>
-        JSON.stringify({
-          jsonrpc: '2.0',
-          id: n + 1,
-          method: 'tools/call',
-          params: { name: 'log.recent', arguments: args },
-        }),
-    });
-    return {
-      core,
-      rest,
-      mcp,
-      peakRssMb: {
-        gateway: d.gateway.peakRssMb(),
-        core: d.core.peakRssMb(),
-        identity: d.identity.peakRssMb(),
-      },
-    };
+
+    // Identity on PostgreSQL: the same gateway path in front of the trivial backend.
+    if (hasPostgresBinaries) {
+      const cluster = await startThrowawayCluster();
+      try {
+        const pgIdentity = await startIdentity(tempDir().path, cluster.url);
+        keep(pgIdentity.service);
+        const boot = await pgIdentity.admin('/bootstrap', {
+          org_name: 'B',
+          project_name: 'B',
+          user_email: 'b@example.com',
+        });
+        const pgToken = (await pgIdentity.admin('/tokens', { project_id: boot.project_id })).token!;
+        const gwPg = keep(await startGateway(pgIdentity.service.url, trivial.url));
+        for (const c of levels) {
+          await run(
+            'gateway REST -> trivial, identity on PostgreSQL',
+            c,
+            `${gwPg.url}/v1/tools/log.recent`,
+            () => ({
+              headers: { ...JSON_HEADERS, authorization: `Bearer ${pgToken}` },
+              body: BODY,
+            }),
+          );
+        }
+        rss['identity (PostgreSQL)'] = pgIdentity.service.peakRssMb();
+        rss['gateway, identity on PostgreSQL'] = gwPg.peakRssMb();
+      } finally {
+        await cluster.stop();
+      }
+    } else {
+      notes.push('identity on PostgreSQL: skipped (no PostgreSQL 15 binaries)');
+    }
+    return { measured, checks: checksOf(measured, rss), rss, notes };
   } finally {
-    await d.close();
+    for (const s of services.reverse()) await s.stop().catch(() => {});
+    dir.remove();
   }
+}
+
+function find(measured: Measured[], name: string, connections: number): LoadResult {
+  const m = measured.find((x) => x.name === name && x.connections === connections);
+  if (!m) throw new Error(`not measured: ${name} at ${connections}`);
+  return m.result;
+}
+
+function best(measured: Measured[], name: string): number {
+  return Math.max(...measured.filter((m) => m.name === name).map((m) => m.result.requestsPerSecond));
+}
+
+function checksOf(measured: Measured[], rss: Record<string, number>): Check[] {
+  const gw = find(measured, 'gateway REST -> trivial backend', 16);
+  const direct = find(measured, 'trivial backend, direct', 16);
+  const mcp = find(measured, 'gateway MCP session -> trivial backend', 16);
+  const addedP50 = gw.latency.p50 - direct.latency.p50;
+  const addedP99 = gw.latency.p99 - direct.latency.p99;
+  const gwRps = best(measured, 'gateway REST -> trivial backend');
+  const coreRps = best(measured, 'core direct, log.recent');
+  const bareRps = best(measured, 'bare express handler');
+  const realGw = find(measured, 'gateway REST -> core, log.recent', 16).requestsPerSecond;
+  const realCore = find(measured, 'core direct, log.recent', 16).requestsPerSecond;
+  const gatewayRss = Math.max(
+    ...Object.entries(rss)
+      .filter(([k]) => k.startsWith('gateway'))
+      .map(([, v]) => v),
+  );
+  const errors = measured.reduce((n, m) => n + m.result.errors, 0);
+  const ms = (v: number) => `${v.toFixed(2)} ms`;
+  return [
+    {
+      name: 'added p50 over the backend (16 connections)',
+      target: '<= 2 ms',
+      measured: ms(addedP50),
+      ok: addedP50 <= 2,
+    },
+    {
+      name: 'added p99 over the backend (16 connections)',
+      target: '<= 10 ms',
+      measured: ms(addedP99),
+      ok: addedP99 <= 10,
+    },
+    {
+      name: 'gateway path throughput vs the core’s log.recent',
+      target: '>= 10x',
+      measured: `${(gwRps / coreRps).toFixed(1)}x (${gwRps.toFixed(0)} vs ${coreRps.toFixed(0)} req/s)`,
+      ok: gwRps >= 10 * coreRps,
+    },
+    {
+      name: 'gateway path throughput vs a bare express handler',
+      target: '>= 0.5x',
+      measured: `${(gwRps / bareRps).toFixed(2)}x (${gwRps.toFixed(0)} vs ${bareRps.toFixed(0)} req/s)`,
+      ok: gwRps >= 0.5 * bareRps,
+    },
+    {
+      name: 'a real tool through the gateway vs the core direct (16)',
+      target: '>= 90%',
+      measured: `${((100 * realGw) / realCore).toFixed(0)}%`,
+      ok: realGw >= 0.9 * realCore,
+    },
+    {
+      name: 'MCP p50 - REST p50 (16 connections)',
+      target: '<= 5 ms',
+      measured: ms(mcp.latency.p50 - gw.latency.p50),
+      ok: mcp.latency.p50 - gw.latency.p50 <= 5,
+    },
+    {
+      name: 'gateway peak RSS under load',
+      target: '<= 150 MB',
+      measured: `${gatewayRss.toFixed(0)} MB`,
+      ok: gatewayRss <= 150,
+    },
+    {
+      name: 'identity (PGlite) peak RSS under load',
+      target: '<= 300 MB',
+      measured: `${rss['identity (PGlite)']!.toFixed(0)} MB`,
+      ok: rss['identity (PGlite)']! <= 300,
+    },
+    { name: 'errors (any answer but 200)', target: '0', measured: String(errors), ok: errors === 0 },
+  ];
 }

@@ -39,15 +39,15 @@ const COLUMNS = 15;
 const INSERT_ROWS = 500;
 
 async function appendProject(tx: Queryable, projectId: string, entries: AuditEntry[]): Promise<number> {
-  // The chain head row is the per-project lock: concurrent writers of one project queue here
-  // (FOR UPDATE) so seq and prev_hash are never handed out twice. Other projects are unaffected.
-  await tx.query(
-    'INSERT INTO audit_chain_heads (project_id, last_seq, last_hash) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING',
-    [projectId, GENESIS_HASH],
-  );
+  // The chain head row is the per-project lock: concurrent writers of one project queue here so
+  // seq and prev_hash are never handed out twice; other projects are unaffected. One statement
+  // creates the head of a new project or locks the existing one (the no-op update takes the row
+  // lock) and answers where the chain ends.
   const { rows } = await tx.query<{ last_seq: number; last_hash: string }>(
-    'SELECT last_seq, last_hash FROM audit_chain_heads WHERE project_id = $1 FOR UPDATE',
-    [projectId],
+    `INSERT INTO audit_chain_heads (project_id, last_seq, last_hash) VALUES ($1, 0, $2)
+     ON CONFLICT (project_id) DO UPDATE SET last_seq = audit_chain_heads.last_seq
+     RETURNING last_seq, last_hash`,
+    [projectId, GENESIS_HASH],
   );
   let { last_seq: seq, last_hash: prev } = rows[0]!;
   // A retried request must not append its records twice: ids already stored are skipped.

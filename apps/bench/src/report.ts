@@ -1,0 +1,31 @@
+import type { GatewayReport } from './suites/gateway';
+
+/** A plain text table, columns padded. */
+export function textTable(head: string[], body: string[][]): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
+}
+
+export function gatewayTables(r: GatewayReport): string {
+  const measured = textTable(
+    ['path', 'conns', 'req/s', 'p50 ms', 'p99 ms', 'errors'],
+    r.measured.map((m) => [
+      m.name,
+      String(m.connections),
+      m.result.requestsPerSecond.toFixed(0),
+      m.result.latency.p50.toFixed(2),
+      m.result.latency.p99.toFixed(2),
+      String(m.result.errors),
+    ]),
+  );
+  const checks = textTable(
+    ['target', 'wanted', 'measured', 'verdict'],
+    r.checks.map((c) => [c.name, c.target, c.measured, c.ok ? 'ok' : 'MISSED']),
+  );
+  const rss = textTable(
+    ['process', 'peak RSS MB'],
+    Object.entries(r.rss).map(([k, v]) => [k, v.toFixed(0)]),
+  );
+  return ['Gateway', measured, '', checks, '', rss, ...r.notes].join('\n');
+}
