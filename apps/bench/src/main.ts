@@ -1,20 +1,24 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchCore } from './core-harness';
-import { gatewayTables } from './report';
+import { gatewayTables, soakTables } from './report';
 import type { Summary } from './stats';
 import { benchAnalytics } from './suites/analytics';
 import { loadCrashes, loadLogs } from './suites/data';
 import { benchGateway } from './suites/gateway';
+import { benchSoak } from './suites/soak';
 
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
 // Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_EVENTS, BENCH_RUNS.
 // Suites (BENCH_SUITES, comma separated): core, gateway, soak, analytics (product analytics,
-// experiments). BENCH_LOAD_MS: length of each load measurement; BENCH_TSX=1 runs services from source.
+// experiments). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
+// BENCH_TSX=1 runs services from source. For profiling one service: BENCH_PROF=<app> (CPU profile in
+// /tmp/prof), BENCH_TRACE_GC=<app>, BENCH_ECHO=1 (services' stdout).
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 10_000_000);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-const SUITES = new Set((process.env.BENCH_SUITES ?? 'core,gateway,analytics').split(','));
+const SUITES = new Set((process.env.BENCH_SUITES ?? 'core,gateway,soak,analytics').split(','));
+const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 5_000);
 const TARGET_MS = 250;
 
@@ -53,6 +57,10 @@ const notes: string[] = [];
 if (SUITES.has('gateway')) {
   const report = await benchGateway(LOAD_MS);
   notes.push(gatewayTables(report));
+}
+
+if (SUITES.has('soak')) {
+  notes.push(soakTables(await benchSoak(SOAK_MS)));
 }
 
 if (SUITES.has('analytics')) {

@@ -1,4 +1,5 @@
-import type { GatewayReport } from './suites/gateway';
+import type { Check, GatewayReport } from './suites/gateway';
+import type { SoakReport } from './suites/soak';
 
 /** A plain text table, columns padded. */
 export function textTable(head: string[], body: string[][]): string {
@@ -19,13 +20,28 @@ export function gatewayTables(r: GatewayReport): string {
       String(m.result.errors),
     ]),
   );
-  const checks = textTable(
-    ['target', 'wanted', 'measured', 'verdict'],
-    r.checks.map((c) => [c.name, c.target, c.measured, c.ok ? 'ok' : 'MISSED']),
-  );
+  const checks = checkTable(r.checks);
   const rss = textTable(
     ['process', 'peak RSS MB'],
     Object.entries(r.rss).map(([k, v]) => [k, v.toFixed(0)]),
   );
   return ['Gateway', measured, '', checks, '', rss, ...r.notes].join('\n');
+}
+
+function checkTable(checks: Check[]): string {
+  return textTable(
+    ['target', 'wanted', 'measured', 'verdict'],
+    checks.map((c) => [c.name, c.target, c.measured, c.ok ? 'ok' : 'MISSED']),
+  );
+}
+
+export function soakTables(r: SoakReport): string {
+  const statuses = Object.entries(r.statuses)
+    .map(([s, n]) => `${n} x ${s}`)
+    .join(', ');
+  return [
+    '',
+    `Soak: ${r.calls} calls (${r.requestsPerSecond.toFixed(0)} req/s), ${statuses}; revoke returned in ${r.revokeMs} ms`,
+    checkTable(r.checks),
+  ].join('\n');
 }

@@ -73,6 +73,7 @@ export async function startProcess(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d) => (out = (out + d).slice(-20_000)));
+  if (process.env.BENCH_ECHO) child.stdout?.on('data', (d) => process.stdout.write(d));
   child.stderr?.on('data', (d) => (out = (out + d).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child, () => out);
@@ -94,11 +95,28 @@ export async function startProcess(
   };
 }
 
+/**
+ * V8 heap limits each service is deployed with (docs/decisions.md, "Memory"): without one, V8 lets
+ * the old space grow to well over a hundred MB of garbage before a full collection, although the
+ * live heap of the gateway under load is about 35 MB. The apps' own start scripts use the same.
+ */
+export const NODE_FLAGS: Record<string, string[]> = {
+  'http-gateway': ['--max-old-space-size=128'],
+  identity: ['--max-old-space-size=128'],
+  'observability-core': [],
+};
+
 /** One of the stack's apps, as deployed (its bundle) or from source with BENCH_TSX=1. */
 export function startApp(app: string, env: Record<string, string>, port: number): Promise<Service> {
-  const args = process.env.BENCH_TSX
+  const entry = process.env.BENCH_TSX
     ? ['--import', 'tsx', join(APPS, app, 'src/main.ts')]
     : [join(APPS, app, 'dist/main.js')];
+  const args = [
+    ...(NODE_FLAGS[app] ?? []),
+    ...(process.env.BENCH_PROF === app ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+    ...(process.env.BENCH_TRACE_GC === app ? ['--trace-gc'] : []),
+    ...entry,
+  ];
   return startProcess(app, args, env, port, join(APPS, app));
 }
 
