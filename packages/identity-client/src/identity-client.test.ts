@@ -130,22 +130,22 @@ describe('fetchOrgCapabilities', () => {
   });
 });
 
-describe('createHttpAuditSink', () => {
-  const entry = (projectId: string): AuditEntry => ({
-    id: randomUUID(),
-    at: new Date().toISOString(),
-    token_id: 'tok_1',
-    user_id: null,
-    org_id: null,
-    project_id: projectId,
-    tool: 'log.recent',
-    transport: 'rest',
-    status: 'ok',
-    duration_ms: 3,
-    request_id: 'req',
-    params: { limit: 1 },
-  });
+const entry = (projectId: string): AuditEntry => ({
+  id: randomUUID(),
+  at: new Date().toISOString(),
+  token_id: 'tok_1',
+  user_id: null,
+  org_id: null,
+  project_id: projectId,
+  tool: 'log.recent',
+  transport: 'rest',
+  status: 'ok',
+  duration_ms: 3,
+  request_id: 'req',
+  params: { limit: 1 },
+});
 
+describe('createHttpAuditSink', () => {
   it('resolves once identity has committed the records', async () => {
     const sink = createHttpAuditSink(client());
     await sink.write([entry('prj_sink'), entry('prj_sink')]);
@@ -166,20 +166,6 @@ describe('createHttpAuditSink', () => {
 });
 
 describe('createBatchingAuditSink (group commit) against identity', () => {
-  const entry = (projectId: string): AuditEntry => ({
-    id: randomUUID(),
-    at: new Date().toISOString(),
-    token_id: 'tok_1',
-    user_id: null,
-    org_id: null,
-    project_id: projectId,
-    tool: 'log.recent',
-    transport: 'mcp',
-    status: 'ok',
-    duration_ms: 1,
-    request_id: randomUUID(),
-    params: {},
-  });
   const count = async (projectId: string) =>
     (
       await db.query<{ n: number }>('SELECT count(*)::int AS n FROM audit_records WHERE project_id = $1', [
