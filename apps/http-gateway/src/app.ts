@@ -55,6 +55,11 @@ export type GatewayApp = Express & {
   notifyToolListChanged(): Promise<void>;
   /** Live MCP sessions of this instance (for operators and tests). */
   mcpSessionCount(): number;
+  /**
+   * Applies a change identity published (docs/architecture.md, token cache): a revoked token's MCP
+   * sessions and streams are closed; an org whose capabilities changed is told its tool list did.
+   */
+  applyInvalidation(event: { kind: string; token_id?: string; org_id?: string }): Promise<void>;
   /** Closes MCP sessions and unsubscribes from the health monitor. */
   shutdown(): Promise<void>;
 };
@@ -104,7 +109,10 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
 
   app.get('/healthz', (_req, res) => {
     const backends = deps.healthMonitor.snapshot();
-    const degraded = Object.values(backends).some((b) => b.required && b.breaker === 'open');
+    // Cheap and unauthenticated: the health monitor's last probes, no backend call here.
+    const degraded = Object.values(backends).some(
+      (b) => b.required && (b.breaker === 'open' || b.reachable === false),
+    );
     res.json({ status: degraded ? 'degraded' : 'ok', backends });
   });
 
@@ -136,6 +144,10 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   return Object.assign(app, {
     notifyToolListChanged: () => sessions.broadcastToolListChanged(),
     mcpSessionCount: () => sessions.size,
+    async applyInvalidation(event: { kind: string; token_id?: string; org_id?: string }) {
+      if (event.kind === 'token' && event.token_id) await sessions.closeByToken(event.token_id);
+      if (event.kind === 'org' && event.org_id) await sessions.toolListChangedForOrg(event.org_id);
+    },
     async shutdown() {
       unsubscribe();
       await sessions.closeAll();

@@ -108,6 +108,30 @@ export class McpSessionStore {
     }
   }
 
+  /**
+   * Ends every session of a token (revoked): its open GET stream closes with it, and its next
+   * request is a 401 anyway. Answers how many were closed.
+   */
+  async closeByToken(tokenId: string): Promise<number> {
+    const doomed = [...this.#sessions.values()].filter((s) => s.tokenId === tokenId);
+    await Promise.all(doomed.map((s) => this.close(s.id)));
+    if (doomed.length > 0)
+      this.#logger.info(
+        { token_id: tokenId, sessions: doomed.length },
+        'MCP sessions of a revoked token closed',
+      );
+    return doomed.length;
+  }
+
+  /** Tells the sessions of one org that its tool list may have changed (a capability switched). */
+  async toolListChangedForOrg(orgId: string): Promise<void> {
+    await Promise.all(
+      [...this.#sessions.values()]
+        .filter((s) => s.principal.orgId === orgId)
+        .map((s) => s.server.sendToolListChanged().catch(() => {})),
+    );
+  }
+
   /** Tells every live session that the tool list changed (a backend group came or went). */
   async broadcastToolListChanged(): Promise<void> {
     await Promise.all(

@@ -12,7 +12,6 @@ import {
   createHttpAuditSink,
   createIdentityClient,
   createInvalidationSubscriber,
-  type IdentityClient,
   type InvalidationSubscriber,
 } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
@@ -29,8 +28,8 @@ export interface WiredGateway {
   app: GatewayApp;
   metricsApp: Express;
   healthMonitor: HealthMonitor;
-  /** The token cache's invalidation channel; undefined when SVC_TOKEN_CACHE=0. */
-  subscriber: InvalidationSubscriber | undefined;
+  /** identity's invalidation channel (token cache, sessions of revoked tokens). */
+  subscriber: InvalidationSubscriber;
   /** Stops the monitor, ends MCP sessions, closes pooled sockets. Servers are the caller's. */
   close(): Promise<void>;
 }
@@ -81,26 +80,30 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
   if (recall) backends.recall = recall.asToolCaller();
   if (copilot) backends.copilot = copilot.asToolCaller();
 
-  // Token cache: used only while the invalidation channel from identity holds a lease.
+  // identity's invalidation channel: the token cache answers only while it holds a lease on it
+  // (SVC_TOKEN_CACHE=0 turns the cache off), and a revoked token's MCP sessions are closed.
   const introspection = createIdentityClient(identityClient, logger);
-  let subscriber: InvalidationSubscriber | undefined;
-  let identity: IdentityClient = introspection;
-  if (config.tokenCache) {
-    const cache = createCachingIdentityClient(introspection, () => subscriber!, { metrics });
-    subscriber = createInvalidationSubscriber({
-      identityUrl: config.identityUrl,
-      internalSecret: config.internalSecret,
-      target: cache,
-      logger,
-      metrics,
-    });
-    subscriber.start();
-    identity = cache;
-  }
+  const cache = config.tokenCache
+    ? createCachingIdentityClient(introspection, () => subscriber, { metrics })
+    : undefined;
+  let app: GatewayApp | undefined;
+  const subscriber: InvalidationSubscriber = createInvalidationSubscriber({
+    identityUrl: config.identityUrl,
+    internalSecret: config.internalSecret,
+    target: {
+      evict(event) {
+        cache?.evict(event);
+        void app?.applyInvalidation(event).catch((err) => logger.warn({ err }, 'invalidation not applied'));
+      },
+      clear: () => cache?.clear(),
+    },
+    logger,
+    metrics,
+  });
 
-  const app = createGatewayApp({
+  app = createGatewayApp({
     tools: options.tools ?? allTools,
-    identity,
+    identity: cache ?? introspection,
     // Group commit: concurrent calls' records share one write and one transaction.
     audit: createBatchingAuditSink(createHttpAuditSink(auditClient), { metrics }),
     backends,
@@ -109,6 +112,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     logger,
     metrics,
   });
+  subscriber.start();
 
   return {
     app,
@@ -117,7 +121,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     subscriber,
     async close() {
       healthMonitor.stop();
-      await subscriber?.stop();
+      await subscriber.stop();
       await app.shutdown();
       for (const c of [identityClient, auditClient, core, recall, copilot]) c?.close();
     },

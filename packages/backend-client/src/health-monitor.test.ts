@@ -47,13 +47,15 @@ describe('health monitor', () => {
     expect(monitor.snapshot().copilot).toEqual({
       required: false,
       deployed: false,
+      reachable: null,
       available: false,
       breaker: null,
+      checked_at: null,
     });
     expect(changes).toEqual([]);
   });
 
-  it('treats a required backend as available without probing it', async () => {
+  it('keeps a required backend listed when unreachable, and reports its real state', async () => {
     const core = await startStubBackend(json(503, {}));
     const coreClient = backendClient('core', core.url);
     try {
@@ -61,10 +63,12 @@ describe('health monitor', () => {
         backends: [{ name: 'core', client: coreClient, required: true }],
         intervalMs: 60_000,
       });
+      expect(monitor.snapshot().core?.reachable).toBeNull();
       await monitor.probeNow();
       expect(monitor.isAvailable('core')).toBe(true);
-      expect(core.seen).toEqual([]);
-      expect(monitor.snapshot().core?.breaker).toBe('closed');
+      expect(core.seen.length).toBeGreaterThan(0);
+      expect(monitor.snapshot().core).toMatchObject({ reachable: false, available: true });
+      expect(monitor.snapshot().core?.checked_at).toEqual(expect.any(String));
     } finally {
       coreClient.close();
       await core.close();

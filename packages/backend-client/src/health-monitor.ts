@@ -8,9 +8,10 @@ export interface MonitoredBackend {
   /** Absent when the endpoint is unset: the backend is not deployed and never becomes available. */
   client: BackendClient | undefined;
   /**
-   * Required backends (core, identity) are always treated as available: their tools stay listed
-   * and a failure surfaces as 503 on the call. Only optional ones (recall, copilot) are probed,
-   * because their tool groups appear and disappear with their health.
+   * Required backends (core, identity) always count as available for visibility: their tools stay
+   * listed and a failure surfaces as 503 on the call. Optional ones (recall, copilot) are visible
+   * only while healthy: their tool groups appear and disappear with their health. Both are probed,
+   * so /healthz reports every dependency's real state.
    */
   required: boolean;
 }
@@ -18,8 +19,13 @@ export interface MonitoredBackend {
 export interface BackendHealth {
   required: boolean;
   deployed: boolean;
+  /** The last probe's answer (null before the first probe of a deployed backend). */
+  reachable: boolean | null;
+  /** Whether its tools are listed: required ones always, optional ones while reachable. */
   available: boolean;
   breaker: BreakerState | null;
+  /** ISO time of the last probe, null before the first. */
+  checked_at: string | null;
 }
 
 export interface HealthMonitorOptions {
@@ -33,7 +39,7 @@ export interface HealthMonitor {
   /** Probes at once, then every intervalMs. */
   start(): void;
   stop(): void;
-  /** One probe round of every optional deployed backend; resolves when it is done. */
+  /** One probe round of every deployed backend; resolves when it is done. */
   probeNow(): Promise<void>;
   isAvailable(name: string): boolean;
   snapshot(): Record<string, BackendHealth>;
@@ -51,6 +57,8 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | undefined;
   const listeners = new Set<AvailabilityListener>(options.onChange ? [options.onChange] : []);
+  const reachable = new Map<string, boolean>();
+  const checkedAt = new Map<string, string>();
 
   async function probe(backend: MonitoredBackend & { client: BackendClient }): Promise<void> {
     let healthy: boolean;
@@ -61,7 +69,14 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
       healthy = false;
       logger.debug({ backend: backend.name, err }, 'health probe failed');
     }
-    if (available.get(backend.name) === healthy) return;
+    checkedAt.set(backend.name, new Date().toISOString());
+    if (reachable.get(backend.name) !== healthy) {
+      reachable.set(backend.name, healthy);
+      if (backend.required)
+        logger.warn({ backend: backend.name, reachable: healthy }, 'required backend probe changed');
+    }
+    // Required backends stay listed whatever the probe says (a call surfaces the failure as 503).
+    if (backend.required || available.get(backend.name) === healthy) return;
     available.set(backend.name, healthy);
     logger.info({ backend: backend.name, available: healthy }, 'backend availability changed');
     for (const listener of listeners) {
@@ -76,7 +91,7 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   function probeNow(): Promise<void> {
     inFlight ??= Promise.all(
       options.backends
-        .filter((b): b is MonitoredBackend & { client: BackendClient } => !b.required && !!b.client)
+        .filter((b): b is MonitoredBackend & { client: BackendClient } => !!b.client)
         .map(probe),
     ).then(
       () => {
@@ -112,8 +127,10 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
         out[name] = {
           required: b.required,
           deployed: !!b.client,
+          reachable: reachable.get(name) ?? null,
           available: available.get(name) === true,
           breaker: b.client ? b.client.breakerState() : null,
+          checked_at: checkedAt.get(name) ?? null,
         };
       }
       return out;

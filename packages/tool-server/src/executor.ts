@@ -8,6 +8,7 @@ import {
   type Backends,
   BackendUnavailableError,
   InternalError,
+  invalidInputError,
   type Logger,
   NotFoundError,
   type Principal,
@@ -40,6 +41,27 @@ export interface CallRequest {
 }
 
 const MAX_AUDITED_PARAMS_CHARS = 8192;
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The first key anywhere in the arguments that names an object's machinery, as an input issue. JSON.parse keeps such
+ * keys as data, but any copy through a plain object would turn `__proto__` into a prototype; they
+ * are refused on every binding alike, before validation.
+ */
+function forbiddenKey(value: unknown, path = '', depth = 0): { path: string; message: string } | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  // No tool takes input nested this deep; refusing it also bounds this walk.
+  if (depth > MAX_DEPTH) return { path, message: `nests deeper than ${MAX_DEPTH} levels` };
+  for (const key of Object.keys(value)) {
+    const at = path ? `${path}.${key}` : key;
+    if (RESERVED_KEYS.has(key)) return { path: at, message: 'is a reserved key and not accepted' };
+    const nested = forbiddenKey((value as Record<string, unknown>)[key], at, depth + 1);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+const MAX_DEPTH = 32;
 /** For callers that cannot go away (no client connection to lose). */
 const NEVER_ABORTED = new AbortController().signal;
 
@@ -146,7 +168,10 @@ export class ToolExecutor {
   }
 
   #validateInput(tool: AnyTool, args: unknown): unknown {
-    return parseInput(tool.input, args === undefined || args === null ? {} : args, tool.name);
+    const refused = forbiddenKey(args);
+    if (refused !== undefined) throw invalidInputError(tool.name, [refused]);
+    // No arguments at all is an empty object; anything else (null included) must be one.
+    return parseInput(tool.input, args === undefined ? {} : args, tool.name);
   }
 
   #validateOutput(tool: AnyTool, raw: unknown, logger: Logger): Record<string, unknown> {

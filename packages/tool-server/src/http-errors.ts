@@ -3,7 +3,7 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
-  type ServiceError,
+  ServiceError,
   toHttpError,
   UserInputError,
 } from '@svc/tool-kit';
@@ -19,6 +19,12 @@ function fromBodyParser(err: unknown): ServiceError | undefined {
   if (e?.type === 'entity.parse.failed') return new UserInputError('The request body is not valid JSON.');
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported') {
     return new UserInputError('Unsupported request body encoding.');
+  }
+  // Any other refusal of the body parser (a corrupt gzip, deflate or br body, an aborted upload):
+  // the caller's request, not our failure.
+  const status = e?.status ?? (err as { statusCode?: number })?.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500 && !(err instanceof ServiceError)) {
+    return new UserInputError('The request body could not be read: check its Content-Encoding.');
   }
   return undefined;
 }

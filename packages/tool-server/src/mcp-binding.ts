@@ -1,6 +1,6 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
@@ -8,7 +8,16 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { type AnyTool, asServiceError, NotFoundError, type Principal, type Transport } from '@svc/tool-kit';
+import { z } from 'zod';
 import type { ToolExecutor } from './executor';
+
+/** tools/call as sent: `arguments` is left to the tool's own input schema. */
+const callToolRequest = z.object({
+  method: z.literal('tools/call'),
+  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
+});
+type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
+
 import { usageAdvice } from './guidance';
 import { mcpOutputSchema, toolJsonSchema } from './json-schema';
 
@@ -63,14 +72,17 @@ export function createMcpServer(options: McpServerOptions): Server {
     tools: executor.visibleTools(options.principal()).map(toMcpTool),
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  const callTool = async (
+    request: z.output<typeof callToolRequest>,
+    extra: CallExtra,
+  ): Promise<CallToolResult> => {
     const name = request.params.name;
     const traceparent = extra.requestInfo?.headers?.traceparent;
     try {
       const result = await executor.call({
         principal: options.principal(),
         tool: name,
-        args: request.params.arguments ?? {},
+        args: request.params.arguments,
         transport: options.transport,
         requestId: options.newRequestId(),
         ...(typeof traceparent === 'string' ? { traceparent } : {}),
@@ -80,7 +92,14 @@ export function createMcpServer(options: McpServerOptions): Server {
     } catch (err) {
       return toMcpToolError(err, name);
     }
-  });
+  };
+  // Registered on the protocol itself, past the SDK's own tools/call wrapper: that wrapper answers
+  // `arguments` of the wrong kind (null, an array, a string) with an InvalidParams error whose
+  // message is a dump of its zod issues, and rebuilds `arguments` through zod, which silently drops
+  // a `__proto__` key REST refuses. Here `arguments` reaches the executor exactly as sent, so MCP and
+  // REST validate it with the same rules and the same messages; results are built (and checked
+  // against the tool's output schema) by the executor.
+  Protocol.prototype.setRequestHandler.call(server, callToolRequest, callTool as never);
 
   return server;
 }

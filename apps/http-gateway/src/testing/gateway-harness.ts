@@ -130,7 +130,9 @@ export async function startHarness(config: Partial<GatewayAppConfig> = {}): Prom
       publicUrl: undefined,
       ...config,
     },
-    logger: silentLogger,
+    logger: process.env.HARNESS_LOG
+      ? (await import('@svc/logger')).createLogger({ name: 'gw', level: 'debug', destination: 'stderr' })
+      : silentLogger,
     metrics,
   });
   const getStreams: ServerResponse[] = [];

@@ -39,9 +39,12 @@ async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Prom
   return check();
 }
 
-/** Both gateways hold a lease: each has a stream, and a cached token stops reaching identity. */
+/**
+ * Both gateways hold a lease: each has a stream (besides the in-process stack's own gateway, which
+ * subscribes too, with its cache off), and a cached token stops reaching identity.
+ */
 async function bothLive(): Promise<void> {
-  expect(await until(() => stack.invalidations.streamCount() === 2)).toBe(true);
+  expect(await until(() => stack.invalidations.streamCount() === 3)).toBe(true);
   const { token } = await newToken();
   for (const [i, g] of gateways.entries()) {
     expect(
@@ -58,7 +61,7 @@ async function bothLive(): Promise<void> {
 beforeAll(async () => {
   stack = await startInProcessStack({
     name: 'token_cache',
-    gatewayTokenCache: false, // only the two gateway processes subscribe
+    gatewayTokenCache: false, // only the two gateway processes cache
     invalidation: { heartbeatMs: 100, leaseMs: LEASE_MS, pollMs: 5 },
   });
   proxies = await Promise.all([0, 1].map(() => startFaultProxy(() => stack.urls.identity)));
@@ -144,6 +147,54 @@ describe('revocation with token caches on two gateway processes', () => {
     await revoke(second.token_id);
     for (const g of gateways) expect(await call(g, second.token)).toBe(401);
   }, 60_000);
+
+  it('closes a revoked token’s open MCP stream on every gateway', async () => {
+    await bothLive();
+    const { token, token_id } = await newToken();
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      authorization: `Bearer ${token}`,
+    };
+    const streams: Promise<string>[] = [];
+    for (const g of gateways) {
+      const init = await fetch(`${g.url}/mcp`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: {
+            protocolVersion: '2025-06-18',
+            capabilities: {},
+            clientInfo: { name: 't', version: '1' },
+          },
+        }),
+      });
+      await init.text();
+      const stream = await fetch(`${g.url}/mcp`, {
+        headers: {
+          ...headers,
+          'mcp-session-id': init.headers.get('mcp-session-id')!,
+          'mcp-protocol-version': '2025-06-18',
+        },
+      });
+      expect(stream.status).toBe(200);
+      streams.push(stream.text()); // resolves when the gateway ends the stream
+    }
+    const open = await Promise.race([
+      Promise.all(streams).then(() => false),
+      new Promise<boolean>((r) => setTimeout(() => r(true), 300)),
+    ]);
+    expect(open).toBe(true);
+    await revoke(token_id);
+    const closed = await Promise.race([
+      Promise.all(streams).then(() => true),
+      new Promise<boolean>((r) => setTimeout(() => r(false), 5000)),
+    ]);
+    expect(closed).toBe(true);
+  }, 30_000);
 
   it('refuses the token on a gateway that was partitioned when it was revoked', async () => {
     await bothLive();

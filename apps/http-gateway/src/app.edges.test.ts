@@ -1,0 +1,195 @@
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { eventually, type Harness, startHarness } from './testing/gateway-harness';
+
+// Edges an attack run found: bodies that cannot be decoded, MCP arguments of the wrong kind or
+// with reserved keys, a revoked token's open stream, and /healthz reporting a dead dependency.
+
+const ACCEPT = 'application/json, text/event-stream';
+let h: Harness;
+let token: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  token = h.identity.issue().token;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+async function mcpSession(): Promise<Record<string, string>> {
+  const init = await fetch(`${h.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'edges', version: '1' },
+      },
+    }),
+  });
+  await init.text();
+  return {
+    'content-type': 'application/json',
+    accept: ACCEPT,
+    authorization: `Bearer ${token}`,
+    'mcp-session-id': init.headers.get('mcp-session-id')!,
+    'mcp-protocol-version': '2025-06-18',
+  };
+}
+
+/** The JSON-RPC answer of one request (the gateway answers POSTs as a one-event SSE stream). */
+async function rpc(headers: Record<string, string>, body: unknown): Promise<Record<string, unknown>> {
+  const res = await fetch(`${h.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
+  const text = await res.text();
+  const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!;
+  return JSON.parse(data) as Record<string, unknown>;
+}
+
+describe('bodies that cannot be decoded', () => {
+  const corrupt = Buffer.from('this is not compressed');
+  it.each(['gzip', 'deflate', 'br'])('a corrupt %s body is 400 on REST and on /mcp', async (encoding) => {
+    for (const path of ['/v1/tools/log.recent', '/mcp']) {
+      const res = await fetch(`${h.url}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-encoding': encoding,
+          accept: ACCEPT,
+          authorization: `Bearer ${token}`,
+        },
+        body: corrupt,
+      });
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        error: 'invalid_input',
+        message: 'The request body could not be read: check its Content-Encoding.',
+      });
+    }
+  });
+
+  it.each([
+    ['gzip', gzipSync],
+    ['deflate', deflateSync],
+    ['br', brotliCompressSync],
+  ] as const)('a valid %s body is read', async (encoding, compress) => {
+    const res = await fetch(`${h.url}/v1/tools/log.recent`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'content-encoding': encoding,
+        authorization: `Bearer ${token}`,
+      },
+      body: compress(Buffer.from('{"limit":1}')),
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
+describe('MCP arguments are validated as REST validates a body', () => {
+  it.each([
+    ['null', null, 'must be a JSON object, got null'],
+    ['an array', [1], 'must be a JSON object, got an array'],
+    ['a string', 'limit=1', 'must be a JSON object, got the string "limit=1"'],
+  ])('arguments %s: a clean invalid_input result, not a JSON-RPC dump', async (_label, args, message) => {
+    const headers = await mcpSession();
+    const answer = await rpc(headers, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'log.recent', arguments: args },
+    });
+    expect(answer.error).toBeUndefined();
+    const result = answer.result as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]!.text)).toEqual({
+      error: 'invalid_input',
+      message: `Invalid input for log.recent: ${message}.`,
+      details: [{ path: '', message }],
+    });
+  });
+
+  it.each(['__proto__', 'constructor', 'prototype'])(
+    'refuses the key %s on both bindings alike',
+    async (key) => {
+      const raw = `{"limit":1,"${key}":{"polluted":true}}`;
+      const rest = await fetch(`${h.url}/v1/tools/log.recent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: raw,
+      });
+      expect(rest.status).toBe(400);
+      const restBody = (await rest.json()) as { details: unknown };
+      const headers = await mcpSession();
+      const res = await fetch(`${h.url}/mcp`, {
+        method: 'POST',
+        headers,
+        body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"log.recent","arguments":${raw}}}`,
+      });
+      const text = await res.text();
+      const answer = JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as {
+        result: { isError: boolean; content: { text: string }[] };
+      };
+      expect(answer.result.isError).toBe(true);
+      const mcpBody = JSON.parse(answer.result.content[0]!.text) as { details: unknown };
+      expect(mcpBody.details).toEqual(restBody.details);
+      expect(restBody.details).toEqual([{ path: key, message: 'is a reserved key and not accepted' }]);
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    },
+  );
+});
+
+describe('a revoked token', () => {
+  it('loses its MCP sessions and its open GET stream when identity says so', async () => {
+    const issued = h.identity.issue();
+    const before = h.app.mcpSessionCount();
+    const client = new Client({ name: 'edges', version: '1' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL('/mcp', h.url), {
+        requestInit: { headers: { Authorization: `Bearer ${issued.token}` } },
+      }),
+    );
+    try {
+      await eventually(
+        () => h.getStreams.some((r) => r.headersSent && r.statusCode === 200 && !r.writableEnded),
+        'SSE open',
+      );
+      const open = h.getStreams.filter((r) => !r.writableEnded);
+      expect(h.app.mcpSessionCount()).toBe(before + 1);
+      h.identity.revoke(issued.tokenId);
+      await h.app.applyInvalidation({ kind: 'token', token_id: issued.tokenId });
+      await eventually(() => open.every((r) => r.writableEnded || r.destroyed), 'streams closed');
+      expect(h.app.mcpSessionCount()).toBe(before);
+    } finally {
+      await client.close().catch(() => {});
+    }
+  });
+});
+
+describe('/healthz', () => {
+  it('reports a required dependency that does not answer, and says degraded', async () => {
+    const own = await startHarness();
+    try {
+      await own.monitor.probeNow();
+      const up = (await (await fetch(`${own.url}/healthz`)).json()) as {
+        status: string;
+        backends: Record<string, { reachable: boolean | null }>;
+      };
+      expect(up.status).toBe('ok');
+      expect(up.backends.identity!.reachable).toBe(true);
+      await own.identity.close();
+      await own.monitor.probeNow();
+      const down = (await (await fetch(`${own.url}/healthz`)).json()) as typeof up;
+      expect(down.status).toBe('degraded');
+      expect(down.backends.identity!.reachable).toBe(false);
+      expect(down.backends.core!.reachable).toBe(true);
+    } finally {
+      await own.close().catch(() => {});
+    }
+  });
+});
