@@ -193,3 +193,75 @@ describe('/healthz', () => {
     }
   });
 });
+
+describe('JSON-RPC batches on /mcp', () => {
+  async function session(version: string, harness = h, bearer = token) {
+    const init = await fetch(`${harness.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${bearer}` },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'batch', version: '1' } },
+      }),
+    });
+    await init.text();
+    return {
+      'content-type': 'application/json',
+      accept: ACCEPT,
+      authorization: `Bearer ${bearer}`,
+      'mcp-session-id': init.headers.get('mcp-session-id')!,
+    };
+  }
+  const calls = (n: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      jsonrpc: '2.0',
+      id: 100 + i,
+      method: 'tools/call',
+      params: { name: 'log.recent', arguments: { limit: 1 } },
+    }));
+  const post = (harness: Harness, headers: Record<string, string>, body: unknown) =>
+    fetch(`${harness.url}/mcp`, { method: 'POST', headers, body: JSON.stringify(body) });
+
+  it('refuses a batch under protocol 2025-06-18, whether negotiated or sent as a header', async () => {
+    const negotiated = await session('2025-06-18');
+    for (const headers of [
+      negotiated,
+      { ...(await session('2025-03-26')), 'mcp-protocol-version': '2025-06-18' },
+    ]) {
+      const res = await post(h, headers, calls(2));
+      expect(res.status).toBe(400);
+      expect(await res.json()).toEqual({
+        jsonrpc: '2.0',
+        error: { code: -32600, message: 'JSON-RPC batches are not part of MCP protocol version 2025-06-18.' },
+        id: null,
+      });
+    }
+  });
+
+  it('serves a batch under 2025-03-26, caps its size, and counts each call against the rate', async () => {
+    const limited = await startHarness({
+      limits: {
+        perTokenPerMinute: 6,
+        perProjectPerMinute: 1000,
+        concurrentPerToken: 32,
+        concurrentPerProject: 64,
+      },
+    });
+    try {
+      const own = limited.identity.issue().token;
+      const headers = await session('2025-03-26', limited, own); // 1 of 6
+      const served = await post(limited, headers, calls(3)); // 4 of 6
+      expect(served.status).toBe(200);
+      const answers = (await served.text()).match(/"id":10[0-2]/g) ?? [];
+      expect(answers.sort()).toEqual(['"id":100', '"id":101', '"id":102']);
+      expect((await post(limited, headers, calls(17))).status).toBe(400);
+      const refused = await post(limited, headers, calls(3)); // 7 of 6: refused whole
+      expect(refused.status).toBe(429);
+      expect(limited.core.calls.filter((c) => c.tool === 'log.recent')).toHaveLength(3);
+    } finally {
+      await limited.close();
+    }
+  });
+});

@@ -233,7 +233,14 @@ describe('limits', () => {
   });
 
   it('rate-limits per token with 429 and Retry-After', async () => {
-    const limited = await startHarness({ rateLimitPerMinute: 3 });
+    const limited = await startHarness({
+      limits: {
+        perTokenPerMinute: 3,
+        perProjectPerMinute: 3000,
+        concurrentPerToken: 32,
+        concurrentPerProject: 64,
+      },
+    });
     try {
       const first = limited.identity.issue().token;
       const second = limited.identity.issue().token;

@@ -14,10 +14,11 @@ import { allowOnly, httpErrorHandler, notFoundHandler } from '@svc/tool-server/h
 import express, { type Express } from 'express';
 import { authenticate, principalOf } from './authenticate';
 import { bodyLimitBytes } from './config';
+import { batchRules, messagesIn } from './mcp-batches';
 import { createMcpEndpoint } from './mcp-endpoint';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
 import { isLoopbackBind, originGuard } from './origin-guard';
-import { createTokenBucketLimiter, rateLimit } from './rate-limit';
+import { createLimits, type LimitsConfig } from './rate-limit';
 import { requestIdMiddleware, requestIdOf } from './request-id';
 
 /** What the gateway needs of the health monitor (@svc/backend-client's satisfies it). */
@@ -33,7 +34,8 @@ export interface GatewayAppConfig {
   allowedOrigins: readonly string[];
   mcpStateless: boolean;
   bodyLimit: string;
-  rateLimitPerMinute: number;
+  /** Per token and per project: rates and calls in progress (rate-limit.ts). */
+  limits: LimitsConfig;
   publicUrl: string | undefined;
   sessions?: Partial<McpSessionLimits>;
 }
@@ -88,7 +90,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   });
 
   const auth = authenticate({ identity: deps.identity, logger, metrics, now });
-  const limit = rateLimit(createTokenBucketLimiter(config.rateLimitPerMinute, now), metrics);
+  const limits = createLimits(config.limits, now, metrics);
   const jsonBody = express.json({ limit: maxBodyBytes });
   const mcp = createMcpEndpoint({
     executor,
@@ -125,11 +127,12 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     );
   });
 
-  app.post('/mcp', auth, limit, jsonBody, mcp.post);
-  app.get('/mcp', auth, limit, mcp.get);
-  app.delete('/mcp', auth, limit, mcp.delete);
+  // The body is read before the limits, so a JSON-RPC batch counts each of its calls.
+  app.post('/mcp', auth, jsonBody, batchRules(sessions), limits.middleware(messagesIn), mcp.post);
+  app.get('/mcp', auth, limits.middleware(undefined, { concurrency: false }), mcp.get);
+  app.delete('/mcp', auth, limits.middleware(undefined, { concurrency: false }), mcp.delete);
 
-  app.post(REST_TOOL_PATH, auth, limit, jsonBody);
+  app.post(REST_TOOL_PATH, auth, jsonBody, limits.middleware());
   app.use(createRestRouter({ executor, principalOf, requestIdOf }));
 
   // A known path asked with another method is 405 with Allow, before any authentication: the

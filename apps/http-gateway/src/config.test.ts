@@ -17,7 +17,12 @@ describe('gateway config', () => {
       mcpStateless: false,
       metricsPort: 9464,
       bodyLimit: '1mb',
-      rateLimitPerMinute: 600,
+      limits: {
+        perTokenPerMinute: 600,
+        perProjectPerMinute: 3000,
+        concurrentPerToken: 32,
+        concurrentPerProject: 64,
+      },
       publicUrl: undefined,
     });
   });
@@ -54,7 +59,7 @@ describe('gateway config', () => {
     expect(c.allowedOrigins).toEqual(['https://a.example', 'http://localhost:3000']);
     expect(c.mcpStateless).toBe(true);
     expect(bodyLimitBytes(c.bodyLimit)).toBe(256 * 1024);
-    expect(c.rateLimitPerMinute).toBe(60);
+    expect(c.limits.perTokenPerMinute).toBe(60);
     expect(c.publicUrl).toBe('https://mcp.example.com');
   });
 

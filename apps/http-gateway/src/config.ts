@@ -1,5 +1,6 @@
 import { flag, httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port } from '@svc/config';
 import { z } from 'zod';
+import type { LimitsConfig } from './rate-limit';
 
 const BODY_LIMIT = /^(\d+)\s*(b|kb|mb)?$/i;
 const UNIT_BYTES = { b: 1, kb: 1024, mb: 1024 * 1024 } as const;
@@ -46,6 +47,9 @@ const gatewayEnv = z.object({
     .default('1mb')
     .refine((v) => BODY_LIMIT.test(v.trim()), 'must be a size such as 1mb, 512kb or 65536'),
   SVC_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  SVC_PROJECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
+  SVC_MAX_CONCURRENT_PER_TOKEN: z.coerce.number().int().min(1).default(32),
+  SVC_MAX_CONCURRENT_PER_PROJECT: z.coerce.number().int().min(1).default(64),
   // 0 turns the token cache off: every call introspects (docs/decisions.md, "Token cache").
   SVC_TOKEN_CACHE: z.enum(['0', '1']).default('1'),
   SVC_PUBLIC_URL: optionalUrl,
@@ -65,7 +69,7 @@ export interface GatewayConfig {
   mcpStateless: boolean;
   metricsPort: number;
   bodyLimit: string;
-  rateLimitPerMinute: number;
+  limits: LimitsConfig;
   tokenCache: boolean;
   publicUrl: string | undefined;
   logLevel: string;
@@ -86,7 +90,12 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
     mcpStateless: e.SVC_MCP_STATELESS,
     metricsPort: e.SVC_METRICS_PORT,
     bodyLimit: e.SVC_BODY_LIMIT.trim(),
-    rateLimitPerMinute: e.SVC_RATE_LIMIT_PER_MINUTE,
+    limits: {
+      perTokenPerMinute: e.SVC_RATE_LIMIT_PER_MINUTE,
+      perProjectPerMinute: e.SVC_PROJECT_RATE_LIMIT_PER_MINUTE,
+      concurrentPerToken: e.SVC_MAX_CONCURRENT_PER_TOKEN,
+      concurrentPerProject: e.SVC_MAX_CONCURRENT_PER_PROJECT,
+    },
     tokenCache: e.SVC_TOKEN_CACHE === '1',
     publicUrl: e.SVC_PUBLIC_URL,
     logLevel: e.SVC_LOG_LEVEL,

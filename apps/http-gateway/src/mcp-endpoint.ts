@@ -5,6 +5,7 @@ import { type Logger, NotFoundError, type Principal, RateLimitedError, UserInput
 import { createMcpServer, SERVICE_INFO, type ToolExecutor } from '@svc/tool-server';
 import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
+import { negotiatedVersion } from './mcp-batches';
 import type { McpSession, McpSessionStore } from './mcp-sessions';
 
 export interface McpEndpointOptions {
@@ -88,7 +89,16 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        session = { id, tokenId, principal, server, transport, lastSeen: options.now(), active: 0 };
+        session = {
+          id,
+          tokenId,
+          principal,
+          server,
+          transport,
+          lastSeen: options.now(),
+          active: 0,
+          protocolVersion: negotiatedVersion(req.body?.params?.protocolVersion),
+        };
         sessions.add(session);
       },
       onsessionclosed: (id) => sessions.forget(id),

@@ -13,6 +13,8 @@ export interface McpSession {
   lastSeen: number;
   /** HTTP requests in progress, including an open GET SSE stream: a session in use never expires. */
   active: number;
+  /** The MCP protocol version negotiated at initialize. */
+  readonly protocolVersion: string;
 }
 
 export interface McpSessionLimits {

@@ -9,14 +9,18 @@ interface Bucket {
 }
 
 export interface TokenBucketLimiter {
-  /** Takes one request from the key's bucket; returns 0 when allowed, else seconds to wait. */
-  take(key: string): number;
+  /** Whether `cost` requests fit in the key's bucket now (nothing is taken). */
+  peek(key: string, cost: number): number;
+  /** Takes `cost` requests from the key's bucket; 0 when allowed, else seconds to wait. */
+  take(key: string, cost?: number): number;
+  /** Buckets held now (a full bucket is dropped). */
+  readonly size: number;
 }
 
 /**
- * A token bucket per access token: `perMinute` requests of burst, refilled continuously at
- * perMinute/60 per second. In memory, per gateway instance (with N instances behind a balancer
- * the effective limit is at most N times this). Full buckets are dropped to bound memory.
+ * A token bucket per key: `perMinute` requests of burst, refilled continuously at perMinute/60
+ * per second. In memory, per gateway instance (with N instances behind a balancer the effective
+ * limit is at most N times this). Full buckets are dropped to bound memory.
  */
 export function createTokenBucketLimiter(perMinute: number, now: () => number): TokenBucketLimiter {
   const buckets = new Map<string, Bucket>();
@@ -31,37 +35,140 @@ export function createTokenBucketLimiter(perMinute: number, now: () => number): 
     }
   }
 
+  function refreshed(key: string, at: number): Bucket {
+    const b = buckets.get(key) ?? { tokens: perMinute, updatedAt: at };
+    b.tokens = Math.min(perMinute, b.tokens + Math.max(0, at - b.updatedAt) * perMs);
+    b.updatedAt = at;
+    return b;
+  }
+
+  function wait(b: Bucket, cost: number): number {
+    if (b.tokens >= cost) return 0;
+    // A cost larger than the whole bucket can never fit: the caller must send less at once.
+    return Math.max(1, Math.ceil((Math.min(cost, perMinute) - b.tokens) / perMs / 1000));
+  }
+
   return {
-    take(key) {
+    peek(key, cost) {
+      return wait(refreshed(key, now()), cost);
+    },
+    take(key, cost = 1) {
       const at = now();
       sweep(at);
-      const b = buckets.get(key) ?? { tokens: perMinute, updatedAt: at };
-      b.tokens = Math.min(perMinute, b.tokens + Math.max(0, at - b.updatedAt) * perMs);
-      b.updatedAt = at;
+      const b = refreshed(key, at);
       buckets.set(key, b);
-      if (b.tokens >= 1) {
-        b.tokens -= 1;
-        return 0;
-      }
-      return Math.max(1, Math.ceil((1 - b.tokens) / perMs / 1000));
+      const w = wait(b, cost);
+      if (w === 0) b.tokens -= cost;
+      return w;
+    },
+    get size() {
+      return buckets.size;
     },
   };
 }
 
-/** Pipeline step 3: after authentication, keyed by token_id. */
-export function rateLimit(limiter: TokenBucketLimiter, metrics: Metrics): RequestHandler {
-  const limited = metrics.counter(
-    'gateway_rate_limited_total',
-    'Requests refused by the per-token rate limit',
-  );
-  return (_req, res, next) => {
-    const principal = principalOf(res);
-    const wait = limiter.take(principal.tokenId ?? `project:${principal.projectId}`);
-    if (wait === 0) {
-      next();
-      return;
-    }
-    limited.inc();
-    next(new RateLimitedError('Too many requests for this token; retry later.', wait));
+export interface LimitsConfig {
+  /** Calls per minute for one token. */
+  perTokenPerMinute: number;
+  /** Calls per minute for one project, all its tokens together. */
+  perProjectPerMinute: number;
+  /** Calls of one token in progress at once. */
+  concurrentPerToken: number;
+  /** Calls of one project in progress at once. */
+  concurrentPerProject: number;
+}
+
+/** How many calls a request makes: one, or each message of an (older protocol's) JSON-RPC batch. */
+export type CostOf = (body: unknown) => number;
+
+const oneCall: CostOf = () => 1;
+
+/**
+ * Pipeline step after authentication (and after the body is read, so a JSON-RPC batch counts
+ * each of its calls): a rate per token and per project, and a bound on calls in progress per token
+ * and per project. Over any of them: 429 with Retry-After, nothing done. Counters and gauges make
+ * the state visible (gateway_limit_refusals_total by scope and kind, gateway_calls_in_progress,
+ * gateway_rate_buckets by scope).
+ */
+export function createLimits(config: LimitsConfig, now: () => number, metrics: Metrics) {
+  const byToken = createTokenBucketLimiter(config.perTokenPerMinute, now);
+  const byProject = createTokenBucketLimiter(config.perProjectPerMinute, now);
+  const inFlight = { token: new Map<string, number>(), project: new Map<string, number>() };
+  const refusals = metrics.counter('gateway_limit_refusals_total', 'Calls refused by a limit', [
+    'scope',
+    'kind',
+  ]);
+  const progress = metrics.gauge('gateway_calls_in_progress', 'Tool calls being served now');
+  const bucketGauge = metrics.gauge('gateway_rate_buckets', 'Rate-limit buckets held, by scope', ['scope']);
+  let total = 0;
+
+  const adjust = (map: Map<string, number>, key: string, by: number) => {
+    const n = (map.get(key) ?? 0) + by;
+    if (n <= 0) map.delete(key);
+    else map.set(key, n);
   };
+
+  function refuse(scope: 'token' | 'project', kind: 'rate' | 'concurrency', wait: number): RateLimitedError {
+    refusals.inc({ scope, kind });
+    const whose = scope === 'token' ? 'this token' : 'this project';
+    return new RateLimitedError(
+      kind === 'rate'
+        ? `Too many calls for ${whose}; retry later.`
+        : `Too many calls of ${whose} in progress; retry when one has finished.`,
+      wait,
+    );
+  }
+
+  /**
+   * `concurrency: false` for requests that are not calls (an MCP GET stream stays open for the
+   * whole session; a DELETE ends one): they count against the rates only.
+   */
+  function middleware(costOf: CostOf = oneCall, options: { concurrency?: boolean } = {}): RequestHandler {
+    const bounded = options.concurrency !== false;
+    return (req, res, next) => {
+      const principal = principalOf(res);
+      const tokenKey = principal.tokenId ?? `local:${principal.projectId}`;
+      const projectKey = principal.projectId;
+      const cost = Math.max(1, costOf(req.body));
+      if (bounded && (inFlight.token.get(tokenKey) ?? 0) + cost > config.concurrentPerToken) {
+        next(refuse('token', 'concurrency', 1));
+        return;
+      }
+      if (bounded && (inFlight.project.get(projectKey) ?? 0) + cost > config.concurrentPerProject) {
+        next(refuse('project', 'concurrency', 1));
+        return;
+      }
+      // Both buckets must have room before either is charged.
+      const projectWait = byProject.peek(projectKey, cost);
+      if (projectWait > 0) {
+        next(refuse('project', 'rate', projectWait));
+        return;
+      }
+      const tokenWait = byToken.take(tokenKey, cost);
+      if (tokenWait > 0) {
+        next(refuse('token', 'rate', tokenWait));
+        return;
+      }
+      byProject.take(projectKey, cost);
+      bucketGauge.set({ scope: 'token' }, byToken.size);
+      bucketGauge.set({ scope: 'project' }, byProject.size);
+      if (!bounded) {
+        next();
+        return;
+      }
+      adjust(inFlight.token, tokenKey, cost);
+      adjust(inFlight.project, projectKey, cost);
+      total += cost;
+      progress.set({}, total);
+      res.once('close', () => {
+        adjust(inFlight.token, tokenKey, -cost);
+        adjust(inFlight.project, projectKey, -cost);
+        total -= cost;
+        progress.set({}, total);
+      });
+      next();
+    };
+  }
+
+  return { middleware };
 }

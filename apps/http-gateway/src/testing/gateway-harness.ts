@@ -126,7 +126,12 @@ export async function startHarness(config: Partial<GatewayAppConfig> = {}): Prom
       allowedOrigins: ['https://console.example.com'],
       mcpStateless: false,
       bodyLimit: '1mb',
-      rateLimitPerMinute: 600,
+      limits: {
+        perTokenPerMinute: 600,
+        perProjectPerMinute: 3000,
+        concurrentPerToken: 32,
+        concurrentPerProject: 64,
+      },
       publicUrl: undefined,
       ...config,
     },
