@@ -16,7 +16,16 @@ export interface ClickHouse {
   readonly embedded: boolean;
   /** JSONEachRow rows. Values only through `{name:Type}` bound parameters, never spliced into `sql`. */
   query<T>(sql: string, params?: Record<string, unknown>, options?: QueryOptions): Promise<T[]>;
-  insert(table: string, rows: readonly Record<string, unknown>[]): Promise<void>;
+  /**
+   * With a `deduplicationToken`, an insert the table has already taken under the same token is
+   * dropped by the engine (tables with a non-replicated deduplication window): a retried write
+   * never adds its rows twice, across restarts too.
+   */
+  insert(
+    table: string,
+    rows: readonly Record<string, unknown>[],
+    options?: { deduplicationToken?: string },
+  ): Promise<void>;
   /** DDL and other statements without a result. */
   command(sql: string, params?: Record<string, unknown>): Promise<void>;
   ping(): Promise<boolean>;
@@ -103,13 +112,17 @@ function wrap(
       });
       return result.json<T>();
     },
-    async insert(table, rows) {
+    async insert(table, rows, options) {
       if (rows.length === 0) return;
+      const token = options?.deduplicationToken;
       await client.insert({
         table: assertIdentifier('table', table),
         values: rows as Record<string, unknown>[],
         format: 'JSONEachRow',
-        clickhouse_settings: settingsFor(limits),
+        clickhouse_settings: {
+          ...settingsFor(limits),
+          ...(token ? { insert_deduplicate: 1, insert_deduplication_token: token } : {}),
+        },
       });
     },
     async command(sql, params = {}) {

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'forbidden_origin'
   | 'not_found'
   | 'method_not_allowed'
+  | 'conflict'
   | 'payload_too_large'
   | 'rate_limited'
   | 'internal'
@@ -52,6 +53,11 @@ export class MethodNotAllowedError extends ServiceError {
   constructor(readonly allow: readonly string[]) {
     super(`Method not allowed; use ${allow.join(', ')}.`);
   }
+}
+
+/** The request repeats one already done (a replayed signature, a reused idempotency key). */
+export class ConflictError extends ServiceError {
+  readonly code = 'conflict' as const;
 }
 
 export class PayloadTooLargeError extends ServiceError {

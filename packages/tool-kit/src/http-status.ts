@@ -12,6 +12,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden_origin: 403,
   not_found: 404,
   method_not_allowed: 405,
+  conflict: 409,
   payload_too_large: 413,
   rate_limited: 429,
   internal: 500,

@@ -20,6 +20,7 @@ export {
   asServiceError,
   BackendTimeoutError,
   BackendUnavailableError,
+  ConflictError,
   type ErrorCode,
   ForbiddenOriginError,
   InternalError,

@@ -1,10 +1,17 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
-import { BackendUnavailableError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
+import {
+  BackendUnavailableError,
+  ConflictError,
+  type Logger,
+  UnauthorizedError,
+  UserInputError,
+} from '@svc/tool-kit';
 import express, { type Router } from 'express';
 import type { IngestKeyResolver } from '../ingest/key-resolver';
+import { createReplayGuard, parseIdempotencyKey, type ReplayGuard } from '../ingest/replay-guard';
 import { rowsOf } from '../ingest/rows';
-import { RECORD_TYPES, type RecordType } from '../ingest/schemas';
+import { RECORD_TYPES, type RecordType, type ValidBatch } from '../ingest/schemas';
 import { signatureMatches, timestampFresh } from '../ingest/signature';
 import { validateBatch } from '../ingest/validate-batch';
 import type { Retention } from '../storage/migrations';
@@ -22,6 +29,8 @@ export interface IngestRouterDeps {
   retention?: Retention;
   /** Symbolicates crashes on ingest when the project has matching symbol files (and settles their signature). */
   symbolicator?: Symbolicator;
+  /** Refuses replays and makes retries idempotent; default: one on `ch`. */
+  replayGuard?: ReplayGuard;
 }
 
 /** An ingest request that is not signed by an active key of some project. */
@@ -37,6 +46,33 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
   const accepted = deps.metrics.counter('core_ingest_records_total', 'Ingested records by type', ['type']);
   const rejected = deps.metrics.counter('core_ingest_rejected_total', 'Rejected ingest requests', ['reason']);
+  const replays = deps.metrics.counter('core_ingest_repeats_total', 'Repeated ingest requests', ['outcome']);
+  const guard = deps.replayGuard ?? createReplayGuard({ ch: deps.ch, now: deps.now });
+
+  async function write(
+    batch: ValidBatch,
+    projectId: string,
+    tokenFor: (table: string) => string,
+  ): Promise<Record<RecordType, number>> {
+    const prepared = deps.symbolicator
+      ? await deps.symbolicator.prepareIngest(projectId, batch.crashes, deps.now())
+      : undefined;
+    const rows = rowsOf(prepared ? { ...batch, crashes: prepared.crashes } : batch, projectId, deps.now());
+    const counts = {} as Record<RecordType, number>;
+    for (const type of RECORD_TYPES) {
+      counts[type] = rows[type].length;
+      try {
+        await deps.ch.insert(type, rows[type], { deduplicationToken: tokenFor(type) });
+      } catch (err) {
+        deps.logger.error({ err, table: type, project_id: projectId }, 'ingest insert failed');
+        throw new BackendUnavailableError('storage');
+      }
+      accepted.inc({ type }, rows[type].length);
+    }
+    await prepared?.store();
+    return counts;
+  }
+
   router.post(
     '/ingest/v1/batch',
     // Raw bytes: the signature covers the body exactly as sent.
@@ -45,6 +81,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       try {
         const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const projectId = await authenticateIngest(req.get.bind(req), body, deps);
+        const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
@@ -55,26 +92,27 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
           now: deps.now(),
           ...(deps.retention ? { retention: deps.retention } : {}),
         });
-        const prepared = deps.symbolicator
-          ? await deps.symbolicator.prepareIngest(projectId, batch.crashes, deps.now())
-          : undefined;
-        const rows = rowsOf(
-          prepared ? { ...batch, crashes: prepared.crashes } : batch,
+        const decision = await guard.begin({
+          keyId: req.get('x-svc-key') as string,
           projectId,
-          deps.now(),
-        );
-        const counts = {} as Record<RecordType, number>;
-        for (const type of RECORD_TYPES) {
-          counts[type] = rows[type].length;
-          try {
-            await deps.ch.insert(type, rows[type]);
-          } catch (err) {
-            deps.logger.error({ err, table: type, project_id: projectId }, 'ingest insert failed');
-            throw new BackendUnavailableError('storage');
-          }
-          accepted.inc({ type }, rows[type].length);
+          timestamp: req.get('x-svc-timestamp') as string,
+          signature: req.get('x-svc-signature') as string,
+          idempotencyKey,
+          body,
+        });
+        if (decision.kind === 'replayed') {
+          replays.inc({ outcome: 'replayed' });
+          res.status(200).json({ accepted: decision.accepted, replayed: true });
+          return;
         }
-        await prepared?.store();
+        let counts: Record<RecordType, number>;
+        try {
+          counts = await write(batch, projectId, decision.tokenFor);
+        } catch (err) {
+          decision.release();
+          throw err;
+        }
+        await decision.accepted(counts);
         res.status(200).json({ accepted: counts });
       } catch (err) {
         if (err instanceof UnauthorizedError) {
@@ -85,6 +123,8 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
           );
         } else if (err instanceof UserInputError) {
           rejected.inc({ reason: 'invalid_input' });
+        } else if (err instanceof ConflictError) {
+          replays.inc({ outcome: 'refused' });
         }
         next(err);
       }

@@ -38,6 +38,18 @@ function ttl(table: string, retention: Retention): string {
 
 const TS = "DateTime64(3, 'UTC')";
 
+/** The tables a batch writes to (ingest/schemas.ts RECORD_TYPES, checked by migrate.test.ts). */
+const INGEST_TABLES = [
+  'logs',
+  'crashes',
+  'spans',
+  'metrics',
+  'events',
+  'feedback',
+  'sessions',
+  'experiments',
+];
+
 export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migration[] {
   return [
     {
@@ -354,6 +366,31 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
             argMin(app_version, (timestamp, app_version)), argMax(app_version, (timestamp, app_version))
           GROUP BY project_id, signature)`,
         'ALTER TABLE crashes MATERIALIZE PROJECTION p_signature_history',
+      ],
+    },
+    {
+      version: 15,
+      name: 'ingest_replay_guard',
+      statements: [
+        // A retried or replayed ingest batch never adds its rows twice (ingest/replay-guard.ts).
+        // First line: every accepted request is remembered here for a day, by its signature and
+        // by its Idempotency-Key, and a repeat is answered before anything is written. Second
+        // line, for a retry after a partial failure: each insert carries a deduplication token
+        // of the request, and the tables remember the last tokens they took (MergeTree keeps no
+        // such memory unless told to; replicated tables on a server do by default).
+        `CREATE TABLE IF NOT EXISTS ingest_requests (
+          key_id String,
+          request_key String,
+          project_id String,
+          body_sha256 String,
+          accepted String,
+          received_at DateTime64(3, 'UTC')
+        ) ENGINE = ReplacingMergeTree(received_at)
+        ORDER BY (key_id, request_key)
+        TTL toDateTime(received_at) + toIntervalDay(1)`,
+        ...INGEST_TABLES.map(
+          (table) => `ALTER TABLE ${table} MODIFY SETTING non_replicated_deduplication_window = 10000`,
+        ),
       ],
     },
   ];

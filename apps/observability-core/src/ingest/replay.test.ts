@@ -1,0 +1,233 @@
+import type { ClickHouse } from '@svc/clickhouse';
+import { generateDemoProject } from '@svc/demo-data';
+import { silentLogger } from '@svc/logger';
+import { createNoopMetrics } from '@svc/metrics';
+import type { Express } from 'express';
+import request from 'supertest';
+import { createCoreApp } from '../app';
+import {
+  type CoreHarness,
+  createCoreHarness,
+  INTERNAL_SECRET,
+  staticIngestKeys,
+  type TestKey,
+} from '../testing/core-harness';
+import { RECORD_TYPES } from './schemas';
+import { signIngestBody } from './signature';
+
+// Replayed and retried ingest batches (docs/ingest.md, "Retries and replays"): whatever a client
+// or an attacker re-sends, no row is stored twice, and the answer says why.
+
+const NOW = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+const TS = Math.floor(NOW / 1000);
+const key: TestKey = { keyId: 'key_r', projectId: 'proj_r', secret: 'secret-r-0123456789', active: true };
+const demo = generateDemoProject({ seed: 11, size: 0.05, now: NOW, days: 2 });
+
+/** One batch with every record type but crashes (they dedupe by event_id already). */
+function batch(tag: string) {
+  return {
+    logs: demo.logs.slice(0, 20).map((l) => ({ ...l, message: `${tag} ${l.message}` })),
+    sessions: demo.sessions.slice(0, 3).map((s) => ({ ...s, session_id: `${tag}-${s.session_id}` })),
+    spans: [
+      {
+        trace_id: 'c'.repeat(32),
+        span_id: 'd'.repeat(16),
+        kind: 'server',
+        status: 'ok',
+        operation: `GET /${tag}`,
+        start_time: NOW - 1000,
+        duration_ms: 3,
+      },
+    ],
+    metrics: [{ timestamp: NOW - 5000, name: `m_${tag}`, value: 1.5 }],
+    events: [{ timestamp: NOW - 2000, event_name: `e_${tag}`, user_id: 'u1' }],
+    feedback: [{ timestamp: NOW - 1, user_id: 'u1', message: `feedback ${tag}`, rating: 4 }],
+    experiments: [{ experiment_key: `exp_${tag}`, goal_event: 'purchase', variants: ['a', 'b'] }],
+  };
+}
+
+function send(app: Express, body: unknown, options: { ts?: number; idempotencyKey?: string } = {}) {
+  const raw = JSON.stringify(body);
+  const ts = options.ts ?? TS;
+  const req = request(app)
+    .post('/ingest/v1/batch')
+    .set('Content-Type', 'application/json')
+    .set('X-Svc-Key', key.keyId)
+    .set('X-Svc-Timestamp', String(ts))
+    .set('X-Svc-Signature', signIngestBody(key.secret, ts, raw));
+  if (options.idempotencyKey !== undefined) req.set('Idempotency-Key', options.idempotencyKey);
+  return req.send(raw);
+}
+
+/** Rows of the batch tagged `tag`, per table (every table, so a duplicate anywhere shows). */
+async function stored(ch: ClickHouse, tag: string): Promise<Record<string, number>> {
+  const where: Record<string, string> = {
+    logs: 'startsWith(message, {t:String})',
+    sessions: 'startsWith(session_id, {t:String})',
+    spans: "operation = concat('GET /', {t:String})",
+    metrics: "name = concat('m_', {t:String})",
+    events: "event_name = concat('e_', {t:String})",
+    feedback: "message = concat('feedback ', {t:String})",
+    experiments: "experiment_key = concat('exp_', {t:String})",
+  };
+  const out: Record<string, number> = {};
+  for (const [table, condition] of Object.entries(where)) {
+    // No FINAL: a duplicate that a later merge would fold away is a duplicate a query sees now.
+    const [row] = await ch.query<{ n: string }>(
+      `SELECT count() AS n FROM ${table} WHERE project_id = 'proj_r' AND ${condition}`,
+      { t: tag },
+    );
+    out[table] = Number(row?.n);
+  }
+  return out;
+}
+
+const ONCE = { logs: 20, sessions: 3, spans: 1, metrics: 1, events: 1, feedback: 1, experiments: 1 };
+
+function appOn(ch: ClickHouse): Express {
+  return createCoreApp({
+    ch,
+    ingestKeys: staticIngestKeys(new Map([[key.keyId, key]])),
+    internalSecret: INTERNAL_SECRET,
+    logger: silentLogger,
+    metrics: createNoopMetrics(),
+    now: () => NOW,
+  });
+}
+
+describe('ingest replays and retries', () => {
+  let h: CoreHarness;
+  beforeAll(async () => {
+    h = await createCoreHarness('core_ingest_replay', NOW, [key]);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('refuses a signed request sent again with 409 and stores its rows once', async () => {
+    const body = batch('replay');
+    await send(h.app, body).expect(200);
+    for (let i = 0; i < 2; i++) {
+      const res = await send(h.app, body).expect(409);
+      expect(res.body).toEqual({
+        error: 'conflict',
+        message: expect.stringContaining('already accepted: a replay is refused'),
+      });
+    }
+    expect(await stored(h.ch, 'replay')).toEqual(ONCE);
+  });
+
+  it('refuses a replay under a fresh Idempotency-Key (the key is not signed)', async () => {
+    const body = batch('rekeyed');
+    await send(h.app, body).expect(200);
+    await send(h.app, body, { idempotencyKey: 'fresh-key-1' }).expect(409);
+    expect(await stored(h.ch, 'rekeyed')).toEqual(ONCE);
+  });
+
+  it('answers a retry under the same Idempotency-Key with the first answer, once stored', async () => {
+    const body = batch('idem');
+    const first = await send(h.app, body, { idempotencyKey: 'batch-0001', ts: TS - 10 }).expect(200);
+    expect(first.body.replayed).toBeUndefined();
+    // A retrying client signs again: a new timestamp, so a new signature; same key, same body.
+    for (const ts of [TS - 5, TS]) {
+      const again = await send(h.app, body, { idempotencyKey: 'batch-0001', ts }).expect(200);
+      expect(again.body).toEqual({ accepted: first.body.accepted, replayed: true });
+    }
+    // The very same bytes again (same signature) are the same retry, not a replay to refuse.
+    await send(h.app, body, { idempotencyKey: 'batch-0001', ts: TS }).expect(200);
+    expect(await stored(h.ch, 'idem')).toEqual(ONCE);
+
+    const other = await send(h.app, batch('other'), { idempotencyKey: 'batch-0001' }).expect(409);
+    expect(other.body.message).toContain('already used for another batch');
+    expect(await stored(h.ch, 'other')).toEqual(Object.fromEntries(Object.keys(ONCE).map((t) => [t, 0])));
+  });
+
+  it('accepts a quoted Idempotency-Key and refuses a malformed one with 400', async () => {
+    const body = batch('quoted');
+    await send(h.app, body, { idempotencyKey: '"q-1"', ts: TS - 1 }).expect(200);
+    const again = await send(h.app, body, { idempotencyKey: 'q-1' }).expect(200);
+    expect(again.body.replayed).toBe(true);
+    for (const bad of ['', 'has space', 'x'.repeat(256), 'é']) {
+      const res = await send(h.app, batch('bad-key'), { idempotencyKey: bad });
+      expect([res.status, res.body.error]).toEqual([400, 'invalid_input']);
+    }
+  });
+
+  it('remembers across a restart: a new core on the same store refuses and replays the same', async () => {
+    const body = batch('rs');
+    await send(h.app, body).expect(200);
+    await send(h.app, batch('ri'), { idempotencyKey: 'restart-1', ts: TS - 3 }).expect(200);
+
+    const restarted = appOn(h.ch);
+    await send(restarted, body).expect(409);
+    const retried = await send(restarted, batch('ri'), { idempotencyKey: 'restart-1' }).expect(200);
+    expect(retried.body.replayed).toBe(true);
+    expect(await stored(h.ch, 'rs')).toEqual(ONCE);
+    expect(await stored(h.ch, 'ri')).toEqual(ONCE);
+  });
+
+  it('completes a batch that failed half-way without duplicating what went in', async () => {
+    for (const idempotencyKey of [undefined, 'half-1']) {
+      const tag = `half-${idempotencyKey ?? 'signed'}`;
+      // Storage fails on the events insert once: logs, crashes, spans and metrics are already in.
+      let failing = true;
+      const flaky: ClickHouse = {
+        ...h.ch,
+        insert: async (table, rows, options) => {
+          if (table === 'events' && failing) {
+            failing = false;
+            throw new Error('connection reset');
+          }
+          return h.ch.insert(table, rows, options);
+        },
+      };
+      const app = appOn(flaky);
+      const body = batch(tag);
+      const opts = idempotencyKey ? { idempotencyKey } : {};
+      const res = await send(app, body, opts).expect(503);
+      expect(res.body.message).not.toContain('connection reset');
+      expect((await stored(h.ch, tag)).logs).toBe(20);
+      // The same bytes again: the first attempt was not accepted, so this is no replay.
+      await send(app, body, opts).expect(200);
+      expect(await stored(h.ch, tag)).toEqual(ONCE);
+      await send(app, body, opts).expect(idempotencyKey ? 200 : 409);
+      expect(await stored(h.ch, tag)).toEqual(ONCE);
+    }
+  });
+
+  it('refuses a repeat while the first is still being written', async () => {
+    let unblock!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      unblock = resolve;
+    });
+    const slow: ClickHouse = {
+      ...h.ch,
+      insert: async (table, rows, options) => {
+        if (table === 'logs') await gate;
+        return h.ch.insert(table, rows, options);
+      },
+    };
+    const app = appOn(slow);
+    const body = batch('concurrent');
+    const first = send(app, body, { idempotencyKey: 'conc-1' }).then((r) => r);
+    await new Promise((r) => setTimeout(r, 50));
+    const second = await send(app, body, { idempotencyKey: 'conc-1', ts: TS - 2 }).expect(409);
+    expect(second.body.message).toContain('still being processed');
+    unblock();
+    expect((await first).status).toBe(200);
+    expect(await stored(h.ch, 'concurrent')).toEqual(ONCE);
+  });
+
+  it('every table a batch writes to remembers deduplication tokens', async () => {
+    const rows = await h.ch.query<{ name: string; q: string }>(
+      'SELECT name, create_table_query AS q FROM system.tables WHERE database = currentDatabase()',
+    );
+    for (const type of RECORD_TYPES) {
+      const table = rows.find((r) => r.name === type);
+      expect([type, table?.q]).toEqual([
+        type,
+        expect.stringContaining('non_replicated_deduplication_window = 10000'),
+      ]);
+    }
+  });
+});
