@@ -5,8 +5,9 @@ import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors'
 import express, { type Express } from 'express';
 import { createDebugFilesRouter } from './http/debug-files-router';
 import { createIngestRouter } from './http/ingest-router';
-import { createToolsRouter } from './http/tools-router';
+import { createToolsRouter, type QueryBudget } from './http/tools-router';
 import type { IngestKeyResolver } from './ingest/key-resolver';
+import { FairScheduler, type SchedulerLimits } from './scheduling/fair-scheduler';
 import type { Retention } from './storage/migrations';
 import { createTempDebugFileStore, type DebugFileStore } from './symbolication/debug-file-store';
 import { createSymbolicator, type Symbolicator } from './symbolication/symbolicator';
@@ -32,6 +33,22 @@ export interface CoreAppDeps {
   maxDebugFileBytes?: number;
   /** Shared with the symbolication worker (one cache of parsed files); created here when absent. */
   symbolicator?: Symbolicator;
+  /** How tool queries share the engine; defaults from the client (defaultQueryLimits). */
+  queries?: Partial<SchedulerLimits & QueryBudget>;
+}
+
+/** Defaults of the query scheduler and budgets for a client (docs/decisions.md). */
+export function defaultQueryLimits(ch: Pick<ClickHouse, 'concurrency'>): SchedulerLimits & QueryBudget {
+  const concurrency = Number.isFinite(ch.concurrency) ? ch.concurrency : 16;
+  return {
+    concurrency,
+    // Under half the slots: a busy project always leaves another one a free slot.
+    perProject: Math.max(1, Math.floor(concurrency / 2)),
+    queuedPerProject: 64,
+    // Below the gateway's 15 s backend timeout, so the core answers (and stops the query) first.
+    callBudgetMs: 12_000,
+    maxMemoryUsageBytes: 2 * 1024 ** 3,
+  };
 }
 
 /** observability-core: ingest, the internal tool endpoint and health (docs/internal-api.md). */
@@ -71,6 +88,7 @@ export function createCoreApp(deps: CoreAppDeps): Express {
       ...(deps.maxDebugFileBytes ? { maxBytes: deps.maxDebugFileBytes } : {}),
     }),
   );
+  const queries = { ...defaultQueryLimits(deps.ch), ...deps.queries };
   app.use(
     createToolsRouter({
       ch: deps.ch,
@@ -78,6 +96,8 @@ export function createCoreApp(deps: CoreAppDeps): Express {
       internalSecret: deps.internalSecret,
       metrics: deps.metrics,
       now,
+      scheduler: new FairScheduler(queries, deps.metrics),
+      budget: queries,
     }),
   );
   app.use(notFoundHandler());

@@ -32,11 +32,26 @@ const coreEnv = z.object({
   SVC_RETENTION_DAYS: days(90),
   SVC_SPAN_RETENTION_DAYS: days(14),
   SVC_LOG_LEVEL: logLevel,
+  // How tool queries share the engine (docs/decisions.md, "Fair sharing of the core").
+  SVC_CORE_QUERY_CONCURRENCY: z.coerce.number().int().min(1).max(256).optional(),
+  SVC_CORE_QUERIES_PER_PROJECT: z.coerce.number().int().min(1).max(256).optional(),
+  SVC_CORE_QUEUED_PER_PROJECT: z.coerce.number().int().min(0).max(10_000).default(64),
+  SVC_CORE_CALL_BUDGET_MS: z.coerce.number().int().min(1000).max(600_000).default(12_000),
+  SVC_CORE_QUERY_MAX_MEMORY_MB: z.coerce.number().int().min(16).max(1_048_576).default(2048),
 });
 
 export type StorageConfig =
   | { kind: 'server'; url: string; database: string; username?: string; password?: string }
   | { kind: 'embedded'; path: string; database: string };
+
+export interface QueryConfig {
+  /** Queries running at once (embedded: chDB sessions; server: sockets). */
+  concurrency: number;
+  perProject: number;
+  queuedPerProject: number;
+  callBudgetMs: number;
+  maxMemoryUsageBytes: number;
+}
 
 export interface CoreConfig {
   port: number;
@@ -48,6 +63,7 @@ export interface CoreConfig {
   logLevel: string;
   /** Absolute directory of uploaded debug files. */
   debugFilesDir: string;
+  queries: QueryConfig;
 }
 
 export function loadCoreConfig(
@@ -71,6 +87,14 @@ export function loadCoreConfig(
         path: join(dataDir, 'clickhouse'),
         database: e.SVC_CLICKHOUSE_DATABASE,
       };
+  // Embedded: chDB sessions run in parallel, one query each; more than a few only share the cores.
+  const concurrency = e.SVC_CORE_QUERY_CONCURRENCY ?? (storage.kind === 'embedded' ? 4 : 16);
+  const perProject = e.SVC_CORE_QUERIES_PER_PROJECT ?? Math.max(1, Math.floor(concurrency / 2));
+  if (perProject > concurrency) {
+    throw new Error(
+      `observability-core: SVC_CORE_QUERIES_PER_PROJECT (${perProject}) cannot exceed SVC_CORE_QUERY_CONCURRENCY (${concurrency}).`,
+    );
+  }
   return {
     port: listenPort,
     host: e.SVC_CORE_HOST,
@@ -82,5 +106,12 @@ export function loadCoreConfig(
     debugFilesDir: e.SVC_DEBUG_FILES_DIR
       ? resolve(env.INIT_CWD?.trim() || cwd, e.SVC_DEBUG_FILES_DIR)
       : join(dataDir, 'debug-files'),
+    queries: {
+      concurrency,
+      perProject,
+      queuedPerProject: e.SVC_CORE_QUEUED_PER_PROJECT,
+      callBudgetMs: e.SVC_CORE_CALL_BUDGET_MS,
+      maxMemoryUsageBytes: e.SVC_CORE_QUERY_MAX_MEMORY_MB * 2 ** 20,
+    },
   };
 }

@@ -28,7 +28,7 @@ export async function wireCore(
   deps: { logger: Logger; metrics: Metrics },
 ): Promise<WiredCore> {
   const { logger, metrics } = deps;
-  const ch = await openStorage(config.storage);
+  const ch = await openStorage(config.storage, config.queries.concurrency);
   try {
     await migrateCore(ch, config.retention);
   } catch (err) {
@@ -50,6 +50,7 @@ export async function wireCore(
     retention: config.retention,
     debugFiles,
     symbolicator,
+    queries: config.queries,
   });
   return {
     app,

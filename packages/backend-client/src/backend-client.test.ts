@@ -5,6 +5,8 @@ import {
   BackendUnavailableError,
   InternalError,
   NotFoundError,
+  QueryBudgetError,
+  RateLimitedError,
   UserInputError,
 } from '@svc/tool-kit';
 import { type BackendClient, type BreakerOptions, createBackendClient } from './backend-client';
@@ -185,6 +187,44 @@ describe('circuit breaker', () => {
     await expect(c.postJson('/x', {}, { requestId: 'nf' })).rejects.toBeInstanceOf(NotFoundError);
     expect(c.breakerState()).toBe('closed');
     expect(stub.seen.length).toBe(7);
+  });
+
+  it("does not count one project's load (a full queue 429, a query over its budget 504): the breaker stays closed", async () => {
+    const busy = 'Too many queries of this project at once (2 running, 64 waiting); retry in a moment.';
+    stub.handle = (_req, res) => {
+      res
+        .writeHead(429, { 'content-type': 'application/json', 'retry-after': '3' })
+        .end(JSON.stringify({ error: 'rate_limited', message: busy }));
+    };
+    const c = client({ breaker: { volumeThreshold: 2 } });
+    for (let i = 0; i < 5; i++) {
+      const err = await rejectionOf(c.postJson('/x', {}, { requestId: `b${i}` }));
+      expect([err, err.message, err.retryAfterSeconds]).toEqual([expect.any(RateLimitedError), busy, 3]);
+    }
+    const budget = { budget: 'time', limit_ms: 12000 };
+    stub.handle = json(504, {
+      error: 'backend_timeout',
+      message: 'The query needed more than 12 s',
+      details: budget,
+    });
+    for (let i = 0; i < 5; i++) {
+      const err = await rejectionOf(c.postJson('/x', {}, { requestId: `t${i}` }));
+      expect([err, err.message, err.details]).toEqual([
+        expect.any(QueryBudgetError),
+        'The query needed more than 12 s',
+        budget,
+      ]);
+    }
+    expect(c.breakerState()).toBe('closed');
+    // The same statuses in any other shape are the backend's trouble and count.
+    stub.handle = json(429, { error: 'something', message: 'x' });
+    const other = client({ breaker: { volumeThreshold: 2 } });
+    for (let i = 0; i < 2; i++) {
+      await expect(other.postJson('/x', {}, { requestId: `o${i}` })).rejects.toBeInstanceOf(
+        BackendUnavailableError,
+      );
+    }
+    expect(other.breakerState()).toBe('open');
   });
 
   it('half-opens after the reset timeout, closes on a successful trial, reopens on a failed one', async () => {

@@ -7,6 +7,8 @@ import {
   InternalError,
   type Logger,
   NotFoundError,
+  QueryBudgetError,
+  RateLimitedError,
   ServiceError,
   UserInputError,
 } from '@svc/tool-kit';
@@ -108,7 +110,15 @@ const CONNECTION_ERRORS = new Set([
 
 /** Answers that say nothing about the backend's health: the breaker counts them as successes. */
 function isCallerError(err: unknown): boolean {
-  return err instanceof UserInputError || err instanceof NotFoundError || err instanceof CancelledError;
+  return (
+    err instanceof UserInputError ||
+    err instanceof NotFoundError ||
+    err instanceof CancelledError ||
+    // One project's load (a full queue of its queries, a query over its time budget): counting it
+    // would let a busy tenant open the breaker for every other.
+    err instanceof RateLimitedError ||
+    err instanceof QueryBudgetError
+  );
 }
 
 /** Failing fast: the server was not called. */
@@ -197,7 +207,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
   async function send(attempt: Attempt): Promise<unknown> {
     const { method, path, body, options: req } = attempt;
-    let response: { statusCode: number; body: string };
+    let response: { statusCode: number; body: string; retryAfter?: string };
     try {
       const headers: Record<string, string> = {
         accept: 'application/json',
@@ -213,7 +223,12 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
         ...(req.signal ? { signal: req.signal } : {}),
       });
-      response = { statusCode: res.statusCode, body: await res.body.text() };
+      const retryAfter = res.headers['retry-after'];
+      response = {
+        statusCode: res.statusCode,
+        body: await res.body.text(),
+        ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
+      };
     } catch (err) {
       // A caller that went away cancels the request (and the query behind it, which sees the close).
       if (req.signal?.aborted) throw new CancelledError();
@@ -230,7 +245,13 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       }
       return parsed;
     }
-    const mapped = errorFromStatus(name, response.statusCode, response.body, retryAfterSeconds);
+    const mapped = errorFromStatus(
+      name,
+      response.statusCode,
+      response.body,
+      retryAfterSeconds,
+      response.retryAfter,
+    );
     if (!isCallerError(mapped)) {
       logger.warn(
         { backend: name, path, status: response.statusCode, body: response.body.slice(0, 500) },

@@ -3,6 +3,8 @@ import {
   BackendUnavailableError,
   InternalError,
   NotFoundError,
+  QueryBudgetError,
+  RateLimitedError,
   type ServiceError,
   UserInputError,
 } from '@svc/tool-kit';
@@ -16,6 +18,16 @@ const documentedError = z.object({
   details: z.unknown().optional(),
 });
 
+// A project of the caller's own asked too much of the core: a full queue of its queries (429), or
+// a query stopped at its time budget (504 with details.budget). These describe the caller's load,
+// not the core's health, so their text is passed on and the breaker does not count them.
+const projectBusy = z.object({ error: z.literal('rate_limited'), message: z.string().min(1).max(2000) });
+const budgetExceeded = z.object({
+  error: z.literal('backend_timeout'),
+  message: z.string().min(1).max(2000),
+  details: z.object({ budget: z.literal('time'), limit_ms: z.number() }),
+});
+
 export const GENERIC_INPUT_MESSAGE = 'The input was rejected.';
 
 /** A non-2xx answer of a backend, in the error hierarchy. Backend text never reaches a 5xx message. */
@@ -24,6 +36,7 @@ export function errorFromStatus(
   status: number,
   body: string,
   retryAfterSeconds: () => number,
+  retryAfterHeader?: string,
 ): ServiceError {
   if (status === 400) {
     const parsed = documentedError.safeParse(parseJson(body));
@@ -36,6 +49,17 @@ export function errorFromStatus(
     return new UserInputError(GENERIC_INPUT_MESSAGE);
   }
   if (status === 404) return new NotFoundError('Not found.');
+  if (status === 429) {
+    const busy = projectBusy.safeParse(parseJson(body));
+    if (busy.success) {
+      const seconds = Number(retryAfterHeader);
+      return new RateLimitedError(busy.data.message, Number.isFinite(seconds) && seconds > 0 ? seconds : 1);
+    }
+  }
+  if (status === 504) {
+    const budget = budgetExceeded.safeParse(parseJson(body));
+    if (budget.success) return new QueryBudgetError(budget.data.message, { details: budget.data.details });
+  }
   if (status === 408 || status === 504) return new BackendTimeoutError(backend);
   if (status === 429 || status >= 500) return new BackendUnavailableError(backend, retryAfterSeconds());
   // 401/403 (a wrong internal secret) and any other status are our own deployment's or code's fault.

@@ -1,4 +1,10 @@
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from './index';
+import {
+  type ClickHouse,
+  createTestClickHouse,
+  dropTestClickHouse,
+  exceededBudget,
+  QueryCancelledError,
+} from './index';
 
 describe('createClickHouse (embedded chDB)', () => {
   let a: ClickHouse;
@@ -53,6 +59,87 @@ describe('createClickHouse (embedded chDB)', () => {
     await expect(
       a.query('SELECT groupArray(number) FROM numbers(5000000)', {}, { maxMemoryUsageBytes: 1_000_000 }),
     ).rejects.toThrow(/memory/i);
+  });
+
+  it('runs a quick query next to a slow one instead of behind it (one session each)', async () => {
+    const order: string[] = [];
+    const slow = a
+      .query('SELECT sleepEachRow(0.5) FROM numbers(4) SETTINGS max_block_size = 1')
+      .then(() => order.push('slow'));
+    await new Promise((r) => setTimeout(r, 100));
+    await a.query('SELECT 1').then(() => order.push('quick'));
+    await slow;
+    expect(order).toEqual(['quick', 'slow']);
+    expect(a.concurrency).toBeGreaterThan(1);
+  });
+
+  it('stops an aborted query in the engine, and answers once it has stopped', async () => {
+    const abort = new AbortController();
+    const heavy = a.query(
+      'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 1',
+      {},
+      { signal: abort.signal, maxExecutionTimeSeconds: 120 },
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    const running = await a.query<{ n: string }>(
+      "SELECT count() AS n FROM system.processes WHERE query LIKE '%100000000000%' AND query NOT LIKE '%system.processes%'",
+    );
+    expect(running).toEqual([{ n: '1' }]);
+    abort.abort();
+    await expect(heavy).rejects.toBeInstanceOf(QueryCancelledError);
+    const after = await a.query<{ n: string }>(
+      "SELECT count() AS n FROM system.processes WHERE query LIKE '%100000000000%' AND query NOT LIKE '%system.processes%'",
+    );
+    expect(after).toEqual([{ n: '0' }]);
+  });
+
+  it('tells a time budget the engine enforced from other failures', async () => {
+    const err = await a
+      .query(
+        'SELECT count() FROM numbers(100000000000) WHERE sipHash64(number) % 7 = 1',
+        {},
+        {
+          maxExecutionTimeSeconds: 1,
+        },
+      )
+      .catch((e: unknown) => e);
+    expect(exceededBudget(err)).toBe('time');
+    const memory = await a
+      .query('SELECT groupArray(number) FROM numbers(5000000)', {}, { maxMemoryUsageBytes: 1_000_000 })
+      .catch((e: unknown) => e);
+    expect(exceededBudget(memory)).toBe('memory');
+    expect(exceededBudget(new Error('other'))).toBeUndefined();
+  });
+
+  it('pings while every session is busy', async () => {
+    const busy = Array.from({ length: a.concurrency }, () =>
+      a.query('SELECT sleepEachRow(0.25) FROM numbers(4) SETTINGS max_block_size = 1'),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    let pinged = false;
+    await a.ping().then(() => {
+      pinged = true;
+    });
+    const settled = await Promise.race([
+      Promise.all(busy).then(() => 'all done'),
+      Promise.resolve('still busy'),
+    ]);
+    expect([pinged, settled]).toEqual([true, 'still busy']);
+    await Promise.all(busy);
+  });
+
+  it('drops an insert repeated under its deduplication token, and only that one', async () => {
+    await a.command(
+      `CREATE TABLE IF NOT EXISTS dedup (id UInt64) ENGINE = MergeTree ORDER BY id
+       SETTINGS non_replicated_deduplication_window = 100`,
+    );
+    await a.insert('dedup', [{ id: 1 }], { deduplicationToken: 'tok-1' });
+    await a.insert('dedup', [{ id: 1 }], { deduplicationToken: 'tok-1' });
+    // Without a token, the same rows are new rows (no token left over on the session, and no
+    // content hashing either) on every session of the client.
+    for (let i = 0; i < a.concurrency + 1; i++) await a.insert('dedup', [{ id: 1 }]);
+    const [row] = await a.query<{ n: string }>('SELECT count() AS n FROM dedup');
+    expect(row?.n).toBe(String(1 + a.concurrency + 1));
   });
 
   it('pings', async () => {

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { type ClickHouseClient, type ClickHouseSettings, createClient } from '@clickhouse/client';
 import { createChdbConnection } from 'chdb/connection';
+import { QueryCancelledError } from './errors';
 import {
   assertIdentifier,
   type ClickHouseOptions,
@@ -9,12 +11,20 @@ import {
   type QueryOptions,
   type ServerOptions,
 } from './options';
+import { renderQueryParams } from './render-params';
+import { SessionPool } from './session-pool';
 
 /** The one ClickHouse interface of the stack: same calls on a server and on embedded chDB. */
 export interface ClickHouse {
   readonly database: string;
   readonly embedded: boolean;
-  /** JSONEachRow rows. Values only through `{name:Type}` bound parameters, never spliced into `sql`. */
+  /** How many queries the engine runs at once for this client (embedded: its sessions). */
+  readonly concurrency: number;
+  /**
+   * JSONEachRow rows. Values only through `{name:Type}` parameters, never spliced into `sql`.
+   * When `options.signal` aborts, the query is stopped in the engine (KILL QUERY) and the call
+   * rejects with QueryCancelledError once it has stopped.
+   */
   query<T>(sql: string, params?: Record<string, unknown>, options?: QueryOptions): Promise<T[]>;
   /**
    * With a `deduplicationToken`, an insert the table has already taken under the same token is
@@ -39,25 +49,40 @@ const DEFAULT_LIMITS: Required<QueryLimits> = {
   maxMemoryUsageBytes: 2 * 1024 * 1024 * 1024,
 };
 
+/** Sessions of an embedded client: queries on different sessions run in parallel (decisions.md). */
+export const DEFAULT_EMBEDDED_SESSIONS = 4;
+
 /**
  * Opens a client and makes sure `database` exists.
  *
- * Embedded: chDB's engine is a process singleton bound to one data dir. Several clients on the
- * SAME path coexist (each has its own session, so its own current database); opening a DIFFERENT
- * path while one is open is rejected, and works again once every client of the first has been
- * closed. So a process uses one path, and isolation (e.g. between test files) is by database.
- * chDB ignores the client's `database` option, hence the `USE` on the session; on a server the
- * option travels with every request (HTTP is stateless) and `USE` is not needed.
+ * Embedded: chDB's engine is a process singleton bound to one data dir. Several sessions on the
+ * SAME path coexist (each with its own current database); opening a DIFFERENT path while one is
+ * open is rejected, and works again once every session of the first has been closed. So a process
+ * uses one path, and isolation (e.g. between test files) is by database. A session runs one query
+ * at a time, so a client holds a few (`sessions`) and hands each query an idle one, plus one more
+ * for KILL QUERY and ping that never waits behind a busy session. chDB ignores the client's
+ * `database` option, hence the `USE` on each session; on a server the option travels with every
+ * request (HTTP is stateless).
  */
 export async function createClickHouse(options: ClickHouseOptions): Promise<ClickHouse> {
   const database = assertIdentifier('database', options.database ?? 'default');
   const limits = { ...DEFAULT_LIMITS, ...options.defaults };
-  const embedded = isEmbedded(options);
-  const client = embedded ? await openEmbedded(options, database) : await openServer(options, database);
-  return wrap(client, database, embedded, limits);
+  if (isEmbedded(options)) {
+    const count = Math.max(1, Math.floor(options.sessions ?? DEFAULT_EMBEDDED_SESSIONS));
+    const opened: ClickHouseClient[] = [];
+    try {
+      for (let i = 0; i <= count; i++) opened.push(await openEmbeddedSession(options, database));
+    } catch (err) {
+      await Promise.all(opened.map((c) => c.close()));
+      throw err;
+    }
+    const [control, ...sessions] = opened as [ClickHouseClient, ...ClickHouseClient[]];
+    return embeddedClient(new SessionPool(sessions), control, database, limits);
+  }
+  return serverClient(await openServer(options, database), database, limits);
 }
 
-async function openEmbedded(options: EmbeddedOptions, database: string): Promise<ClickHouseClient> {
+async function openEmbeddedSession(options: EmbeddedOptions, database: string): Promise<ClickHouseClient> {
   // chdb types its Connection against @clickhouse/client-common 1.23.0, the client against its own
   // bundled copy; the runtime contract is the same one, the declarations just are not identical.
   const connection = createChdbConnection({ path: options.path }) as unknown as ClientConnection;
@@ -81,48 +106,183 @@ async function openServer(options: ServerOptions, database: string): Promise<Cli
   } finally {
     await bootstrap.close();
   }
-  return createClient({ url: options.url, database, ...auth });
+  return createClient({
+    url: options.url,
+    database,
+    ...auth,
+    max_open_connections: Math.max(1, Math.floor(options.maxOpenConnections ?? 16)),
+  });
 }
 
-function settingsFor(limits: Required<QueryLimits>, options?: QueryOptions): ClickHouseSettings {
+/** The settings of every statement, on both backends. */
+function settingsFor(
+  limits: Required<QueryLimits>,
+  options?: QueryOptions & { marker?: string },
+): ClickHouseSettings {
   return {
     // 64-bit integers as JSON strings on both backends, so no caller silently loses precision.
     output_format_json_quote_64bit_integers: 1,
     max_execution_time: options?.maxExecutionTimeSeconds ?? limits.maxExecutionTimeSeconds,
     max_memory_usage: String(options?.maxMemoryUsageBytes ?? limits.maxMemoryUsageBytes),
+    // While a query with a lower number runs, the engine pauses those with higher ones (0: none).
+    priority: String(options?.priority ?? 0),
+    // The handle KILL QUERY finds a query by (system.processes.Settings['log_comment']).
+    log_comment: options?.marker ?? '',
   };
 }
 
-function wrap(
-  client: ClickHouseClient,
+/**
+ * chDB applies settings with SET on the session, so a setting of the previous statement on that
+ * session still holds unless set again: every statement states its deduplication, or an insert
+ * would inherit the last token. `deduplicate_insert` (ClickHouse 26) overrides
+ * `insert_deduplicate`; without a token it is off, or identical rows sent twice on purpose would
+ * be dropped by their content hash.
+ */
+function embeddedSettings(
+  limits: Required<QueryLimits>,
+  options?: QueryOptions & { marker?: string; deduplicationToken?: string },
+): ClickHouseSettings {
+  const token = options?.deduplicationToken ?? '';
+  return {
+    ...settingsFor(limits, options),
+    deduplicate_insert: token ? 'enable' : 'disable',
+    insert_deduplication_token: token,
+  };
+}
+
+/** A server keeps no settings between requests; the token goes only where there is one. */
+function serverInsertSettings(limits: Required<QueryLimits>, token: string | undefined): ClickHouseSettings {
+  return {
+    ...settingsFor(limits),
+    ...(token ? { insert_deduplicate: 1, insert_deduplication_token: token } : {}),
+  };
+}
+
+/** KILL QUERY for the query tagged `marker` (a UUID we made, so a safe literal). Best effort. */
+async function kill(control: ClickHouseClient, marker: string): Promise<void> {
+  await control
+    .command({ query: `KILL QUERY WHERE Settings['log_comment'] = '${marker}' ASYNC` })
+    .catch(() => undefined);
+}
+
+function newMarker(): string {
+  return `svc:${randomUUID()}`;
+}
+
+function embeddedClient(
+  pool: SessionPool<ClickHouseClient>,
+  control: ClickHouseClient,
   database: string,
-  embedded: boolean,
   limits: Required<QueryLimits>,
 ): ClickHouse {
   return {
     database,
-    embedded,
+    embedded: true,
+    concurrency: pool.size,
     async query<T>(sql: string, params: Record<string, unknown> = {}, options?: QueryOptions) {
-      const result = await client.query({
-        query: sql,
-        query_params: params,
-        format: 'JSONEachRow',
-        clickhouse_settings: settingsFor(limits, options),
-        abort_signal: options?.signal,
-      });
-      return result.json<T>();
+      const signal = options?.signal;
+      const rendered = renderQueryParams(sql, params);
+      const session = await pool.acquire(signal, options?.priority ?? 0);
+      const marker = newMarker();
+      let cancelled = false;
+      const onAbort = () => {
+        cancelled = true;
+        void kill(control, marker);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        if (signal?.aborted) throw new QueryCancelledError();
+        // No abort_signal here: chdb-node would settle the promise at once while the engine still
+        // runs; the session is handed back only once the engine has stopped (KILL takes ~30 ms).
+        const result = await session.query({
+          query: rendered,
+          format: 'JSONEachRow',
+          clickhouse_settings: embeddedSettings(limits, { ...options, marker }),
+        });
+        const rows = await result.json<T>();
+        if (cancelled) throw new QueryCancelledError();
+        return rows;
+      } catch (err) {
+        if (cancelled) throw new QueryCancelledError({ cause: err });
+        throw err;
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+        pool.release(session);
+      }
     },
     async insert(table, rows, options) {
       if (rows.length === 0) return;
-      const token = options?.deduplicationToken;
+      const session = await pool.acquire();
+      try {
+        await session.insert({
+          table: assertIdentifier('table', table),
+          values: rows as Record<string, unknown>[],
+          format: 'JSONEachRow',
+          clickhouse_settings: embeddedSettings(limits, { deduplicationToken: options?.deduplicationToken }),
+        });
+      } finally {
+        pool.release(session);
+      }
+    },
+    async command(sql, params = {}) {
+      const rendered = renderQueryParams(sql, params);
+      const session = await pool.acquire();
+      try {
+        await session.command({ query: rendered, clickhouse_settings: embeddedSettings(limits) });
+      } finally {
+        pool.release(session);
+      }
+    },
+    async ping() {
+      // On the control session: a liveness probe never waits behind a long query.
+      const answer = await control.ping();
+      return answer.success;
+    },
+    async close() {
+      await pool.drain();
+      await Promise.all([...pool.all(), control].map((c) => c.close()));
+    },
+  };
+}
+
+function serverClient(client: ClickHouseClient, database: string, limits: Required<QueryLimits>): ClickHouse {
+  return {
+    database,
+    embedded: false,
+    concurrency: Number.POSITIVE_INFINITY,
+    async query<T>(sql: string, params: Record<string, unknown> = {}, options?: QueryOptions) {
+      const signal = options?.signal;
+      const marker = newMarker();
+      const onAbort = () => void kill(client, marker);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      try {
+        if (signal?.aborted) throw new QueryCancelledError();
+        const result = await client.query({
+          query: sql,
+          query_params: params,
+          format: 'JSONEachRow',
+          clickhouse_settings: {
+            ...settingsFor(limits, { ...options, marker }),
+            // The server stops a SELECT whose HTTP client went away; KILL above is the backstop.
+            cancel_http_readonly_queries_on_client_close: 1,
+          },
+          abort_signal: signal,
+        });
+        return await result.json<T>();
+      } catch (err) {
+        if (signal?.aborted) throw new QueryCancelledError({ cause: err });
+        throw err;
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
+    async insert(table, rows, options) {
+      if (rows.length === 0) return;
       await client.insert({
         table: assertIdentifier('table', table),
         values: rows as Record<string, unknown>[],
         format: 'JSONEachRow',
-        clickhouse_settings: {
-          ...settingsFor(limits),
-          ...(token ? { insert_deduplicate: 1, insert_deduplication_token: token } : {}),
-        },
+        clickhouse_settings: serverInsertSettings(limits, options?.deduplicationToken),
       });
     },
     async command(sql, params = {}) {

@@ -1,4 +1,5 @@
-export { type ClickHouse, createClickHouse } from './client';
+export { type ClickHouse, createClickHouse, DEFAULT_EMBEDDED_SESSIONS } from './client';
+export { exceededBudget, QueryCancelledError } from './errors';
 export { type Migration, type MigrationReport, runMigrations } from './migrations';
 export type {
   ClickHouseOptions,

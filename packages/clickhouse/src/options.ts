@@ -5,12 +5,16 @@ export interface ServerOptions {
   database?: string;
   username?: string;
   password?: string;
+  /** Sockets to the server at most (queries in flight at once); default 16. */
+  maxOpenConnections?: number;
 }
 
 export interface EmbeddedOptions {
   /** chDB data directory, or ':memory:'. chDB binds one data dir per process (see client.ts). */
   path: string;
   database?: string;
+  /** chDB sessions, so queries that can run at once (default 4; see client.ts). */
+  sessions?: number;
 }
 
 export type ClickHouseOptions = (ServerOptions | EmbeddedOptions) & {
@@ -26,7 +30,10 @@ export interface QueryLimits {
 }
 
 export interface QueryOptions extends QueryLimits {
+  /** Aborting stops the query in the engine (KILL QUERY), not only the wait for it. */
   signal?: AbortSignal;
+  /** ClickHouse `priority`: while a query with a lower number runs, higher ones pause. 0: none. */
+  priority?: number;
 }
 
 export function isEmbedded(options: ServerOptions | EmbeddedOptions): options is EmbeddedOptions {

@@ -99,6 +99,14 @@ export class BackendTimeoutError extends ServiceError {
   }
 }
 
+/**
+ * The engine stopped a query at its time budget: the call asked for more work than one call may
+ * do (the message says how to narrow it); the backend itself is fine.
+ */
+export class QueryBudgetError extends ServiceError {
+  readonly code = 'backend_timeout' as const;
+}
+
 /** Anything thrown that is not a ServiceError becomes an opaque internal error. */
 export function asServiceError(err: unknown): ServiceError {
   if (err instanceof ServiceError) return err;

@@ -27,6 +27,7 @@ export {
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
+  QueryBudgetError,
   RateLimitedError,
   ServiceError,
   UnauthorizedError,

@@ -1,9 +1,18 @@
-import type { ClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, exceededBudget, QueryCancelledError } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
-import { NotFoundError, parseInput, UserInputError } from '@svc/tool-kit';
+import { NotFoundError, parseInput, QueryBudgetError, UserInputError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
+import { budgetedClickHouse } from '../scheduling/budgeted-clickhouse';
+import type { FairScheduler } from '../scheduling/fair-scheduler';
 import type { AnyCoreTool } from '../tools/core-tool';
 import { requireInternalSecret } from './internal-auth';
+
+export interface QueryBudget {
+  /** Time a call may take, waiting for its turn included; the gateway's timeout must be longer. */
+  callBudgetMs: number;
+  /** Bytes one query may use. */
+  maxMemoryUsageBytes: number;
+}
 
 export interface ToolsRouterDeps {
   ch: ClickHouse;
@@ -11,9 +20,29 @@ export interface ToolsRouterDeps {
   internalSecret: string;
   metrics: Metrics;
   now: () => number;
+  scheduler: FairScheduler;
+  budget: QueryBudget;
 }
 
 const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/** A query the engine stopped at a budget, in words a caller can act on. */
+function budgetError(err: unknown, budget: QueryBudget): Error | undefined {
+  const kind = exceededBudget(err);
+  if (kind === 'time') {
+    return new QueryBudgetError(
+      `The query needed more than the ${Math.round(budget.callBudgetMs / 1000)} s one call may take and was stopped; narrow the time range or add filters.`,
+      { details: { budget: 'time', limit_ms: budget.callBudgetMs } },
+    );
+  }
+  if (kind === 'memory') {
+    return new UserInputError(
+      `The query needed more than the ${Math.round(budget.maxMemoryUsageBytes / 2 ** 20)} MB one query may use and was stopped; narrow the time range or add filters.`,
+      { details: { budget: 'memory', limit_bytes: budget.maxMemoryUsageBytes } },
+    );
+  }
+  return undefined;
+}
 
 /** POST /internal/v1/projects/:project_id/tools/:tool (docs/internal-api.md). */
 export function createToolsRouter(deps: ToolsRouterDeps): Router {
@@ -29,23 +58,38 @@ export function createToolsRouter(deps: ToolsRouterDeps): Router {
     async (req, res, next) => {
       const toolName = String(req.params.tool);
       const tool = deps.tools.get(toolName);
+      const abort = new AbortController();
+      // 'close' on the response fires when the answer is sent too; aborting then stops nothing.
+      res.on('close', () => abort.abort());
       try {
         if (!tool) throw new NotFoundError('Unknown tool.');
         const projectId = String(req.params.project_id);
         if (!PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
         // Validated again here with the tool's own schema: the gateway is not the only caller.
         const input = parseInput(tool.input, req.body ?? {}, tool.name);
-        const abort = new AbortController();
-        res.on('close', () => abort.abort());
-        const result = await tool.run(
-          { ch: deps.ch, projectId, now: deps.now(), signal: abort.signal },
-          input,
-        );
-        calls.inc({ tool: tool.name, outcome: 'ok' });
-        res.status(200).json(result);
+        // The whole call holds its project's slot, building and writing the answer included: a
+        // large answer is main-thread work, and a flood must not queue unbounded amounts of it in
+        // front of another project's call (docs/decisions.md, "Fair sharing of the core").
+        const deadline = Date.now() + deps.budget.callBudgetMs;
+        await deps.scheduler.run(projectId, deadline, abort.signal, async ({ priority }) => {
+          const ch = budgetedClickHouse(deps.ch, {
+            deadline,
+            signal: abort.signal,
+            maxMemoryUsageBytes: deps.budget.maxMemoryUsageBytes,
+            priority,
+          });
+          const result = await tool.run({ ch, projectId, now: deps.now(), signal: abort.signal }, input);
+          calls.inc({ tool: tool.name, outcome: 'ok' });
+          res.status(200).json(result);
+        });
       } catch (err) {
+        if (err instanceof QueryCancelledError && abort.signal.aborted) {
+          // The caller left; its queries were dropped or stopped. Nobody is there to answer.
+          calls.inc({ tool: toolName, outcome: 'cancelled' });
+          return;
+        }
         calls.inc({ tool: tool ? tool.name : '(unknown)', outcome: 'error' });
-        next(err);
+        next(budgetError(err, deps.budget) ?? err);
       }
     },
   );

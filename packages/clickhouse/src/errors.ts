@@ -1,0 +1,18 @@
+// How a query can fail that its caller may want to tell apart from a broken engine.
+
+/** The query's signal aborted and the engine stopped it. */
+export class QueryCancelledError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('The query was cancelled.', options);
+    this.name = 'QueryCancelledError';
+  }
+}
+
+/** Which per-query budget the engine enforced, if the error is one (ClickHouse error codes). */
+export function exceededBudget(err: unknown): 'time' | 'memory' | undefined {
+  const code = String((err as { code?: unknown })?.code ?? '');
+  // 159 TIMEOUT_EXCEEDED; 241 MEMORY_LIMIT_EXCEEDED.
+  if (code === '159') return 'time';
+  if (code === '241') return 'memory';
+  return undefined;
+}
