@@ -74,6 +74,7 @@ export async function startProcess(
   });
   child.stdout?.on('data', (d) => (out = (out + d).slice(-20_000)));
   if (process.env.BENCH_ECHO) child.stdout?.on('data', (d) => process.stdout.write(d));
+  if (process.env.BENCH_ECHO) child.stderr?.on('data', (d) => process.stderr.write(d));
   child.stderr?.on('data', (d) => (out = (out + d).slice(-20_000)));
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(url, child, () => out);

@@ -4,8 +4,10 @@ import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import type { AnyTool, BackendName, Backends, Logger } from '@svc/tool-kit';
 import {
+  AnswerBudget,
   buildOpenApiDocument,
   createRestRouter,
+  DEFAULT_ANSWER_BUDGET,
   REST_TOOL_PATH,
   ToolExecutor,
   ToolRegistry,
@@ -38,6 +40,8 @@ export interface GatewayAppConfig {
   limits: LimitsConfig;
   publicUrl: string | undefined;
   sessions?: Partial<McpSessionLimits>;
+  /** Bytes of large backend answers handled at once (answer-budget.ts); default 8 MB. */
+  answerBudgetBytes?: number;
 }
 
 export interface GatewayDeps {
@@ -81,6 +85,10 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     logger,
     metrics,
     now,
+    answerBudget: new AnswerBudget(
+      { ...DEFAULT_ANSWER_BUDGET, totalBytes: config.answerBudgetBytes ?? DEFAULT_ANSWER_BUDGET.totalBytes },
+      metrics,
+    ),
   });
   const sessions = new McpSessionStore({ ...DEFAULT_SESSION_LIMITS, ...config.sessions }, now, logger);
   const toolBackends = new Set(registry.list().map((t) => t.backend as string));
@@ -105,6 +113,8 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
 
   const app = express();
   app.disable('x-powered-by');
+  // Tool results are answers to POSTs, never cached: an ETag would only cost a hash of every body.
+  app.set('etag', false);
   app.set('trust proxy', false);
   app.use(requestIdMiddleware());
   app.use(originGuard({ allowedOrigins: config.allowedOrigins, checkHost }));

@@ -50,6 +50,9 @@ const gatewayEnv = z.object({
   SVC_PROJECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   SVC_MAX_CONCURRENT_PER_TOKEN: z.coerce.number().int().min(1).default(32),
   SVC_MAX_CONCURRENT_PER_PROJECT: z.coerce.number().int().min(1).default(64),
+  // Large backend answers handled at once, in MB; also the largest answer a call may return
+  // (docs/decisions.md, "Answer budget"). Sized for the gateway's 128 MB heap.
+  SVC_ANSWER_BUDGET_MB: z.coerce.number().min(1).max(1024).default(8),
   // 0 turns the token cache off: every call introspects (docs/decisions.md, "Token cache").
   SVC_TOKEN_CACHE: z.enum(['0', '1']).default('1'),
   SVC_PUBLIC_URL: optionalUrl,
@@ -70,6 +73,8 @@ export interface GatewayConfig {
   metricsPort: number;
   bodyLimit: string;
   limits: LimitsConfig;
+  /** Bytes of large answers handled at once (SVC_ANSWER_BUDGET_MB). */
+  answerBudgetBytes: number;
   tokenCache: boolean;
   publicUrl: string | undefined;
   logLevel: string;
@@ -96,6 +101,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
       concurrentPerToken: e.SVC_MAX_CONCURRENT_PER_TOKEN,
       concurrentPerProject: e.SVC_MAX_CONCURRENT_PER_PROJECT,
     },
+    answerBudgetBytes: Math.round(e.SVC_ANSWER_BUDGET_MB * 1024 * 1024),
     tokenCache: e.SVC_TOKEN_CACHE === '1',
     publicUrl: e.SVC_PUBLIC_URL,
     logLevel: e.SVC_LOG_LEVEL,

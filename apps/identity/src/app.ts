@@ -3,6 +3,7 @@ import type { Postgres } from '@svc/postgres';
 import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
 import { notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
+import type { CheckpointStore } from './checkpoints/checkpoint-store';
 import type { IdentityContext } from './context';
 import { identityErrorHandler, requireInternalSecret } from './http';
 import { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
@@ -22,6 +23,12 @@ export interface IdentityDeps {
   ingestEndpoint?: string;
   /** The gateways' invalidation channel; made here when absent (it runs only while subscribed to). */
   invalidations?: InvalidationHub;
+  /**
+   * Signed checkpoints of the audit chains, kept away from `db` (wireIdentity opens the file under
+   * the checkpoint dir; tests a throwaway one). Required: an audit store without its anchor would
+   * let whoever controls the database rewind the chains unnoticed. Closed by the caller.
+   */
+  checkpoints: CheckpointStore;
 }
 
 /** The identity service (docs/architecture.md, docs/internal-api.md) as an express app. */
@@ -36,6 +43,7 @@ export function createIdentityApp(deps: IdentityDeps): Express {
     invalidations:
       deps.invalidations ??
       createInvalidationHub({ db: deps.db, logger: deps.logger, metrics: deps.metrics }),
+    checkpoints: deps.checkpoints,
   };
   const app = express();
   app.disable('x-powered-by');

@@ -1,39 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import { type AuditEntry, GENESIS_HASH, hashRecord } from '@svc/audit';
 import { createPostgres } from '@svc/postgres';
 import { hasPostgresBinaries, startThrowawayCluster, type ThrowawayCluster } from '@svc/postgres/testing';
+import { auditEntry as entry, expectedChain, uniqueProject } from './testing/audit-entries';
 import { type Harness, startHarness } from './testing/harness';
-
-function entry(projectId: string, i: number, overrides: Partial<AuditEntry> = {}): AuditEntry {
-  return {
-    id: randomUUID(),
-    at: new Date(Date.UTC(2030, 0, 1, 0, 0, i)).toISOString(),
-    token_id: 'tok_a',
-    user_id: 'usr_a',
-    org_id: 'org_a',
-    project_id: projectId,
-    tool: i % 2 ? 'log.search' : 'crash.stats',
-    transport: i % 3 ? 'mcp' : 'rest',
-    status: 'ok',
-    duration_ms: i,
-    request_id: `req-${i}`,
-    params: { search: `term ${i}`, nested: { z: [1, 'two', null], a: true } },
-    ...overrides,
-  };
-}
-
-/** The chain the stored records must form, computed from the entries as sent. */
-function expectedChain(entries: AuditEntry[]) {
-  let prev = GENESIS_HASH;
-  return entries.map((e, i) => {
-    const hash = hashRecord(prev, e, i + 1);
-    const record = { ...e, seq: i + 1, prev_hash: prev, hash };
-    prev = hash;
-    return record;
-  });
-}
-
-const uniqueProject = () => `prj_audit_${randomUUID().slice(0, 8)}`;
 
 function describeAuditStore(start: () => Promise<Harness>) {
   let h: Harness;
@@ -64,7 +32,14 @@ function describeAuditStore(start: () => Promise<Harness>) {
       has_more: true,
     });
     expect((await list(p, '&limit=2&after_seq=2')).items.map((r: { seq: number }) => r.seq)).toEqual([3, 4]);
-    expect(await verify(p)).toEqual({ ok: true, checked: 4 });
+    // Each append anchored where the chain ended after it; verification names the newest.
+    const chain = expectedChain([...first, ...second]);
+    expect(await verify(p)).toEqual({
+      project_id: p,
+      ok: true,
+      checked: 4,
+      checkpoint: { seq: 4, hash: chain[3]!.hash, at: new Date(h.clock.now).toISOString() },
+    });
   });
 
   it('keeps one chain per project within one request', async () => {
@@ -74,7 +49,8 @@ function describeAuditStore(start: () => Promise<Harness>) {
     expect((await append(batch).expect(201)).body).toEqual({ written: 3 });
     expect((await list(p)).items).toEqual(expectedChain([batch[0]!, batch[2]!]));
     expect((await list(q)).items).toEqual(expectedChain([batch[1]!]));
-    expect(await verify(q)).toEqual({ ok: true, checked: 1 });
+    expect(await verify(q)).toMatchObject({ ok: true, checked: 1, checkpoint: { seq: 1 } });
+    expect(await verify(p)).toMatchObject({ ok: true, checked: 2, checkpoint: { seq: 2 } });
   });
 
   it('writes nothing of an invalid batch', async () => {
@@ -85,7 +61,7 @@ function describeAuditStore(start: () => Promise<Harness>) {
     expect((await append([{ ...entry(p, 1), secret: 'x' }])).status).toBe(400);
     expect((await append([])).status).toBe(400);
     expect((await list(p)).items).toEqual([]);
-    expect(await verify(p)).toEqual({ ok: true, checked: 0 });
+    expect(await verify(p)).toEqual({ project_id: p, ok: true, checked: 0, checkpoint: null });
   });
 
   it('does not append a retried record twice', async () => {
@@ -105,7 +81,7 @@ function describeAuditStore(start: () => Promise<Harness>) {
     await expect(h.db.query('DELETE FROM audit_records WHERE project_id = $1', [p])).rejects.toThrow(
       /append-only/,
     );
-    expect(await verify(p)).toEqual({ ok: true, checked: 1 });
+    expect(await verify(p)).toMatchObject({ ok: true, checked: 1 });
   });
 
   // Tampering needs the append-only trigger out of the way, as an attacker with DDL rights would do.
@@ -124,7 +100,7 @@ function describeAuditStore(start: () => Promise<Harness>) {
       p,
       JSON.stringify({ search: 'innocent' }),
     ]);
-    expect(await verify(p)).toMatchObject({ ok: false, checked: 1, broken_at_seq: 2 });
+    expect(await verify(p)).toMatchObject({ ok: false, checked: 1, broken_at_seq: 2, code: 'hash_mismatch' });
   });
 
   it('finds a changed status, and deleted records in the middle and at the end', async () => {
@@ -156,13 +132,13 @@ function describeAuditStore(start: () => Promise<Harness>) {
       const seqs = batch.map((e) => stored.find((r) => r.id === e.id)!.seq);
       expect(seqs).toEqual([seqs[0]!, seqs[0]! + 1, seqs[0]! + 2, seqs[0]! + 3]);
     }
-    expect(await verify(p)).toEqual({ ok: true, checked: 64 });
+    expect(await verify(p)).toMatchObject({ ok: true, checked: 64, checkpoint: { seq: 64 } });
   });
 
-  it('requires project_id on reads', async () => {
+  it('requires project_id on reads of records, and a non-empty one on verify', async () => {
     expect((await h.internal('get', '/internal/v1/audit')).status).toBe(400);
-    expect((await h.internal('get', '/internal/v1/audit/verify')).status).toBe(400);
     expect((await h.internal('get', '/internal/v1/audit?project_id=x&limit=0')).status).toBe(400);
+    expect((await h.internal('get', '/internal/v1/audit/verify?project_id=')).status).toBe(400);
   });
 }
 

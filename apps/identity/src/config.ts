@@ -1,4 +1,5 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { CHECKPOINT_KEY_MIN_LENGTH } from '@svc/audit';
 import { httpUrl, internalSecret, logLevel, parseEnv, portOf, resolveDataDir } from '@svc/config';
 import type { PostgresOptions } from '@svc/postgres';
 import { z } from 'zod';
@@ -17,6 +18,17 @@ const identityEnvSchema = z
     ),
     SVC_OBSERVABILITY_ENDPOINT: z.preprocess(emptyAsUnset, httpUrl.default('http://localhost:8080')),
     SVC_LOG_LEVEL: logLevel,
+    SVC_AUDIT_CHECKPOINT_DIR: z.preprocess(emptyAsUnset, z.string().optional()),
+    SVC_AUDIT_CHECKPOINT_KEY: z.preprocess(
+      emptyAsUnset,
+      z
+        .string()
+        .min(
+          CHECKPOINT_KEY_MIN_LENGTH,
+          `must be at least ${CHECKPOINT_KEY_MIN_LENGTH} characters (unset: a key is generated into the checkpoint dir)`,
+        )
+        .optional(),
+    ),
   })
   .transform((env) => ({
     // Its own port variable wins; else the port of the URL the other services use to reach it.
@@ -26,20 +38,50 @@ const identityEnvSchema = z
     databaseUrl: env.SVC_IDENTITY_DATABASE_URL,
     ingestEndpoint: env.SVC_OBSERVABILITY_ENDPOINT,
     logLevel: env.SVC_LOG_LEVEL,
+    checkpointDir: env.SVC_AUDIT_CHECKPOINT_DIR,
+    checkpointKey: env.SVC_AUDIT_CHECKPOINT_KEY,
   }));
 
-export type IdentityConfig = Omit<z.output<typeof identityEnvSchema>, 'databaseUrl'> & {
+/** Where the audit chain is anchored outside the database (docs/internal-api.md, audit checkpoints). */
+export interface AuditCheckpointConfig {
+  /** The checkpoint log and, unless `key` is set, the generated key file live here. */
+  dir: string;
+  /** SVC_AUDIT_CHECKPOINT_KEY; undefined: read or generate `<dir>/audit-checkpoint-key`. */
+  key: string | undefined;
+}
+
+export type IdentityConfig = Omit<
+  z.output<typeof identityEnvSchema>,
+  'databaseUrl' | 'checkpointDir' | 'checkpointKey'
+> & {
   /** Embedded PGlite under `<data dir>/identity` unless SVC_IDENTITY_DATABASE_URL names a server. */
   database: PostgresOptions;
+  auditCheckpoints: AuditCheckpointConfig;
 };
+
+/**
+ * The checkpoint dir defaults to `<data dir>/audit-checkpoints`, also with a PostgreSQL URL (the data
+ * dir always resolves: SVC_DATA_DIR, else .data). Never inside PGlite's `<data dir>/identity`: a
+ * database superuser can read any file of the cluster directory with pg_read_file(), and the key
+ * must stay out of the attacker's reach.
+ */
+const CHECKPOINT_DIR_NAME = 'audit-checkpoints';
 
 export function loadIdentityConfig(
   env: Record<string, string | undefined>,
   cwd: string = process.cwd(),
 ): IdentityConfig {
-  const { databaseUrl, ...rest } = parseEnv('identity', identityEnvSchema, env);
+  const { databaseUrl, checkpointDir, checkpointKey, ...rest } = parseEnv('identity', identityEnvSchema, env);
+  const dataDir = resolveDataDir(env, cwd);
   return {
     ...rest,
-    database: databaseUrl ? { url: databaseUrl } : { dataDir: join(resolveDataDir(env, cwd), 'identity') },
+    database: databaseUrl ? { url: databaseUrl } : { dataDir: join(dataDir, 'identity') },
+    auditCheckpoints: {
+      // A relative path counts from where the command was typed, as SVC_DATA_DIR does.
+      dir: checkpointDir
+        ? resolve(env.INIT_CWD?.trim() || cwd, checkpointDir)
+        : join(dataDir, CHECKPOINT_DIR_NAME),
+      key: checkpointKey,
+    },
   };
 }

@@ -1,6 +1,7 @@
 import type { Metrics } from '@svc/metrics';
 import type { Postgres } from '@svc/postgres';
 import type { Logger } from '@svc/tool-kit';
+import type { CheckpointStore } from './checkpoints/checkpoint-store';
 import type { InvalidationHub } from './invalidation/hub';
 
 /** What the route modules share; built once by createIdentityApp. */
@@ -14,4 +15,6 @@ export interface IdentityContext {
   ingestEndpoint: string;
   /** Tells subscribed gateways about revocations and capability changes, and waits for them. */
   invalidations: InvalidationHub;
+  /** Where each committed audit append is anchored, outside the database. */
+  checkpoints: CheckpointStore;
 }

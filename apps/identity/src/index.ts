@@ -1,5 +1,8 @@
 export { createIdentityApp, type IdentityDeps } from './app';
-export { type IdentityConfig, loadIdentityConfig } from './config';
+export type { CheckpointEntry, CheckpointStore } from './checkpoints/checkpoint-store';
+export { openFileCheckpointStore } from './checkpoints/file-checkpoint-store';
+export type { AuditVerification, ProjectVerification } from './checkpoints/verify';
+export { type AuditCheckpointConfig, type IdentityConfig, loadIdentityConfig } from './config';
 export {
   createInvalidationHub,
   DEFAULT_INVALIDATION_TIMING,

@@ -20,6 +20,7 @@ describe('internal secret', () => {
     ['post', '/internal/v1/audit'],
     ['get', '/internal/v1/audit?project_id=p'],
     ['get', '/internal/v1/audit/verify?project_id=p'],
+    ['get', '/internal/v1/audit/verify'],
     ['get', '/internal/v1/ingest-keys/key_x'],
     ['post', '/internal/v1/admin/orgs'],
     ['put', '/internal/v1/admin/orgs/org_x/capabilities/vis_trace'],

@@ -41,6 +41,9 @@ export const bootstrapBody = z.strictObject({
   user_password: password.optional(),
 });
 
+/** Without project_id: every project (docs/internal-api.md, audit checkpoints). */
+export const auditVerifyQuery = z.object({ project_id: id.optional() });
+
 export const auditListQuery = z.object({
   project_id: id,
   limit: z.coerce.number().int().min(1).max(1000).default(100),

@@ -43,7 +43,7 @@ export function defaultQueryLimits(ch: Pick<ClickHouse, 'concurrency'>): Schedul
   return {
     concurrency,
     // Under half the slots: a busy project always leaves another one a free slot.
-    perProject: Math.max(1, Math.floor(concurrency / 2)),
+    perProject: Math.max(1, Math.floor(concurrency / 4)),
     queuedPerProject: 64,
     // Below the gateway's 15 s backend timeout, so the core answers (and stops the query) first.
     callBudgetMs: 12_000,
@@ -60,6 +60,9 @@ export function createCoreApp(deps: CoreAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Answers to POSTs, never cached: an ETag would only cost a hash of every body (3% of the CPU
+  // under a flood of large answers).
+  app.set('etag', false);
 
   app.get('/healthz', async (_req, res) => {
     const up = await deps.ch.ping().catch(() => false);

@@ -94,7 +94,7 @@ describe('verifyChain', () => {
     const records = chainOf(5);
     records[3] = { ...records[3]!, status: 'error' };
     const result = verifyChain(records);
-    expect(result).toMatchObject({ ok: false, checked: 3, broken_at_seq: 4 });
+    expect(result).toMatchObject({ ok: false, checked: 3, broken_at_seq: 4, code: 'hash_mismatch' });
     expect(result.reason).toMatch(/hash/);
   });
 
@@ -112,6 +112,7 @@ describe('verifyChain', () => {
       checked: 2,
       broken_at_seq: 3,
       reason: 'record 3 is missing',
+      code: 'record_missing',
     });
     expect(verifyChain(records.slice(1))).toMatchObject({ ok: false, checked: 0, broken_at_seq: 1 });
     const head = { seq: 5, hash: records[4]!.hash };
@@ -119,6 +120,12 @@ describe('verifyChain', () => {
       ok: false,
       checked: 4,
       broken_at_seq: 5,
+      code: 'record_missing',
+    });
+    expect(verifyChain(records, { head: { seq: 4, hash: records[3]!.hash } })).toMatchObject({
+      ok: false,
+      broken_at_seq: 4,
+      code: 'head_mismatch',
     });
   });
 
@@ -127,6 +134,12 @@ describe('verifyChain', () => {
     expect(verifyChain([records[0]!, records[2]!, records[1]!, records[3]!])).toMatchObject({
       ok: false,
       broken_at_seq: 2,
+      code: 'record_missing',
+    });
+    expect(verifyChain([records[0]!, records[1]!, records[1]!])).toMatchObject({
+      ok: false,
+      broken_at_seq: 3,
+      code: 'record_out_of_order',
     });
   });
 

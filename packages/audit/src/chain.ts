@@ -18,12 +18,44 @@ export function hashRecord(prevHash: string, entry: AuditEntry, seq: number): st
   return createHash('sha256').update(canonicalJson(hashed), 'utf8').digest('hex');
 }
 
+/**
+ * What broke, machine-readable; `reason` says the same for a human. The first five come from the
+ * records and the chain head; the others from holding the chain against its checkpoints (identity).
+ */
+export type ChainProblemCode =
+  | 'record_missing'
+  | 'record_out_of_order'
+  | 'prev_hash_mismatch'
+  | 'hash_mismatch'
+  | 'head_mismatch'
+  | 'head_missing'
+  | 'behind_checkpoint'
+  | 'checkpoint_mismatch'
+  | 'checkpoint_forged'
+  | 'checkpoint_log_unreadable';
+
+/** A checkpoint as verification reports it (the signature already checked). */
+export interface CheckpointRef {
+  seq: number;
+  hash: string;
+  at: string;
+}
+
 export interface ChainVerification {
   ok: boolean;
   /** Records found intact before the first break (all of them when ok). */
   checked: number;
   broken_at_seq?: number;
   reason?: string;
+  code?: ChainProblemCode;
+  /**
+   * The newest validly signed checkpoint the chain was held against; null when the project has
+   * none (records appended before checkpoints existed, or a checkpoint write that never finished).
+   */
+  checkpoint?: CheckpointRef | null;
+  /** Records a checkpoint proves were written and the database no longer has (behind_checkpoint). */
+  missing_from_seq?: number;
+  missing_to_seq?: number;
 }
 
 /** Where the chain is known to end (identity keeps it per project), to detect a deleted tail. */
@@ -37,7 +69,7 @@ export class ChainVerifier {
   private expectedSeq = 1;
   private prevHash = GENESIS_HASH;
   private checked = 0;
-  private broken: { seq: number; reason: string } | undefined;
+  private broken: { seq: number; reason: string; code: ChainProblemCode } | undefined;
 
   /** Feeds the next records; returns false once the chain is broken (further input is ignored). */
   add(records: readonly StoredAuditRecord[]): boolean {
@@ -51,13 +83,22 @@ export class ChainVerifier {
   private check(record: StoredAuditRecord): void {
     const seq = this.expectedSeq;
     if (record.seq !== seq) {
-      const reason =
-        record.seq > seq ? `record ${seq} is missing` : `record ${record.seq} is out of order or duplicated`;
-      this.broken = { seq, reason };
+      this.broken =
+        record.seq > seq
+          ? { seq, code: 'record_missing', reason: `record ${seq} is missing` }
+          : {
+              seq,
+              code: 'record_out_of_order',
+              reason: `record ${record.seq} is out of order or duplicated`,
+            };
     } else if (record.prev_hash !== this.prevHash) {
-      this.broken = { seq, reason: 'prev_hash does not match the hash of the previous record' };
+      this.broken = {
+        seq,
+        code: 'prev_hash_mismatch',
+        reason: 'prev_hash does not match the hash of the previous record',
+      };
     } else if (hashRecord(record.prev_hash, record, record.seq) !== record.hash) {
-      this.broken = { seq, reason: 'hash does not match the record content' };
+      this.broken = { seq, code: 'hash_mismatch', reason: 'hash does not match the record content' };
     } else {
       this.checked++;
       this.expectedSeq = seq + 1;
@@ -67,7 +108,8 @@ export class ChainVerifier {
 
   result(head?: ChainHead | null): ChainVerification {
     if (this.broken) {
-      return { ok: false, checked: this.checked, broken_at_seq: this.broken.seq, reason: this.broken.reason };
+      const { seq, reason, code } = this.broken;
+      return { ok: false, checked: this.checked, broken_at_seq: seq, reason, code };
     }
     const lastSeq = this.expectedSeq - 1;
     if (head && (head.seq !== lastSeq || head.hash !== this.prevHash)) {
@@ -77,6 +119,7 @@ export class ChainVerifier {
           checked: this.checked,
           broken_at_seq: lastSeq + 1,
           reason: `record ${lastSeq + 1} is missing`,
+          code: 'record_missing',
         };
       }
       return {
@@ -84,6 +127,7 @@ export class ChainVerifier {
         checked: this.checked,
         broken_at_seq: head.seq,
         reason: 'chain head does not match the last record',
+        code: 'head_mismatch',
       };
     }
     return { ok: true, checked: this.checked };

@@ -1,12 +1,26 @@
 export { canonicalJson } from './canonical-json';
 export {
   type ChainHead,
+  type ChainProblemCode,
   type ChainVerification,
   ChainVerifier,
+  type CheckpointRef,
   GENESIS_HASH,
   hashRecord,
   verifyChain,
 } from './chain';
+export {
+  CHECKPOINT_KEY_MIN_LENGTH,
+  CHECKPOINT_VERSION,
+  type Checkpoint,
+  type CheckpointLineVerdict,
+  checkpointKeyId,
+  checkpointLine,
+  readCheckpointLine,
+  type SignedCheckpoint,
+  signCheckpoint,
+  signedCheckpointSchema,
+} from './checkpoint';
 export {
   type AuditEntry,
   type AuditSink,

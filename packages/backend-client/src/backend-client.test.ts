@@ -101,6 +101,42 @@ describe('requests', () => {
     expect(JSON.parse(stub.seen[0]?.body ?? '')).toEqual({ search: 'boom' });
     expect(stub.seen[0]?.headers['x-request-id']).toBe('r-2');
   });
+
+  it("asks reserveAnswer with a successful answer's size before reading it, and not for errors", async () => {
+    const answer = { items: ['x'.repeat(5000)] };
+    stub.handle = json(200, answer);
+    const caller = client({ breaker: { volumeThreshold: 1 } }).asToolCaller();
+    const sizes: (number | undefined)[] = [];
+    const reserveAnswer = async (bytes: number | undefined) => {
+      sizes.push(bytes);
+    };
+    expect(await caller.callTool('p1', 'log.search', {}, { requestId: 'r', reserveAnswer })).toEqual(answer);
+    expect(sizes).toEqual([Buffer.byteLength(JSON.stringify(answer))]);
+    stub.handle = json(404, { error: 'not_found', message: 'no' });
+    await rejectionOf(caller.callTool('p1', 'log.search', {}, { requestId: 'r', reserveAnswer }));
+    expect(sizes).toHaveLength(1);
+  });
+
+  it('passes a refusal of reserveAnswer on as it is, leaves the body unread and the breaker closed', async () => {
+    stub.handle = json(200, { items: ['x'.repeat(5000)] });
+    const c = client({ breaker: { volumeThreshold: 1 } });
+    const refusal = new UserInputError('The result is too large.', { details: { limit: 'answer_bytes' } });
+    for (let i = 0; i < 3; i++) {
+      const err = await rejectionOf(
+        c.asToolCaller().callTool(
+          'p1',
+          'analytics.cohorts',
+          {},
+          {
+            requestId: 'r',
+            reserveAnswer: () => Promise.reject(refusal),
+          },
+        ),
+      );
+      expect(err).toBe(refusal);
+    }
+    expect(c.breakerState()).toBe('closed');
+  });
 });
 
 describe('error mapping', () => {

@@ -64,6 +64,8 @@ export interface RequestOptions {
   traceparent?: string;
   /** Overrides the per-method retry default (GET: retried, POST: see `retryPosts`). */
   retry?: boolean;
+  /** Asked before a successful answer's body is read (BackendCallOptions.reserveAnswer). */
+  reserveAnswer?: (bytes: number | undefined) => Promise<void>;
 }
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
@@ -119,6 +121,11 @@ function isCallerError(err: unknown): boolean {
     err instanceof RateLimitedError ||
     err instanceof QueryBudgetError
   );
+}
+
+/** A refusal of the answer by the caller's reserveAnswer, carried past the transport mapping. */
+class PassThrough {
+  constructor(readonly error: ServiceError) {}
 }
 
 /** Failing fast: the server was not called. */
@@ -224,12 +231,24 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         ...(req.signal ? { signal: req.signal } : {}),
       });
       const retryAfter = res.headers['retry-after'];
+      if (req.reserveAnswer && res.statusCode >= 200 && res.statusCode < 300) {
+        const length = Number(res.headers['content-length']);
+        try {
+          await req.reserveAnswer(Number.isFinite(length) ? length : undefined);
+        } catch (err) {
+          // Not read, so not kept: the connection goes, and the backend sees its client leave.
+          res.body.on('error', () => {});
+          res.body.destroy();
+          throw err instanceof ServiceError ? new PassThrough(err) : err;
+        }
+      }
       response = {
         statusCode: res.statusCode,
         body: await res.body.text(),
         ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
       };
     } catch (err) {
+      if (err instanceof PassThrough) throw err.error;
       // A caller that went away cancels the request (and the query behind it, which sees the close).
       if (req.signal?.aborted) throw new CancelledError();
       throw transportError(err);
@@ -327,6 +346,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
             requestId: call.requestId,
             ...(call.signal ? { signal: call.signal } : {}),
             ...(call.traceparent ? { traceparent: call.traceparent } : {}),
+            ...(call.reserveAnswer ? { reserveAnswer: call.reserveAnswer } : {}),
           });
         },
       };

@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import type { AuditEntry } from '@svc/audit';
 import { generateToken } from '@svc/auth';
 import { type BackendClient, createBackendClient } from '@svc/backend-client';
-import { createIdentityApp, migrateIdentity } from '@svc/identity';
+import { type CheckpointStore, createIdentityApp, migrateIdentity } from '@svc/identity';
+import { openThrowawayCheckpointStore } from '@svc/identity/testing';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
@@ -25,6 +26,7 @@ const BREAKER = {
 };
 
 let db: Postgres;
+let checkpoints: CheckpointStore;
 let server: Server;
 let url: string;
 
@@ -58,8 +60,9 @@ async function listen(app: express.Express): Promise<Server> {
 beforeAll(async () => {
   db = await createPostgres({ dataDir: ':memory:' });
   await migrateIdentity(db);
+  checkpoints = await openThrowawayCheckpointStore();
   server = await listen(
-    createIdentityApp({ db, internalSecret: SECRET, logger, metrics: createNoopMetrics() }),
+    createIdentityApp({ db, internalSecret: SECRET, logger, metrics: createNoopMetrics(), checkpoints }),
   );
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
@@ -67,6 +70,7 @@ beforeAll(async () => {
 afterAll(async () => {
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
+  await checkpoints.close();
   await db.close();
 });
 

@@ -2,11 +2,13 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBackendClient } from '@svc/backend-client';
 import {
+  type CheckpointStore,
   createIdentityApp,
   createInvalidationHub,
   type InvalidationHub,
   migrateIdentity,
 } from '@svc/identity';
+import { openThrowawayCheckpointStore } from '@svc/identity/testing';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
@@ -21,6 +23,7 @@ const TIMING = { heartbeatMs: 100, leaseMs: 600, pollMs: 5 };
 const metrics = createNoopMetrics();
 
 let db: Postgres;
+let checkpoints: CheckpointStore;
 let hub: InvalidationHub;
 let server: Server;
 let url: string;
@@ -91,12 +94,14 @@ beforeAll(async () => {
   db = await createPostgres({ dataDir: ':memory:' });
   await migrateIdentity(db);
   hub = createInvalidationHub({ db, logger: silentLogger, metrics, timing: TIMING });
+  checkpoints = await openThrowawayCheckpointStore();
   const app = createIdentityApp({
     db,
     internalSecret: SECRET,
     logger: silentLogger,
     metrics,
     invalidations: hub,
+    checkpoints,
   });
   server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -111,6 +116,7 @@ afterAll(async () => {
   await hub.close();
   server.closeAllConnections();
   await new Promise((r) => server.close(r));
+  await checkpoints.close();
   await db.close();
 });
 

@@ -23,6 +23,11 @@ export interface BackendCallOptions {
   requestId: string;
   /** The caller's W3C traceparent, continued downstream when valid. */
   traceparent?: string;
+  /**
+   * Called with the answer's announced size before its body is read; resolves when it may be read
+   * (large answers wait for bytes of the executor's answer budget), rejects when it may not.
+   */
+  reserveAnswer?: (bytes: number | undefined) => Promise<void>;
 }
 
 /** How a handler reaches a backend service: the project always travels in the path. */
@@ -42,4 +47,6 @@ export interface ToolContext {
   signal: AbortSignal;
   logger: Logger;
   backend(name: BackendName): BackendToolCaller;
+  /** Passed on in BackendCallOptions: holds answer bytes until the call is over. */
+  reserveAnswer?: (bytes: number | undefined) => Promise<void>;
 }

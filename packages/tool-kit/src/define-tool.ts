@@ -88,5 +88,6 @@ function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
       signal: ctx.signal,
       requestId: ctx.requestId,
       ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
+      ...(ctx.reserveAnswer ? { reserveAnswer: ctx.reserveAnswer } : {}),
     })) as z.input<O>;
 }

@@ -17,6 +17,7 @@ import {
   type ToolContext,
   type Transport,
 } from '@svc/tool-kit';
+import type { AnswerBudget, Release } from './answer-budget';
 import type { ToolRegistry } from './registry';
 
 export interface ExecutorDeps {
@@ -28,6 +29,11 @@ export interface ExecutorDeps {
   logger: Logger;
   metrics: Metrics;
   now?: () => number;
+  /**
+   * Bytes of large backend answers handled at once (answer-budget.ts); without one, answers are
+   * read as they come (tests, the stdio server's single client).
+   */
+  answerBudget?: AnswerBudget;
 }
 
 export interface CallRequest {
@@ -141,17 +147,19 @@ export class ToolExecutor {
     const tool = this.#deps.registry.get(toolName);
     let result: Record<string, unknown> | undefined;
     let failure: ServiceError | undefined;
+    // Answer bytes held for this call, given back once its result is out of the executor's hands.
+    const releases: Release[] = [];
     try {
       if (!tool || !this.isVisible(tool, request.principal)) {
         throw new NotFoundError(`Unknown tool: ${toolName}`);
       }
       const input = this.#validateInput(tool, request.args);
-      const ctx = this.#context(request);
+      const ctx = this.#context(request, releases);
       const raw = await tool.handler(input, ctx);
       result = this.#validateOutput(tool, raw, ctx.logger);
     } catch (err) {
       failure = asServiceError(err);
-      if (failure.code === 'internal') {
+      if (failure.code === 'internal' && !request.signal?.aborted) {
         this.#deps.logger.error({ err, tool: toolName, request_id: request.requestId }, 'tool call failed');
       }
     }
@@ -162,7 +170,13 @@ export class ToolExecutor {
       { tool: tool ? tool.name : '(unknown)', transport: request.transport },
       durationMs / 1000,
     );
-    await this.#audit(request, toolName, status, durationMs);
+    try {
+      await this.#audit(request, toolName, status, durationMs);
+    } finally {
+      // The bindings serialize the result in the same turn as this returns: released here, the
+      // bytes are free as the result becomes garbage.
+      for (const release of releases) release();
+    }
     if (failure) throw failure;
     return result as Record<string, unknown>;
   }
@@ -187,9 +201,18 @@ export class ToolExecutor {
     return parsed.data as Record<string, unknown>;
   }
 
-  #context(request: CallRequest): ToolContext {
+  #context(request: CallRequest, releases: Release[]): ToolContext {
     const backends = this.#deps.backends;
+    const budget = this.#deps.answerBudget;
+    const projectId = request.principal.projectId;
     return {
+      ...(budget
+        ? {
+            reserveAnswer: async (bytes: number | undefined) => {
+              releases.push(await budget.reserve(projectId, bytes, request.signal));
+            },
+          }
+        : {}),
       projectId: request.principal.projectId,
       principal: request.principal,
       transport: request.transport,

@@ -1,3 +1,4 @@
+export { AnswerBudget, type AnswerBudgetOptions, DEFAULT_ANSWER_BUDGET, type Release } from './answer-budget';
 export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
 export { usageAdvice } from './guidance';
 export { allowOnly, httpErrorHandler, notFoundHandler } from './http-errors';

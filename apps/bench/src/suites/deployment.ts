@@ -42,7 +42,11 @@ export async function startIdentity(dataDir: string, databaseUrl?: string): Prom
   };
 }
 
-export async function startCore(dataDir: string, identityUrl: string): Promise<Service> {
+export async function startCore(
+  dataDir: string,
+  identityUrl: string,
+  env: Record<string, string> = {},
+): Promise<Service> {
   buildApps();
   const port = await freePort();
   return startApp(
@@ -53,6 +57,7 @@ export async function startCore(dataDir: string, identityUrl: string): Promise<S
       SVC_CORE_PORT: String(port),
       SVC_CORE_HOST: '127.0.0.1',
       SVC_IDENTITY_INTERNAL_URL: identityUrl,
+      ...env,
     },
     port,
   );

@@ -1,9 +1,11 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type AuditEntry, GENESIS_HASH } from '@svc/audit';
+import { auditEntry, uniqueProject } from '../testing/audit-entries';
 import { type Harness, SECRET, startHarness } from '../testing/harness';
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -193,5 +195,164 @@ describe('pnpm svc', () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('token create --project');
+  });
+});
+
+const appendAudit = async (records: AuditEntry[]) =>
+  h.internal('post', '/internal/v1/audit').send({ records }).expect(201);
+
+/**
+ * What a database superuser can do and the chain alone cannot show: the append-only trigger off,
+ * the records after `keep` deleted, the head rewound to record `keep`.
+ */
+async function cutTail(projectId: string, keep: number): Promise<void> {
+  const { rows } = await h.db.query<{ hash: string }>(
+    'SELECT hash FROM audit_records WHERE project_id = $1 AND seq = $2',
+    [projectId, keep],
+  );
+  await h.db.transaction(async (tx) => {
+    await tx.query('ALTER TABLE audit_records DISABLE TRIGGER ALL');
+    await tx.query('DELETE FROM audit_records WHERE project_id = $1 AND seq > $2', [projectId, keep]);
+    await tx.query('UPDATE audit_chain_heads SET last_seq = $2, last_hash = $3 WHERE project_id = $1', [
+      projectId,
+      keep,
+      rows[0]?.hash ?? GENESIS_HASH,
+    ]);
+    await tx.query('ALTER TABLE audit_records ENABLE TRIGGER ALL');
+  });
+}
+
+// In order: the chains are verified intact first, then cut, then the log itself is damaged.
+describe('pnpm svc audit verify', () => {
+  const [kept, cut] = [uniqueProject('prj_kept'), uniqueProject('prj_cut')];
+  const at = '2030-01-01T00:00:00.000Z';
+
+  beforeAll(async () => {
+    await appendAudit([1, 2, 3].map((i) => auditEntry(kept, i)));
+    await appendAudit([1, 2, 3].map((i) => auditEntry(cut, i)));
+    await appendAudit([4, 5].map((i) => auditEntry(cut, i)));
+  });
+
+  it('verifies every project against the checkpoint log and exits 0', async () => {
+    const all = await json(['audit', 'verify']);
+    expect(all).toEqual({
+      ok: true,
+      projects: expect.arrayContaining([
+        { project_id: kept, ok: true, checked: 3, checkpoint: { seq: 3, hash: expect.any(String), at } },
+        { project_id: cut, ok: true, checked: 5, checkpoint: { seq: 5, hash: expect.any(String), at } },
+      ]),
+      checkpoint_log: expect.objectContaining({ location: h.checkpoints.location, unreadable_lines: 0 }),
+    });
+
+    const text = await cli(['audit', 'verify']);
+    expect(text.code).toBe(0);
+    expect(text.stderr).toBe('');
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines).toContain(`ok     ${kept}  3 records, checkpoint seq 3 at ${at}`);
+    expect(lines).toContain(`ok     ${cut}  5 records, checkpoint seq 5 at ${at}`);
+    expect(lines.at(-1)).toMatch(
+      new RegExp(`^ok: ${all.projects.length} projects verified against .*audit-checkpoints\\.jsonl`),
+    );
+  });
+
+  it('verifies one project with --project, its id URL-encoded', async () => {
+    expect(await json(['audit', 'verify', '--project', kept])).toEqual({
+      project_id: kept,
+      ok: true,
+      checked: 3,
+      checkpoint: { seq: 3, hash: expect.any(String), at },
+    });
+    // Any id reaches identity as given: one it has never seen is an empty, unanchored chain.
+    const odd = 'prj odd&project_id=x/?#';
+    expect(await json(['audit', 'verify', '--project', odd])).toEqual({
+      project_id: odd,
+      ok: true,
+      checked: 0,
+      checkpoint: null,
+    });
+    const text = await cli(['audit', 'verify', '--project', odd]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(`ok     ${odd}  0 records, no checkpoint\nok: ${odd} verified\n`);
+  });
+
+  it('finds a deleted tail the chain alone hides: the result in full on stdout, exit 1', async () => {
+    await cutTail(cut, 3);
+
+    const all = await cli(['audit', 'verify', '--json']);
+    expect(all.code).toBe(1);
+    expect(all.stderr).toBe('');
+    expect(all.stdout.trim().split('\n')).toHaveLength(1);
+    const answer = JSON.parse(all.stdout);
+    expect(answer.ok).toBe(false);
+    const broken = {
+      project_id: cut,
+      ok: false,
+      checked: 3,
+      broken_at_seq: 4,
+      code: 'behind_checkpoint',
+      reason: expect.stringMatching(/^records 4-5 are missing: the database chain ends at seq 3/),
+      checkpoint: { seq: 5, hash: expect.any(String), at },
+      missing_from_seq: 4,
+      missing_to_seq: 5,
+    };
+    expect(answer.projects).toContainEqual(expect.objectContaining(broken));
+    expect(answer.projects).toContainEqual(expect.objectContaining({ project_id: kept, ok: true }));
+
+    const one = await cli(['audit', 'verify', '--project', cut, '--json']);
+    expect(one.code).toBe(1);
+    expect(JSON.parse(one.stdout)).toMatchObject(broken);
+    const fine = await cli(['audit', 'verify', '--project', kept, '--json']);
+    expect(fine.code).toBe(0);
+
+    const text = await cli(['audit', 'verify']);
+    expect(text.code).toBe(1);
+    expect(text.stderr).toBe('');
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines).toContain(`ok     ${kept}  3 records, checkpoint seq 3 at ${at}`);
+    const at4 = lines.findIndex((l) =>
+      l.startsWith(`BROKEN ${cut}  behind_checkpoint at seq 4: records 4-5 are missing`),
+    );
+    expect(at4).toBeGreaterThanOrEqual(0);
+    expect(lines[at4 + 1]).toBe('       missing seq 4-5');
+    expect(lines.at(-1)).toBe(`BROKEN: 1 of ${answer.projects.length} projects failed verification`);
+
+    const single = await cli(['audit', 'verify', '--project', cut]);
+    expect(single.code).toBe(1);
+    expect(single.stdout).toMatch(new RegExp(`^BROKEN ${cut}  behind_checkpoint at seq 4: `));
+    expect(single.stdout.trimEnd().split('\n').at(-1)).toBe(`BROKEN: ${cut} failed verification`);
+  });
+
+  it("prints the log's unreadable lines and skipped torn last line", async () => {
+    const torn = '{"v":1,"kid":"0123';
+    await appendFile(h.checkpoints.location, `garbage that is not json\n${torn}`);
+    const answer = JSON.parse((await cli(['audit', 'verify', '--json'])).stdout);
+    const { lines: read, location } = answer.checkpoint_log;
+    expect(answer.checkpoint_log).toMatchObject({ unreadable: [{ line: read, reason: 'not JSON' }] });
+
+    const text = await cli(['audit', 'verify']);
+    expect(text.code).toBe(1);
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines).toContain(`unreadable: line ${read} of ${location}: not JSON`);
+    expect(lines).toContainEqual(
+      expect.stringMatching(
+        new RegExp(`^warning: line ${read + 1} of .* is incomplete \\(${torn.length} bytes`),
+      ),
+    );
+    expect(lines.at(-1)).toBe(
+      `BROKEN: 1 of ${answer.projects.length} projects failed verification; 1 line of the checkpoint log cannot be read`,
+    );
+  });
+
+  it('refuses an unknown flag or a stray argument with the usage, exit 2', async () => {
+    for (const args of [
+      ['audit', 'verify', '--frobnicate'],
+      ['audit', 'verify', 'extra'],
+      ['audit', 'verify', '--project', ''],
+    ]) {
+      const run = await cli(args);
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toContain('audit verify [--project <project_id>]');
+    }
   });
 });

@@ -4,7 +4,8 @@ import { CliError, resolveCliConfig } from './cli-config';
 import { runCommand, USAGE } from './commands';
 
 // `pnpm svc <command>`: the self-hosting admin CLI. stdout carries only the result (one JSON
-// object with --json); everything else goes to stderr with a non-zero exit code.
+// object with --json); everything else goes to stderr with a non-zero exit code. A result that is
+// itself a failure (`audit verify` finding a broken chain) is printed on stdout in full and exits 1.
 async function main(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   try {
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     const config = await resolveCliConfig(process.env, process.cwd());
     const output = await runCommand(parsed, createAdminClient(config));
     console.log(json ? JSON.stringify(output.json) : output.text);
-    return 0;
+    return output.exitCode ?? 0;
   } catch (err) {
     const e = err instanceof CliError ? err : new CliError(String((err as Error)?.message ?? err));
     console.error(json ? JSON.stringify({ error: e.code, message: e.message }) : `error: ${e.message}`);

@@ -1,12 +1,13 @@
 import { auditEntrySchema } from '@svc/audit';
 import { checkTokenFormat, hashToken, tokenFingerprint } from '@svc/auth';
-import { NotFoundError } from '@svc/tool-kit';
+import { BackendUnavailableError, NotFoundError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
 import { z } from 'zod';
+import { logVerification, verifyAnchoredAll, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
 import { parseRequest } from '../http';
-import { auditListQuery, introspectBody, invalidationAckBody, projectQuery } from '../schemas';
-import { appendAudit, listAudit, verifyAudit } from '../store/audit';
+import { auditListQuery, auditVerifyQuery, introspectBody, invalidationAckBody } from '../schemas';
+import { type AppendedHead, appendAudit, listAudit } from '../store/audit';
 import { getIngestKey } from '../store/ingest-keys';
 import { enabledCapabilities, getOrg } from '../store/orgs';
 import { findTokenByHash } from '../store/tokens';
@@ -20,6 +21,37 @@ export function internalRouter(ctx: IdentityContext): Router {
     'result',
   ]);
   const auditWritten = ctx.metrics.counter('identity_audit_records_written_total', 'Audit records committed');
+  const checkpointSeconds = ctx.metrics.histogram(
+    'identity_audit_checkpoint_write_seconds',
+    'Time an audit append waits for its checkpoint to be on disk',
+    [],
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+  );
+  const checkpointFailures = ctx.metrics.counter(
+    'identity_audit_checkpoint_failures_total',
+    'Audit appends committed but answered 503 because their checkpoint could not be written',
+  );
+
+  // The append is committed; its checkpoint is written before the answer, so no result leaves a
+  // gateway before its record is anchored outside the database too. Should the write fail, the
+  // records stay committed and the answer is a 503: the gateway's retry appends nothing new and
+  // anchors the head again.
+  async function anchor(heads: AppendedHead[]): Promise<void> {
+    const at = ctx.clock().toISOString();
+    const started = performance.now();
+    try {
+      await ctx.checkpoints.append(heads.map((head) => ({ ...head, at })));
+    } catch (err) {
+      checkpointFailures.inc();
+      ctx.logger.error(
+        { event: 'audit_checkpoint_failed', err, location: ctx.checkpoints.location },
+        'audit records committed but their checkpoint could not be written',
+      );
+      throw new BackendUnavailableError('audit checkpoint log', 1, { cause: err });
+    } finally {
+      checkpointSeconds.observe({}, (performance.now() - started) / 1000);
+    }
+  }
 
   router.post('/v1/introspect', async (req, res) => {
     const { token } = parseRequest(introspectBody, req.body);
@@ -76,8 +108,9 @@ export function internalRouter(ctx: IdentityContext): Router {
   router.post('/v1/audit', async (req, res) => {
     const { records } = parseRequest(auditBatch, req.body);
     // Answer only after the commit: the gateway releases a tool result on this 201 alone.
-    const written = await appendAudit(ctx.db, records);
+    const { written, heads } = await appendAudit(ctx.db, records);
     auditWritten.inc({}, written);
+    await anchor(heads);
     res.status(201).json({ written });
   });
 
@@ -95,8 +128,13 @@ export function internalRouter(ctx: IdentityContext): Router {
   });
 
   router.get('/v1/audit/verify', async (req, res) => {
-    const { project_id } = parseRequest(projectQuery, req.query);
-    res.json(await verifyAudit(ctx.db, project_id));
+    const { project_id } = parseRequest(auditVerifyQuery, req.query);
+    const checked =
+      project_id === undefined
+        ? await verifyAnchoredAll(ctx.db, ctx.checkpoints)
+        : await verifyAnchoredProject(ctx.db, ctx.checkpoints, project_id);
+    logVerification(ctx.logger, checked);
+    res.json(checked);
   });
 
   router.get('/v1/ingest-keys/:key_id', async (req, res) => {

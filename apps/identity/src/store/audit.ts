@@ -1,5 +1,6 @@
 import {
   type AuditEntry,
+  type ChainHead,
   type ChainVerification,
   ChainVerifier,
   GENESIS_HASH,
@@ -38,7 +39,18 @@ const COLUMNS = 15;
 /** Rows per INSERT: 15 parameters each, far below PostgreSQL's 65535. */
 const INSERT_ROWS = 500;
 
-async function appendProject(tx: Queryable, projectId: string, entries: AuditEntry[]): Promise<number> {
+/** Where a project's chain ends after an append: what its checkpoint anchors. */
+export interface AppendedHead {
+  project_id: string;
+  seq: number;
+  hash: string;
+}
+
+async function appendProject(
+  tx: Queryable,
+  projectId: string,
+  entries: AuditEntry[],
+): Promise<{ written: number; head: AppendedHead }> {
   // The chain head row is the per-project lock: concurrent writers of one project queue here so
   // seq and prev_hash are never handed out twice; other projects are unaffected. One statement
   // creates the head of a new project or locks the existing one (the no-op update takes the row
@@ -94,21 +106,25 @@ async function appendProject(tx: Queryable, projectId: string, entries: AuditEnt
       chunk.flat(),
     );
   }
-  const written = fresh.length;
   await tx.query('UPDATE audit_chain_heads SET last_seq = $2, last_hash = $3 WHERE project_id = $1', [
     projectId,
     seq,
     prev,
   ]);
-  return written;
+  return { written: fresh.length, head: { project_id: projectId, seq, hash: prev } };
 }
 
 /**
  * Appends the entries of one request in one transaction: all of them become durable, or none.
  * Projects are locked in sorted order so two multi-project batches cannot deadlock.
- * Returns how many were newly written (ids already stored are skipped).
+ * Returns how many were newly written (ids already stored are skipped) and, per project touched,
+ * where its chain ends after the commit (also when nothing new was written: a retried request
+ * re-anchors a head whose checkpoint may have been lost).
  */
-export async function appendAudit(db: Postgres, entries: AuditEntry[]): Promise<number> {
+export async function appendAudit(
+  db: Postgres,
+  entries: AuditEntry[],
+): Promise<{ written: number; heads: AppendedHead[] }> {
   const byProject = new Map<string, AuditEntry[]>();
   for (const entry of entries) {
     const list = byProject.get(entry.project_id) ?? [];
@@ -117,10 +133,13 @@ export async function appendAudit(db: Postgres, entries: AuditEntry[]): Promise<
   }
   return db.transaction(async (tx) => {
     let written = 0;
+    const heads: AppendedHead[] = [];
     for (const projectId of [...byProject.keys()].sort()) {
-      written += await appendProject(tx, projectId, byProject.get(projectId)!);
+      const appended = await appendProject(tx, projectId, byProject.get(projectId)!);
+      written += appended.written;
+      heads.push(appended.head);
     }
-    return written;
+    return { written, heads };
   });
 }
 
@@ -142,19 +161,62 @@ export async function listAudit(
 
 const VERIFY_PAGE = 1000;
 
-/** Recomputes a project's whole chain page by page, and checks it ends where the head says. */
-export async function verifyAudit(q: Queryable, projectId: string): Promise<ChainVerification> {
-  const verifier = new ChainVerifier();
-  let afterSeq = 0;
-  for (;;) {
-    const page = await listAudit(q, projectId, { limit: VERIFY_PAGE, afterSeq });
-    if (!verifier.add(page) || page.length < VERIFY_PAGE) break;
-    afterSeq = page[page.length - 1]!.seq;
-  }
+async function headOf(q: Queryable, projectId: string): Promise<ChainHead | null> {
   const { rows } = await q.query<{ last_seq: number; last_hash: string }>(
     'SELECT last_seq, last_hash FROM audit_chain_heads WHERE project_id = $1',
     [projectId],
   );
   const head = rows[0];
-  return verifier.result(head ? { seq: head.last_seq, hash: head.last_hash } : null);
+  return head ? { seq: head.last_seq, hash: head.last_hash } : null;
+}
+
+/** The highest seq stored for a project; 0 without records. */
+export async function lastAuditSeq(q: Queryable, projectId: string): Promise<number> {
+  const { rows } = await q.query<{ last: number | null }>(
+    'SELECT max(seq) AS last FROM audit_records WHERE project_id = $1',
+    [projectId],
+  );
+  return rows[0]?.last ?? 0;
+}
+
+/**
+ * Recomputes a project's chain page by page and checks it ends where the head says. Safe while
+ * appends go on: the head is read first and only records up to it are checked (the head and its
+ * records commit together, so an untouched chain is complete up to any head read). Records beyond
+ * the head are then looked for separately: read before a second look at the head, they can only be
+ * there if the head was moved back under them.
+ */
+export async function verifyAudit(q: Queryable, projectId: string): Promise<ChainVerification> {
+  const head = await headOf(q, projectId);
+  const verifier = new ChainVerifier();
+  let afterSeq = 0;
+  for (;;) {
+    const limit = head ? Math.min(VERIFY_PAGE, head.seq - afterSeq) : VERIFY_PAGE;
+    if (limit <= 0) break;
+    const page = await listAudit(q, projectId, { limit, afterSeq });
+    if (!verifier.add(page) || page.length < limit) break;
+    afterSeq = page[page.length - 1]!.seq;
+  }
+  const result = verifier.result(head);
+  if (!result.ok) return result;
+  const last = await lastAuditSeq(q, projectId);
+  const headNow = await headOf(q, projectId);
+  if (last > 0 && !headNow) {
+    return {
+      ok: false,
+      checked: result.checked,
+      code: 'head_missing',
+      reason: `the chain head is missing although records up to seq ${last} exist (it was deleted)`,
+    };
+  }
+  if (headNow && last > headNow.seq) {
+    return {
+      ok: false,
+      checked: result.checked,
+      broken_at_seq: headNow.seq + 1,
+      code: 'head_mismatch',
+      reason: `records up to seq ${last} exist beyond the chain head at seq ${headNow.seq} (the head was moved back)`,
+    };
+  }
+  return result;
 }

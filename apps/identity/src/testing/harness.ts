@@ -1,12 +1,19 @@
-// Test support: an identity app over a fresh in-memory PGlite, with a movable clock and a
-// logger that keeps what it was given (to check security events).
+// Test support: an identity app over a fresh in-memory PGlite and a checkpoint log in a fresh
+// temporary directory, with a movable clock and a logger that keeps what it was given (to check
+// security events).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createNoopMetrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createIdentityApp } from '../app';
+import type { CheckpointStore } from '../checkpoints/checkpoint-store';
+import { openFileCheckpointStore } from '../checkpoints/file-checkpoint-store';
 import { migrateIdentity } from '../migrations';
+import { newCheckpointKey } from './checkpoints';
 
 export const SECRET = 'test-internal-secret-0123456789';
 export const START = Date.parse('2030-01-01T00:00:00.000Z');
@@ -37,33 +44,58 @@ export function recordingLogger(lines: LogLine[]): Logger {
 export interface Harness {
   db: Postgres;
   app: Express;
+  checkpoints: CheckpointStore;
+  /** Where the checkpoint log is, and the key it is signed with. */
+  checkpointDir: string;
+  checkpointKey: string;
   clock: { now: number };
   logs: LogLine[];
   /** Authenticated internal call. */
   internal: (method: 'get' | 'post' | 'put' | 'delete', path: string) => request.Test;
+  /** Closes the app's stores; a temporary checkpoint dir is removed, a given one kept. */
   close(): Promise<void>;
 }
 
-export async function startHarness(db?: Postgres): Promise<Harness> {
+export interface HarnessOptions {
+  /** An existing checkpoint dir and key (a restart); default a new temporary dir and a new key. */
+  checkpoints?: { dir: string; key: string };
+}
+
+export async function startHarness(db?: Postgres, options: HarnessOptions = {}): Promise<Harness> {
   const store = db ?? (await createPostgres({ dataDir: ':memory:' }));
   await migrateIdentity(store);
   const clock = { now: START };
   const logs: LogLine[] = [];
+  const logger = recordingLogger(logs);
+  const temporary = options.checkpoints
+    ? undefined
+    : await mkdtemp(join(tmpdir(), 'svc-identity-checkpoints-'));
+  const checkpointDir = options.checkpoints?.dir ?? temporary!;
+  const checkpointKey = options.checkpoints?.key ?? newCheckpointKey();
+  const checkpoints = await openFileCheckpointStore({ dir: checkpointDir, key: checkpointKey, logger });
   const app = createIdentityApp({
     db: store,
     internalSecret: SECRET,
-    logger: recordingLogger(logs),
+    logger,
     metrics: createNoopMetrics(),
     now: () => clock.now,
     ingestEndpoint: 'http://ingest.example:8080',
+    checkpoints,
   });
   return {
     db: store,
     app,
+    checkpoints,
+    checkpointDir,
+    checkpointKey,
     clock,
     logs,
     internal: (method, path) => request(app)[method](path).set('X-Internal-Secret', SECRET),
-    close: () => store.close(),
+    async close() {
+      await checkpoints.close();
+      await store.close();
+      if (temporary) await rm(temporary, { recursive: true, force: true });
+    },
   };
 }
 

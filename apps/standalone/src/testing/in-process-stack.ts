@@ -5,12 +5,14 @@ import type { BreakerOptions } from '@svc/backend-client';
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { loadGatewayConfig, type WiredGateway, wireGateway } from '@svc/http-gateway';
 import {
+  type CheckpointStore,
   createIdentityApp,
   createInvalidationHub,
   type InvalidationHub,
   type InvalidationTiming,
   migrateIdentity,
 } from '@svc/identity';
+import { openThrowawayCheckpointStore } from '@svc/identity/testing';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import {
@@ -46,6 +48,8 @@ export interface InProcessStack {
   gateway: WiredGateway;
   /** identity's side of the gateways' token caches. */
   invalidations: InvalidationHub;
+  /** identity's audit checkpoint log (a throwaway directory). */
+  checkpoints: CheckpointStore;
   close(): Promise<void>;
 }
 
@@ -89,8 +93,9 @@ export async function startInProcessStack(
   const db = await createPostgres({ dataDir: ':memory:' });
   await migrateIdentity(db);
   const invalidations = createInvalidationHub({ db, logger, metrics, timing: options.invalidation });
+  const checkpoints = await openThrowawayCheckpointStore();
   const identity = new Restartable(
-    createIdentityApp({ db, internalSecret: secret, logger, metrics, invalidations }),
+    createIdentityApp({ db, internalSecret: secret, logger, metrics, invalidations, checkpoints }),
   );
   await identity.start();
   const identityUrl = `http://127.0.0.1:${identity.port}`;
@@ -168,6 +173,7 @@ export async function startInProcessStack(
     stopCore: () => core.stop(),
     startCore: () => core.start(),
     invalidations,
+    checkpoints,
     // A stopped identity ends its streams too (a restart, as the gateways see it).
     async stopIdentity() {
       await invalidations.close();
@@ -197,6 +203,7 @@ export async function startInProcessStack(
       await invalidations.close();
       await identity.stop();
       await dropTestClickHouse(ch);
+      await checkpoints.close();
       await db.close();
     },
   };

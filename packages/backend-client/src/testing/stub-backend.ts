@@ -48,9 +48,13 @@ export async function startStubBackend(initial: Handler = json(200, { status: 'o
   return stub;
 }
 
+/** A JSON answer with its Content-Length, as express sends one. */
 export function json(status: number, body: unknown): Handler {
   return (_req, res) => {
-    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const text = JSON.stringify(body);
+    res
+      .writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+      .end(text);
   };
 }
 
