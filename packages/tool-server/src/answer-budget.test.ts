@@ -4,7 +4,10 @@ import { AnswerBudget, type Release } from './answer-budget';
 
 const MB = 1024 * 1024;
 const budget = () =>
-  new AnswerBudget({ totalBytes: 8 * MB, smallBytes: 256 * 1024, projectShare: 0.5 }, createNoopMetrics());
+  new AnswerBudget(
+    { totalBytes: 8 * MB, smallBytes: 256 * 1024, projectShare: 0.5, maxLarge: 4 },
+    createNoopMetrics(),
+  );
 
 /** Resolves to the order in which reservations were granted. */
 function track(order: string[], label: string, p: Promise<Release>): Promise<Release> {
@@ -108,6 +111,22 @@ describe('AnswerBudget', () => {
     const next = await b.reserve('prj_b', 8 * MB);
     expect(b.heldBytes).toBe(8 * MB);
     next();
+  });
+
+  it('handles at most maxLarge large answers at once, however small', async () => {
+    const b = new AnswerBudget(
+      { totalBytes: 8 * MB, smallBytes: 1024, projectShare: 1, maxLarge: 2 },
+      createNoopMetrics(),
+    );
+    const order: string[] = [];
+    const two = [await b.reserve('prj_a', 2048), await b.reserve('prj_a', 2048)];
+    const third = track(order, 'third', b.reserve('prj_a', 2048));
+    await settle();
+    expect(order).toEqual([]);
+    two[0]!();
+    (await third)();
+    two[1]!();
+    expect(order).toEqual(['third']);
   });
 
   it('counts an answer of unannounced size as 1 MB', async () => {

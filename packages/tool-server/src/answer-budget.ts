@@ -20,12 +20,18 @@ export interface AnswerBudgetOptions {
   smallBytes: number;
   /** The share of `totalBytes` one project may hold while others wait (0-1]. */
   projectShare: number;
+  /**
+   * Large answers handled at once, whatever their size: each costs the event loop tens of ms of
+   * parsing, validating and serializing, and a lookup's few turns wait behind all of them.
+   */
+  maxLarge: number;
 }
 
 export const DEFAULT_ANSWER_BUDGET: AnswerBudgetOptions = {
   totalBytes: 8 * 1024 * 1024,
   smallBytes: 256 * 1024,
   projectShare: 0.5,
+  maxLarge: 2,
 };
 
 interface Waiter {
@@ -47,6 +53,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 export class AnswerBudget {
   readonly #options: AnswerBudgetOptions;
   #held = 0;
+  #count = 0;
   readonly #heldBy = new Map<string, number>();
   #waiters: Waiter[] = [];
   #seq = 0;
@@ -126,6 +133,7 @@ export class AnswerBudget {
    */
   #fits(project: string, size: number): boolean {
     if (this.#held === 0) return true;
+    if (this.#count >= this.#options.maxLarge) return false;
     if (this.#held + size > this.#options.totalBytes) return false;
     const mine = this.#heldBy.get(project) ?? 0;
     if (mine === 0) return true;
@@ -136,6 +144,7 @@ export class AnswerBudget {
 
   #take(project: string, size: number): Release {
     this.#held += size;
+    this.#count += 1;
     this.#heldBy.set(project, (this.#heldBy.get(project) ?? 0) + size);
     this.#heldGauge.set({}, this.#held);
     let released = false;
@@ -143,6 +152,7 @@ export class AnswerBudget {
       if (released) return;
       released = true;
       this.#held -= size;
+      this.#count -= 1;
       const left = (this.#heldBy.get(project) ?? 0) - size;
       if (left > 0) this.#heldBy.set(project, left);
       else this.#heldBy.delete(project);
