@@ -123,11 +123,6 @@ function isCallerError(err: unknown): boolean {
   );
 }
 
-/** A refusal of the answer by the caller's reserveAnswer, carried past the transport mapping. */
-class PassThrough {
-  constructor(readonly error: ServiceError) {}
-}
-
 /** Failing fast: the server was not called. */
 class BreakerOpenError extends BackendUnavailableError {}
 
@@ -239,7 +234,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
           // Not read, so not kept: the connection goes, and the backend sees its client leave.
           res.body.on('error', () => {});
           res.body.destroy();
-          throw err instanceof ServiceError ? new PassThrough(err) : err;
+          throw err;
         }
       }
       response = {
@@ -248,7 +243,8 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
       };
     } catch (err) {
-      if (err instanceof PassThrough) throw err.error;
+      // reserveAnswer's refusal, as it is (nothing else in here throws one).
+      if (err instanceof ServiceError) throw err;
       // A caller that went away cancels the request (and the query behind it, which sees the close).
       if (req.signal?.aborted) throw new CancelledError();
       throw transportError(err);
