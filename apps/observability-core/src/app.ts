@@ -7,7 +7,7 @@ import { createDebugFilesRouter } from './http/debug-files-router';
 import { createIngestRouter } from './http/ingest-router';
 import { createToolsRouter, type QueryBudget } from './http/tools-router';
 import type { IngestKeyResolver } from './ingest/key-resolver';
-import { FairScheduler, type SchedulerLimits } from './scheduling/fair-scheduler';
+import { defaultPerProject, FairScheduler, type SchedulerLimits } from './scheduling/fair-scheduler';
 import type { Retention } from './storage/migrations';
 import { createTempDebugFileStore, type DebugFileStore } from './symbolication/debug-file-store';
 import { createSymbolicator, type Symbolicator } from './symbolication/symbolicator';
@@ -42,8 +42,7 @@ export function defaultQueryLimits(ch: Pick<ClickHouse, 'concurrency'>): Schedul
   const concurrency = Number.isFinite(ch.concurrency) ? ch.concurrency : 16;
   return {
     concurrency,
-    // Under half the slots: a busy project always leaves another one a free slot.
-    perProject: Math.max(1, Math.floor(concurrency / 4)),
+    perProject: defaultPerProject(concurrency),
     queuedPerProject: 64,
     // Below the gateway's 15 s backend timeout, so the core answers (and stops the query) first.
     callBudgetMs: 12_000,

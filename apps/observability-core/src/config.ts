@@ -9,6 +9,7 @@ import {
   resolveDataDir,
 } from '@svc/config';
 import { z } from 'zod';
+import { defaultPerProject } from './scheduling/fair-scheduler';
 import type { Retention } from './storage/migrations';
 
 const days = (fallback: number) => z.coerce.number().int().min(1).max(3650).default(fallback);
@@ -89,9 +90,7 @@ export function loadCoreConfig(
       };
   // Embedded: chDB sessions run in parallel, one query each; more than a few only share the cores.
   const concurrency = e.SVC_CORE_QUERY_CONCURRENCY ?? (storage.kind === 'embedded' ? 4 : 16);
-  // A quarter: one heavy call at a time per project on the embedded default of 4 sessions (B's p99 under
-  // A's flood 6.1x -> 4.0x its unloaded p99, bench "fairness"); 4 of 16 on a server.
-  const perProject = e.SVC_CORE_QUERIES_PER_PROJECT ?? Math.max(1, Math.floor(concurrency / 4));
+  const perProject = e.SVC_CORE_QUERIES_PER_PROJECT ?? defaultPerProject(concurrency);
   if (perProject > concurrency) {
     throw new Error(
       `observability-core: SVC_CORE_QUERIES_PER_PROJECT (${perProject}) cannot exceed SVC_CORE_QUERY_CONCURRENCY (${concurrency}).`,
