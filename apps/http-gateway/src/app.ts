@@ -5,6 +5,7 @@ import type { Metrics } from '@svc/metrics';
 import type { AnyTool, BackendName, Backends, Logger } from '@svc/tool-kit';
 import {
   AnswerBudget,
+  type AnswerChecker,
   buildOpenApiDocument,
   createRestRouter,
   DEFAULT_ANSWER_BUDGET,
@@ -50,6 +51,8 @@ export interface GatewayDeps {
   audit: AuditSink;
   backends: Backends;
   healthMonitor: BackendAvailability;
+  /** Large answers are checked in these threads; without, on the event loop. */
+  answerWorkers?: AnswerChecker;
   config: GatewayAppConfig;
   logger: Logger;
   metrics: Metrics;
@@ -89,6 +92,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       { ...DEFAULT_ANSWER_BUDGET, totalBytes: config.answerBudgetBytes ?? DEFAULT_ANSWER_BUDGET.totalBytes },
       metrics,
     ),
+    ...(deps.answerWorkers ? { answerWorkers: deps.answerWorkers } : {}),
   });
   const sessions = new McpSessionStore({ ...DEFAULT_SESSION_LIMITS, ...config.sessions }, now, logger);
   const toolBackends = new Set(registry.list().map((t) => t.backend as string));

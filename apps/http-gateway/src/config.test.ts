@@ -1,5 +1,5 @@
 import { ConfigError } from '@svc/config';
-import { bodyLimitBytes, loadGatewayConfig } from './config';
+import { bodyLimitBytes, defaultAnswerWorkers, loadGatewayConfig } from './config';
 
 const SECRET = 'a-long-enough-internal-secret';
 
@@ -25,6 +25,15 @@ describe('gateway config', () => {
       },
       publicUrl: undefined,
     });
+  });
+
+  it('takes the answer workers from SVC_ANSWER_WORKERS (0: on the event loop) and refuses a negative count', () => {
+    expect(loadGatewayConfig({ SVC_INTERNAL_SECRET: SECRET }).answerWorkers).toBe(defaultAnswerWorkers());
+    expect(loadGatewayConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_ANSWER_WORKERS: '0' }).answerWorkers).toBe(0);
+    expect(loadGatewayConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_ANSWER_WORKERS: '3' }).answerWorkers).toBe(3);
+    expect(() => loadGatewayConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_ANSWER_WORKERS: '-1' })).toThrow(
+      /SVC_ANSWER_WORKERS/,
+    );
   });
 
   it('fails fast, naming the variable, without SVC_INTERNAL_SECRET', () => {

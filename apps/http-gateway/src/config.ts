@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { flag, httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port } from '@svc/config';
 import { z } from 'zod';
 import type { LimitsConfig } from './rate-limit';
@@ -53,6 +54,9 @@ const gatewayEnv = z.object({
   // Large backend answers handled at once, in MB; also the largest answer a call may return
   // (docs/decisions.md, "Answer budget"). Sized for the gateway's 128 MB heap.
   SVC_ANSWER_BUDGET_MB: z.coerce.number().min(1).max(1024).default(8),
+  // Threads that parse and check large answers off the event loop; 0 checks them on it
+  // (docs/decisions.md, "Answer workers"). Default: one per core but one, at least 1, at most 2.
+  SVC_ANSWER_WORKERS: z.coerce.number().int().min(0).max(16).optional(),
   // 0 turns the token cache off: every call introspects (docs/decisions.md, "Token cache").
   SVC_TOKEN_CACHE: z.enum(['0', '1']).default('1'),
   SVC_PUBLIC_URL: optionalUrl,
@@ -75,9 +79,16 @@ export interface GatewayConfig {
   limits: LimitsConfig;
   /** Bytes of large answers handled at once (SVC_ANSWER_BUDGET_MB). */
   answerBudgetBytes: number;
+  /** Answer worker threads (SVC_ANSWER_WORKERS); 0: answers are checked on the event loop. */
+  answerWorkers: number;
   tokenCache: boolean;
   publicUrl: string | undefined;
   logLevel: string;
+}
+
+/** A core is left to the event loop, and two workers are enough for the answer budget's two large answers. */
+export function defaultAnswerWorkers(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(2, cores - 1));
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
@@ -102,6 +113,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
       concurrentPerProject: e.SVC_MAX_CONCURRENT_PER_PROJECT,
     },
     answerBudgetBytes: Math.round(e.SVC_ANSWER_BUDGET_MB * 1024 * 1024),
+    answerWorkers: e.SVC_ANSWER_WORKERS ?? defaultAnswerWorkers(),
     tokenCache: e.SVC_TOKEN_CACHE === '1',
     publicUrl: e.SVC_PUBLIC_URL,
     logLevel: e.SVC_LOG_LEVEL,

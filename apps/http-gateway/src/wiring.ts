@@ -17,12 +17,25 @@ import {
 import type { Metrics } from '@svc/metrics';
 import { allTools } from '@svc/tool-catalog';
 import type { AnyTool, Backends, Logger } from '@svc/tool-kit';
+import { AnswerWorkers } from '@svc/tool-server';
 import type { Express } from 'express';
 import { createGatewayApp, type GatewayApp } from './app';
 import type { GatewayConfig } from './config';
 import { createMetricsApp } from './metrics-app';
 
 const HEALTH_INTERVAL_MS = 15_000;
+/** Answers this long or longer are checked in a worker: on the loop, one costs a few ms and more. */
+const ANSWER_WORKER_FROM_BYTES = 64 * 1024;
+/** The workers' Linux nice value: the event loop, which answers every small call, comes first. */
+const ANSWER_WORKER_NICENESS = 10;
+/** Each worker's heap: room for the largest answer the answer budget lets through, parsed. */
+const ANSWER_WORKER_HEAP_MB = 128;
+
+/** The worker module beside this one: answer-worker.ts from sources, answer-worker.js in a bundle. */
+function answerWorkerModule(): URL {
+  const ext = import.meta.url.endsWith('.ts') ? 'ts' : 'js';
+  return new URL(`./answer-worker.${ext}`, import.meta.url);
+}
 
 export interface WiredGateway {
   app: GatewayApp;
@@ -101,8 +114,23 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     metrics,
   });
 
+  // The workers check allTools: a gateway given other tools (tests) checks on its event loop.
+  const answerWorkers =
+    config.answerWorkers > 0 && !options.tools
+      ? new AnswerWorkers({
+          module: answerWorkerModule(),
+          workers: config.answerWorkers,
+          fromBytes: ANSWER_WORKER_FROM_BYTES,
+          niceness: ANSWER_WORKER_NICENESS,
+          maxHeapMb: ANSWER_WORKER_HEAP_MB,
+          logger,
+          metrics,
+        })
+      : undefined;
+
   app = createGatewayApp({
     tools: options.tools ?? allTools,
+    ...(answerWorkers ? { answerWorkers } : {}),
     identity: cache ?? introspection,
     // Group commit: concurrent calls' records share one write and one transaction.
     audit: createBatchingAuditSink(createHttpAuditSink(auditClient), { metrics }),
@@ -124,6 +152,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
       await subscriber.stop();
       await app.shutdown();
       for (const c of [identityClient, auditClient, core, recall, copilot]) c?.close();
+      await answerWorkers?.close();
     },
   };
 }

@@ -7,6 +7,7 @@ import {
   NotFoundError,
   QueryBudgetError,
   RateLimitedError,
+  UnparsedAnswer,
   UserInputError,
 } from '@svc/tool-kit';
 import { type BackendClient, type BreakerOptions, createBackendClient } from './backend-client';
@@ -115,6 +116,23 @@ describe('requests', () => {
     stub.handle = json(404, { error: 'not_found', message: 'no' });
     await rejectionOf(caller.callTool('p1', 'log.search', {}, { requestId: 'r', reserveAnswer }));
     expect(sizes).toHaveLength(1);
+  });
+
+  it('returns a successful answer at least unparsedFrom bytes long as its bytes, smaller ones and errors parsed', async () => {
+    const large = { items: ['x'.repeat(5000)] };
+    const caller = client({ breaker: { volumeThreshold: 1 } }).asToolCaller();
+    const size = Buffer.byteLength(JSON.stringify(large));
+    stub.handle = json(200, large);
+    const unparsed = await caller.callTool('p1', 'log.search', {}, { requestId: 'r', unparsedFrom: size });
+    expect(unparsed).toBeInstanceOf(UnparsedAnswer);
+    expect(JSON.parse(Buffer.from((unparsed as UnparsedAnswer).bytes).toString('utf8'))).toEqual(large);
+    expect(await caller.callTool('p1', 'log.search', {}, { requestId: 'r', unparsedFrom: size + 1 })).toEqual(
+      large,
+    );
+    stub.handle = json(400, { error: 'invalid_input', message: 'limit is out of range', details: [] });
+    await expect(
+      caller.callTool('p1', 'log.search', {}, { requestId: 'r', unparsedFrom: 0 }),
+    ).rejects.toBeInstanceOf(UserInputError);
   });
 
   it('passes a refusal of reserveAnswer on as it is, leaves the body unread and the breaker closed', async () => {

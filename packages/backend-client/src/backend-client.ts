@@ -10,6 +10,7 @@ import {
   QueryBudgetError,
   RateLimitedError,
   ServiceError,
+  UnparsedAnswer,
   UserInputError,
 } from '@svc/tool-kit';
 import CircuitBreaker from 'opossum';
@@ -66,6 +67,8 @@ export interface RequestOptions {
   retry?: boolean;
   /** Asked before a successful answer's body is read (BackendCallOptions.reserveAnswer). */
   reserveAnswer?: (bytes: number | undefined) => Promise<void>;
+  /** A successful answer announced at least this long is returned unparsed (BackendCallOptions). */
+  unparsedFrom?: number;
 }
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
@@ -226,16 +229,22 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         ...(req.signal ? { signal: req.signal } : {}),
       });
       const retryAfter = res.headers['retry-after'];
-      if (req.reserveAnswer && res.statusCode >= 200 && res.statusCode < 300) {
-        const length = Number(res.headers['content-length']);
+      const ok = res.statusCode >= 200 && res.statusCode < 300;
+      const announced = Number(res.headers['content-length']);
+      const length = Number.isFinite(announced) ? announced : undefined;
+      if (req.reserveAnswer && ok) {
         try {
-          await req.reserveAnswer(Number.isFinite(length) ? length : undefined);
+          await req.reserveAnswer(length);
         } catch (err) {
           // Not read, so not kept: the connection goes, and the backend sees its client leave.
           res.body.on('error', () => {});
           res.body.destroy();
           throw err;
         }
+      }
+      if (ok && req.unparsedFrom !== undefined && length !== undefined && length >= req.unparsedFrom) {
+        // One contiguous buffer, which the caller may hand to a worker without a copy.
+        return new UnparsedAnswer(new Uint8Array(await res.body.arrayBuffer()));
       }
       response = {
         statusCode: res.statusCode,
@@ -343,6 +352,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
             ...(call.signal ? { signal: call.signal } : {}),
             ...(call.traceparent ? { traceparent: call.traceparent } : {}),
             ...(call.reserveAnswer ? { reserveAnswer: call.reserveAnswer } : {}),
+            ...(call.unparsedFrom !== undefined ? { unparsedFrom: call.unparsedFrom } : {}),
           });
         },
       };

@@ -28,6 +28,11 @@ export interface BackendCallOptions {
    * (large answers wait for bytes of the executor's answer budget), rejects when it may not.
    */
   reserveAnswer?: (bytes: number | undefined) => Promise<void>;
+  /**
+   * A successful answer announced at least this many bytes long comes back as an UnparsedAnswer
+   * (its bytes, not parsed); smaller ones, and callers that leave this out, get the parsed JSON.
+   */
+  unparsedFrom?: number;
 }
 
 /** How a handler reaches a backend service: the project always travels in the path. */
@@ -49,4 +54,6 @@ export interface ToolContext {
   backend(name: BackendName): BackendToolCaller;
   /** Passed on in BackendCallOptions: holds answer bytes until the call is over. */
   reserveAnswer?: (bytes: number | undefined) => Promise<void>;
+  /** Passed on in BackendCallOptions: large answers come back unparsed, for the answer workers. */
+  unparsedFrom?: number;
 }

@@ -89,5 +89,6 @@ function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
       requestId: ctx.requestId,
       ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
       ...(ctx.reserveAnswer ? { reserveAnswer: ctx.reserveAnswer } : {}),
+      ...(ctx.unparsedFrom !== undefined ? { unparsedFrom: ctx.unparsedFrom } : {}),
     })) as z.input<O>;
 }

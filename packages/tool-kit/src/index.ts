@@ -50,3 +50,4 @@ export {
   traceId,
   window,
 } from './schemas';
+export { UnparsedAnswer } from './unparsed-answer';

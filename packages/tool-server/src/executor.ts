@@ -16,9 +16,13 @@ import {
   type ServiceError,
   type ToolContext,
   type Transport,
+  UnparsedAnswer,
 } from '@svc/tool-kit';
 import type { AnswerBudget, Release } from './answer-budget';
+import { checkAnswerBytes } from './answer-check';
+import type { AnswerChecker } from './answer-workers';
 import type { ToolRegistry } from './registry';
+import { ToolAnswer } from './tool-answer';
 
 export interface ExecutorDeps {
   registry: ToolRegistry;
@@ -34,6 +38,11 @@ export interface ExecutorDeps {
    * read as they come (tests, the stdio server's single client).
    */
   answerBudget?: AnswerBudget;
+  /**
+   * Checks large backend answers off the event loop (answer-workers.ts); without it, and for
+   * tools it does not know, answers are checked inline.
+   */
+  answerWorkers?: AnswerChecker;
 }
 
 export interface CallRequest {
@@ -141,11 +150,20 @@ export class ToolExecutor {
     return this.#deps.registry.list().filter((tool) => this.#deps.isBackendAvailable(tool.backend));
   }
 
+  /** The call's checked result as an object (stdio, tests); see `execute`. */
   async call(request: CallRequest): Promise<Record<string, unknown>> {
+    return (await this.execute(request)).value;
+  }
+
+  /**
+   * Runs a call through the pipeline. The answer may be JSON text the answer workers made (a large
+   * backend answer): the REST binding sends it as it is.
+   */
+  async execute(request: CallRequest): Promise<ToolAnswer> {
     const started = this.#now();
     const toolName = String(request.tool).slice(0, 200);
     const tool = this.#deps.registry.get(toolName);
-    let result: Record<string, unknown> | undefined;
+    let result: ToolAnswer | undefined;
     let failure: ServiceError | undefined;
     // Answer bytes held for this call, given back once its result is out of the executor's hands.
     const releases: Release[] = [];
@@ -154,9 +172,12 @@ export class ToolExecutor {
         throw new NotFoundError(`Unknown tool: ${toolName}`);
       }
       const input = this.#validateInput(tool, request.args);
-      const ctx = this.#context(request, releases);
+      const ctx = this.#context(tool, request, releases);
       const raw = await tool.handler(input, ctx);
-      result = this.#validateOutput(tool, raw, ctx.logger);
+      result =
+        raw instanceof UnparsedAnswer
+          ? await this.#checkUnparsed(tool, raw, ctx.logger)
+          : ToolAnswer.ofValue(this.#validateOutput(tool, raw, ctx.logger));
     } catch (err) {
       failure = asServiceError(err);
       if (failure.code === 'internal' && !request.signal?.aborted) {
@@ -178,7 +199,7 @@ export class ToolExecutor {
       for (const release of releases) release();
     }
     if (failure) throw failure;
-    return result as Record<string, unknown>;
+    return result as ToolAnswer;
   }
 
   #validateInput(tool: AnyTool, args: unknown): unknown {
@@ -190,22 +211,44 @@ export class ToolExecutor {
 
   #validateOutput(tool: AnyTool, raw: unknown, logger: Logger): Record<string, unknown> {
     const parsed = tool.output.safeParse(raw);
-    if (!parsed.success) {
-      // A backend answering outside the contract is our bug, never the caller's: log, don't leak.
-      logger.error(
-        { tool: tool.name, issues: parsed.error.issues.slice(0, 5) },
-        'tool output failed its schema',
-      );
-      throw new InternalError('The tool produced an invalid result.');
-    }
+    if (!parsed.success) this.#invalidOutput(tool, 'invalid_output', parsed.error.issues.slice(0, 5), logger);
     return parsed.data as Record<string, unknown>;
   }
 
-  #context(request: CallRequest, releases: Release[]): ToolContext {
+  /** A large answer's bytes: checked in a worker when one serves the tool, else here. */
+  async #checkUnparsed(tool: AnyTool, answer: UnparsedAnswer, logger: Logger): Promise<ToolAnswer> {
+    const workers = this.#deps.answerWorkers;
+    if (workers?.serves(tool.name)) {
+      let checked: Awaited<ReturnType<AnswerChecker['check']>>;
+      try {
+        checked = await workers.check(tool.name, answer.bytes);
+      } catch (err) {
+        logger.error({ err, tool: tool.name }, 'answer worker lost the answer');
+        throw new InternalError('The result could not be checked.');
+      }
+      if (checked.ok) return ToolAnswer.ofJson(checked.json);
+      // A worker without this tool (never so when it serves it) leaves the check to this thread.
+      if (checked.reason !== 'unknown_tool')
+        this.#invalidOutput(tool, checked.reason, checked.issues, logger);
+    }
+    const checked = checkAnswerBytes(tool, answer.bytes);
+    if (checked.ok) return ToolAnswer.ofValue(checked.value);
+    this.#invalidOutput(tool, checked.reason, checked.issues, logger);
+  }
+
+  #invalidOutput(tool: AnyTool, reason: string, issues: unknown[] | undefined, logger: Logger): never {
+    // A backend answering outside the contract is our bug, never the caller's: log, don't leak.
+    logger.error({ tool: tool.name, reason, issues }, 'tool output failed its schema');
+    throw new InternalError('The tool produced an invalid result.');
+  }
+
+  #context(tool: AnyTool, request: CallRequest, releases: Release[]): ToolContext {
     const backends = this.#deps.backends;
     const budget = this.#deps.answerBudget;
+    const workers = this.#deps.answerWorkers;
     const projectId = request.principal.projectId;
     return {
+      ...(workers?.serves(tool.name) ? { unparsedFrom: workers.fromBytes } : {}),
       ...(budget
         ? {
             reserveAnswer: async (bytes: number | undefined) => {

@@ -1,4 +1,10 @@
 export { AnswerBudget, type AnswerBudgetOptions, DEFAULT_ANSWER_BUDGET, type Release } from './answer-budget';
+export {
+  type AnswerChecker,
+  AnswerWorkers,
+  type AnswerWorkersOptions,
+  type WorkerCheck,
+} from './answer-workers';
 export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
 export { usageAdvice } from './guidance';
 export { allowOnly, httpErrorHandler, notFoundHandler } from './http-errors';
@@ -7,3 +13,4 @@ export { createMcpServer, type McpServerOptions, toMcpTool, toMcpToolError } fro
 export { buildOpenApiDocument, type OpenApiOptions, SERVICE_INFO } from './openapi';
 export { ToolRegistry } from './registry';
 export { createRestRouter, REST_TOOL_PATH, type RestBindingOptions } from './rest-binding';
+export { ToolAnswer } from './tool-answer';

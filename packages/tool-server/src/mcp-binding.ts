@@ -79,7 +79,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     const name = request.params.name;
     const traceparent = extra.requestInfo?.headers?.traceparent;
     try {
-      const result = await executor.call({
+      const answer = await executor.execute({
         principal: options.principal(),
         tool: name,
         args: request.params.arguments,
@@ -88,7 +88,8 @@ export function createMcpServer(options: McpServerOptions): Server {
         ...(typeof traceparent === 'string' ? { traceparent } : {}),
         signal: extra.signal,
       });
-      return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
+      // From an answer worker, the text is the JSON it made and only the object is parsed here.
+      return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.value };
     } catch (err) {
       return toMcpToolError(err, name);
     }

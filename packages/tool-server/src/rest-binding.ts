@@ -30,7 +30,7 @@ export function createRestRouter(options: RestBindingOptions): Router {
       res.once('close', () => {
         if (!res.writableFinished) abort.abort();
       });
-      const result = await options.executor.call({
+      const answer = await options.executor.execute({
         principal: options.principalOf(res),
         tool: String(req.params.name),
         args: body ?? {},
@@ -39,7 +39,9 @@ export function createRestRouter(options: RestBindingOptions): Router {
         ...(req.get('traceparent') ? { traceparent: req.get('traceparent') } : {}),
         signal: abort.signal,
       });
-      res.status(200).json(result);
+      // JSON the answer workers made is sent as it is: this thread never parses a large answer.
+      if (answer.bytes) res.status(200).type('application/json').send(answer.bytes);
+      else res.status(200).json(answer.value);
     } catch (err) {
       next(err);
     }

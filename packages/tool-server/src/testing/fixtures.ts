@@ -1,4 +1,6 @@
 // Test-only: tools, principals and an executor for the bindings' tests (subpath ./testing).
+
+import { isMainThread } from 'node:worker_threads';
 import type { AuditEntry, AuditSink } from '@svc/audit';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
@@ -56,6 +58,34 @@ export const recallTool = defineTool({
   backend: 'recall',
   example: {},
   handler: async () => ({ ok: true }),
+});
+
+/**
+ * Forwarded to the core as tools are by default. A row labelled 'die' ends the answer worker that
+ * checks it (never the main thread): how the tests see a worker lost mid-answer.
+ */
+export const rowsTool = defineTool({
+  name: 'demo.rows',
+  title: 'Rows',
+  description: 'Rows from the core.',
+  input: z.strictObject({}),
+  output: z.strictObject({
+    rows: z.array(
+      z.strictObject({
+        n: z.number(),
+        label: z
+          .string()
+          .default('none')
+          .refine((label) => {
+            if (label === 'die' && !isMainThread) process.exit(3);
+            return true;
+          }),
+      }),
+    ),
+  }),
+  capability: 'base',
+  backend: 'core',
+  example: {},
 });
 
 export function principal(overrides: Partial<Principal> = {}): Principal {
