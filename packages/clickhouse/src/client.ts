@@ -126,6 +126,9 @@ function settingsFor(
     max_memory_usage: String(options?.maxMemoryUsageBytes ?? limits.maxMemoryUsageBytes),
     // While a query with a lower number runs, the engine pauses those with higher ones (0: none).
     priority: String(options?.priority ?? 0),
+    // Stated on every statement (chDB keeps a session's settings): 0 is the engine's own choice.
+    max_threads: options?.maxThreads ?? 0,
+    os_thread_priority: String(options?.threadNiceness ?? 0),
     // The handle KILL QUERY finds a query by (system.processes.Settings['log_comment']).
     log_comment: options?.marker ?? '',
   };

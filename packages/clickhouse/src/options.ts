@@ -34,6 +34,13 @@ export interface QueryOptions extends QueryLimits {
   signal?: AbortSignal;
   /** ClickHouse `priority`: while a query with a lower number runs, higher ones pause. 0: none. */
   priority?: number;
+  /** Threads the query may use (ClickHouse `max_threads`); unset: as many as the engine likes. */
+  maxThreads?: number;
+  /**
+   * Linux nice value of the query's threads (ClickHouse `os_thread_priority`): higher yields the
+   * CPU to others. The engine applies it only with CAP_SYS_NICE, otherwise it is a no-op.
+   */
+  threadNiceness?: number;
 }
 
 export function isEmbedded(options: ServerOptions | EmbeddedOptions): options is EmbeddedOptions {

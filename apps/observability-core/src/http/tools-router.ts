@@ -6,6 +6,7 @@ import { budgetedClickHouse } from '../scheduling/budgeted-clickhouse';
 import type { FairScheduler } from '../scheduling/fair-scheduler';
 import type { AnyCoreTool } from '../tools/core-tool';
 import { requireInternalSecret } from './internal-auth';
+import { sendJsonInSlices } from './send-json-in-slices';
 
 export interface QueryBudget {
   /** Time a call may take, waiting for its turn included; the gateway's timeout must be longer. */
@@ -80,7 +81,7 @@ export function createToolsRouter(deps: ToolsRouterDeps): Router {
           });
           const result = await tool.run({ ch, projectId, now: deps.now(), signal: abort.signal }, input);
           calls.inc({ tool: tool.name, outcome: 'ok' });
-          res.status(200).json(result);
+          await sendJsonInSlices(res, 200, result);
         });
       } catch (err) {
         if (err instanceof QueryCancelledError && abort.signal.aborted) {
