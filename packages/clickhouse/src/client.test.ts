@@ -55,6 +55,28 @@ describe('createClickHouse (embedded chDB)', () => {
     expect(row).toEqual({ big: '18446744073709551615', small: 7 });
   });
 
+  it('runs a query on the threads and at the CPU priority asked, and the next one as the engine likes', async () => {
+    const SETTINGS = "SELECT getSetting('max_threads') AS threads, getSetting('os_thread_priority') AS nice";
+    const [engine] = await a.query<{ threads: number; nice: number }>(SETTINGS);
+    const limited = await a.query<{ threads: number; nice: number }>(
+      SETTINGS,
+      {},
+      {
+        maxThreads: 1,
+        threadNiceness: 10,
+      },
+    );
+    expect(limited).toEqual([{ threads: 1, nice: 10 }]);
+    // Every session of the pool (chDB keeps settings per session), so whichever one ran the
+    // limited query is asked again.
+    const after = await Promise.all(
+      Array.from({ length: a.concurrency * 2 }, () => a.query<{ threads: number; nice: number }>(SETTINGS)),
+    );
+    for (const [row] of after) {
+      expect(row).toEqual({ threads: engine?.threads, nice: 0 });
+    }
+  });
+
   it('enforces the per-query memory limit', async () => {
     await expect(
       a.query('SELECT groupArray(number) FROM numbers(5000000)', {}, { maxMemoryUsageBytes: 1_000_000 }),
