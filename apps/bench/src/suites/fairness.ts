@@ -84,10 +84,11 @@ function cpuSeconds(pid: number): number {
 }
 
 /** A's flood from a child process (flood-process.ts), so that B's client has its event loop to itself. */
-function floodFromOwnProcess(spec: FloodSpec): Promise<LoadResult> {
+function floodFromOwnProcess(spec: FloodSpec): { pid: number; result: Promise<LoadResult> } {
   const script = fileURLToPath(new URL('../flood-process.ts', import.meta.url));
-  return new Promise((resolve, reject) => {
-    execFile(
+  let pid = 0;
+  const result = new Promise<LoadResult>((resolve, reject) => {
+    const child = execFile(
       process.execPath,
       ['--import', 'tsx', script, JSON.stringify(spec)],
       { maxBuffer: 16 * 1024 * 1024, timeout: spec.durationMs + 60_000 },
@@ -96,7 +97,9 @@ function floodFromOwnProcess(spec: FloodSpec): Promise<LoadResult> {
         else resolve(JSON.parse(stdout) as LoadResult);
       },
     );
+    pid = child.pid ?? 0;
   });
+  return { pid, result };
 }
 
 /** B's lookups one after another for `ms`, each answer read; latencies and failures. */
@@ -186,10 +189,11 @@ export async function benchFairness(
         expected: [200, 429],
       });
       await new Promise((r) => setTimeout(r, 1000));
-      const cpu0 = services.map((s) => cpuSeconds(s.pid));
+      const measured = [...services.map((s) => ({ name: s.name, pid: s.pid })), { name: "A's client", pid: flooding.pid }];
+      const cpu0 = measured.map((m) => cpuSeconds(m.pid));
       const busy = await lookups(lookupUrl, headersB, lookupBody, durationMs);
-      const cpu = Object.fromEntries(services.map((s, i) => [s.name, cpuSeconds(s.pid) - cpu0[i]!]));
-      const flood = await flooding;
+      const cpu = Object.fromEntries(measured.map((m, i) => [m.name, cpuSeconds(m.pid) - cpu0[i]!]));
+      const flood = await flooding.result;
       paths.push({
         path,
         unloaded: summarize(quiet.samples),
