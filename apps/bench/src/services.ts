@@ -99,10 +99,13 @@ export async function startProcess(
 /**
  * V8 heap limits each service is deployed with (docs/decisions.md, "Memory"): without one, V8 lets
  * the old space grow to well over a hundred MB of garbage before a full collection, although the
- * live heap of the gateway under load is about 35 MB. The apps' own start scripts use the same.
+ * live heap of the gateway under load is about 35 MB. The gateway's garbage is collected on the
+ * thread that made it (`--single-threaded-gc`): V8's shared helper threads run at the process's
+ * priority, and would otherwise collect the answer workers' garbage at the event loop's priority
+ * (docs/decisions.md, "Answer workers"). The apps' own start scripts use the same.
  */
 export const NODE_FLAGS: Record<string, string[]> = {
-  'http-gateway': ['--max-old-space-size=128'],
+  'http-gateway': ['--max-old-space-size=128', '--single-threaded-gc'],
   identity: ['--max-old-space-size=128'],
   'observability-core': [],
 };
