@@ -24,13 +24,25 @@ export async function freePort(): Promise<number> {
 
 let built = false;
 /** Bundles the services once per run. */
+/** Each app's bundles, as its `pnpm build` makes them (the gateway's answer workers run their own). */
+const BUNDLES: Record<string, [entry: string, outfile: string][]> = {
+  identity: [['src/main.ts', 'dist/main.js']],
+  'observability-core': [['src/main.ts', 'dist/main.js']],
+  'http-gateway': [
+    ['src/main.ts', 'dist/main.js'],
+    ['src/answer-worker.ts', 'dist/answer-worker.js'],
+  ],
+};
+
 export function buildApps(): void {
   if (built || process.env.BENCH_TSX) return;
-  for (const app of ['identity', 'observability-core', 'http-gateway']) {
-    execFileSync(process.execPath, [join(ROOT, 'scripts/build-app.mjs'), 'src/main.ts', 'dist/main.js'], {
-      cwd: join(APPS, app),
-      stdio: 'inherit',
-    });
+  for (const [app, entries] of Object.entries(BUNDLES)) {
+    for (const [entry, outfile] of entries) {
+      execFileSync(process.execPath, [join(ROOT, 'scripts/build-app.mjs'), entry, outfile], {
+        cwd: join(APPS, app),
+        stdio: 'inherit',
+      });
+    }
   }
   built = true;
 }

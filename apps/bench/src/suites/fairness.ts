@@ -189,7 +189,10 @@ export async function benchFairness(
         expected: [200, 429],
       });
       await new Promise((r) => setTimeout(r, 1000));
-      const measured = [...services.map((s) => ({ name: s.name, pid: s.pid })), { name: "A's client", pid: flooding.pid }];
+      const measured = [
+        ...services.map((s) => ({ name: s.name, pid: s.pid })),
+        { name: "A's client", pid: flooding.pid },
+      ];
       const cpu0 = measured.map((m) => cpuSeconds(m.pid));
       const busy = await lookups(lookupUrl, headersB, lookupBody, durationMs);
       const cpu = Object.fromEntries(measured.map((m, i) => [m.name, cpuSeconds(m.pid) - cpu0[i]!]));

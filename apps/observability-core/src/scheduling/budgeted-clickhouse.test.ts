@@ -25,10 +25,14 @@ const budget = (priority: number) => ({
 describe('budgetedClickHouse', () => {
   it("caps a query by the call's deadline and memory, whatever the tool asks for", async () => {
     const { ch, seen } = recording();
-    await budgetedClickHouse(ch, budget(1)).query('SELECT 1', {}, {
-      maxExecutionTimeSeconds: 60,
-      maxMemoryUsageBytes: 10_000,
-    });
+    await budgetedClickHouse(ch, budget(1)).query(
+      'SELECT 1',
+      {},
+      {
+        maxExecutionTimeSeconds: 60,
+        maxMemoryUsageBytes: 10_000,
+      },
+    );
     expect(seen[0]).toMatchObject({ maxExecutionTimeSeconds: 5, maxMemoryUsageBytes: 1000, priority: 1 });
   });
 

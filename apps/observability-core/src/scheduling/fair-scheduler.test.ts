@@ -13,8 +13,11 @@ interface Job {
   result: Promise<string>;
 }
 
-function harness(limits = { concurrency: 2, perProject: 1, queuedPerProject: 10 }) {
-  const scheduler = new FairScheduler(limits, createNoopMetrics());
+function harness(
+  limits = { concurrency: 2, perProject: 1, queuedPerProject: 10 },
+  options: { now?: () => number; presenceMs?: number } = {},
+) {
+  const scheduler = new FairScheduler(limits, createNoopMetrics(), options);
   const started: string[] = [];
   const jobs = new Map<string, Job>();
   function submit(project: string, name: string, options: { deadline?: number; signal?: AbortSignal } = {}) {
@@ -54,13 +57,35 @@ describe('FairScheduler', () => {
     expect(started).toEqual(['a1', 'b1', 'a2', 'b2', 'a3', 'a4']);
   });
 
-  it('holds a project to its share of slots, so a quiet project starts at once', () => {
-    const { started, submit } = harness({ concurrency: 4, perProject: 2, queuedPerProject: 50 });
+  it('lets a project alone use every slot but one, and holds it to its share once another comes', async () => {
+    const { started, submit, finish } = harness({ concurrency: 4, perProject: 2, queuedPerProject: 50 });
     for (let i = 1; i <= 20; i++) submit('A', `a${i}`);
-    expect(started).toEqual(['a1', 'a2']);
+    expect(started).toEqual(['a1', 'a2', 'a3']);
+    // The slot left free: B's first call starts at once.
     submit('B', 'b1');
     submit('C', 'c1');
-    expect(started).toEqual(['a1', 'a2', 'b1', 'c1']);
+    expect(started).toEqual(['a1', 'a2', 'a3', 'b1']);
+    // A is over its share now that others are here: its finished slot goes to C.
+    await finish('a1');
+    expect(started).toEqual(['a1', 'a2', 'a3', 'b1', 'c1']);
+    await finish('a2');
+    expect(started).toEqual(['a1', 'a2', 'a3', 'b1', 'c1', 'a4']);
+  });
+
+  it('counts a project as present for presenceMs after its last call, then lets the other use the slots', async () => {
+    let now = 1_000_000;
+    const { started, submit, finish } = harness(
+      { concurrency: 4, perProject: 1, queuedPerProject: 50 },
+      { now: () => now, presenceMs: 2000 },
+    );
+    submit('B', 'b1');
+    await finish('b1');
+    now += 1500;
+    for (let i = 1; i <= 10; i++) submit('A', `a${i}`);
+    expect(started).toEqual(['b1', 'a1']);
+    now += 1000;
+    await finish('a1');
+    expect(started).toEqual(['b1', 'a1', 'a2', 'a3', 'a4']);
   });
 
   it("refuses beyond a project's queue with 429 for that project only", async () => {
@@ -86,13 +111,21 @@ describe('FairScheduler', () => {
     expect(started).toEqual(['a1', 'd1']);
   });
 
-  it('gives the engine priority 1 to a quiet project, lower ones to a project with a backlog', () => {
-    const { submit } = harness({ concurrency: 4, perProject: 2, queuedPerProject: 50 });
+  it('gives the engine priority 1 to a quiet project, lower ones to a project with a backlog', async () => {
+    const { submit, finish } = harness({ concurrency: 4, perProject: 2, queuedPerProject: 50 });
+    submit('B', 'b0');
+    await finish('b0');
     const a1 = submit('A', 'a1');
     const a2 = submit('A', 'a2');
     for (let i = 3; i <= 30; i++) submit('A', `a${i}`);
     const b1 = submit('B', 'b1');
     expect([a1.ticket?.priority, a2.ticket?.priority, b1.ticket?.priority]).toEqual([1, 2, 1]);
+  });
+
+  it('keeps priority 1 for a project alone, whatever its backlog: there is nobody to yield to', () => {
+    const { submit } = harness({ concurrency: 4, perProject: 1, queuedPerProject: 50 });
+    const jobs = Array.from({ length: 10 }, (_, i) => submit('A', `a${i + 1}`));
+    expect(jobs.map((j) => j.ticket?.priority)).toEqual([1, 1, 1, ...Array(7).fill(undefined)]);
   });
 
   it('frees the slot of a failed query and counts what runs and waits', async () => {

@@ -14,8 +14,14 @@ import { RateLimitedError } from '@svc/tool-kit';
 // deadline; past either, the call is refused with 429 for that project alone. A call whose caller
 // left is dropped from the queue, and its running queries are stopped in the engine.
 //
-// Each call also gets an engine priority from its project's load: 1 for a project with nothing
-// else running or waiting, up to 10 for one with a backlog. Its queries take a chDB session in
+// The limit holds while another project is present (has calls running or waiting, or had one end
+// within `presenceMs`). A project alone may use every slot but one: an idle core is not kept idle,
+// and the slot left free lets the next project's first call start at once. Once that call is in,
+// the alone project starts no more than `perProject` new calls until the other has been quiet for
+// `presenceMs`.
+//
+// Each call also gets an engine priority from its project's load while another project is present:
+// 1 for a project with nothing else running or waiting, up to 10 for one with a backlog (alone, 1). Its queries take a chDB session in
 // that order, and while a query with a lower number runs ClickHouse pauses those with higher ones,
 // so a quiet project's lookup is not slowed down by a busy one's heavy queries next to it.
 
@@ -27,6 +33,15 @@ export interface SchedulerLimits {
   /** Calls of one project waiting at most; beyond, 429. */
   queuedPerProject: number;
 }
+
+export interface SchedulerOptions {
+  /** How long a project that called counts as present after its last call ended. */
+  presenceMs?: number;
+  now?: () => number;
+}
+
+/** Long enough to cover the gap between a client's calls made one after another. */
+const DEFAULT_PRESENCE_MS = 2_000;
 
 export interface QueryTicket {
   /** ClickHouse `priority` for the call's queries (1 highest). */
@@ -63,10 +78,18 @@ export class FairScheduler {
   private readonly refusals;
   private readonly waits;
 
+  /** When each project's last call ended, for those that ended within presenceMs. */
+  private readonly lastEnded = new Map<string, number>();
+  private readonly presenceMs: number;
+  private readonly now: () => number;
+
   constructor(
     readonly limits: SchedulerLimits,
     metrics: Metrics,
+    options: SchedulerOptions = {},
   ) {
+    this.presenceMs = options.presenceMs ?? DEFAULT_PRESENCE_MS;
+    this.now = options.now ?? Date.now;
     if (limits.perProject < 1 || limits.concurrency < 1 || limits.queuedPerProject < 0) {
       throw new Error('scheduler limits must be positive');
     }
@@ -94,7 +117,7 @@ export class FairScheduler {
   ): Promise<T> {
     if (signal?.aborted) return Promise.reject(new QueryCancelledError());
     const project = this.stateOf(projectId);
-    if (project.queue.length >= this.limits.queuedPerProject && !this.canStartNow(project)) {
+    if (project.queue.length >= this.limits.queuedPerProject && !this.canStartNow(projectId, project)) {
       this.refusals.inc({ reason: 'queue_full' });
       this.forgetIfIdle(projectId, project);
       return Promise.reject(
@@ -127,8 +150,9 @@ export class FairScheduler {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
           this.waits.observe({}, (Date.now() - enqueuedAt) / 1000);
-          // Load as it stands when this query starts: the others of its project, running or waiting.
-          const load = project.running + project.queue.length;
+          // Load as it stands when this query starts: the others of its project, running or
+          // waiting; it lowers the priority only while there is another project to yield to.
+          const load = this.othersPresent(projectId) ? project.running + project.queue.length : 0;
           project.running += 1;
           this.running += 1;
           this.report();
@@ -137,6 +161,7 @@ export class FairScheduler {
             .finally(() => {
               project.running -= 1;
               this.running -= 1;
+              this.lastEnded.set(projectId, this.now());
               this.forgetIfIdle(projectId, project);
               this.dispatch();
             });
@@ -172,8 +197,24 @@ export class FairScheduler {
     return { running: this.running, queued: this.queued };
   }
 
-  private canStartNow(project: ProjectState): boolean {
-    return this.running < this.limits.concurrency && project.running < this.limits.perProject;
+  private canStartNow(projectId: string, project: ProjectState): boolean {
+    return this.running < this.limits.concurrency && project.running < this.limitOf(projectId);
+  }
+
+  /** Calls the project may run: perProject while another project is present, else all slots but one. */
+  private limitOf(projectId: string): number {
+    if (this.othersPresent(projectId)) return this.limits.perProject;
+    return Math.max(this.limits.perProject, this.limits.concurrency - 1);
+  }
+
+  private othersPresent(projectId: string): boolean {
+    for (const id of this.projects.keys()) if (id !== projectId) return true;
+    const since = this.now() - this.presenceMs;
+    for (const [id, ended] of this.lastEnded) {
+      if (ended < since) this.lastEnded.delete(id);
+      else if (id !== projectId) return true;
+    }
+    return false;
   }
 
   private dispatch(): void {
@@ -181,7 +222,7 @@ export class FairScheduler {
       let next: { id: string; state: ProjectState } | undefined;
       for (const id of this.waiting) {
         const state = this.projects.get(id)!;
-        if (state.running >= this.limits.perProject) continue;
+        if (state.running >= this.limitOf(id)) continue;
         if (
           !next ||
           state.running < next.state.running ||
