@@ -9,7 +9,7 @@ import {
 } from '@svc/tool-kit';
 import express from 'express';
 import request from 'supertest';
-import { AnswerWorkers } from './answer-workers';
+import { AnswerWorkers, type AnswerWorkersOptions } from './answer-workers';
 import { ToolExecutor } from './executor';
 import { ToolRegistry } from './registry';
 import { createRestRouter } from './rest-binding';
@@ -61,8 +61,8 @@ const rows = (n: number, label?: string) =>
 
 let workers: AnswerWorkers;
 
-beforeAll(async () => {
-  workers = new AnswerWorkers({
+function pool(overrides: Partial<AnswerWorkersOptions> = {}) {
+  return new AnswerWorkers({
     module: FIXTURE,
     workers: 1,
     fromBytes: FROM_BYTES,
@@ -70,7 +70,12 @@ beforeAll(async () => {
     maxHeapMb: 64,
     logger: silentLogger,
     metrics: createNoopMetrics(),
+    ...overrides,
   });
+}
+
+beforeAll(async () => {
+  workers = pool();
   await until(() => workers.serves('demo.rows'));
 });
 
@@ -150,6 +155,41 @@ describe('answer workers', () => {
     await until(() => workers.serves('demo.rows'));
     const fine = core(() => rows(30));
     expect((await executor(fine.caller, workers).exec.execute(call)).value.rows).toHaveLength(30);
+  });
+
+  it('start no thread before an answer needs one, and stop one idle for idleMs', async () => {
+    const lazy = pool({ idleMs: 300 });
+    try {
+      expect(lazy.threads).toBe(0);
+      const { caller } = core(() => rows(50));
+      // The first large answer is checked inline and starts a worker, which tells the pool its tools.
+      const first = await executor(caller, lazy).exec.execute(call);
+      expect(first.bytes).toBeUndefined();
+      expect(lazy.threads).toBe(1);
+      await until(() => lazy.serves('demo.rows'));
+      expect((await executor(caller, lazy).exec.execute(call)).bytes).toBeInstanceOf(Buffer);
+      await until(() => lazy.threads === 0);
+      // Stopped for idleness, not failed: the next answer starts a worker again at once.
+      expect(lazy.serves('demo.rows')).toBe(true);
+      expect((await executor(caller, lazy).exec.execute(call)).bytes).toBeInstanceOf(Buffer);
+    } finally {
+      await lazy.close();
+    }
+  });
+
+  it('check answers inline when no worker will start', async () => {
+    const broken = pool({ module: new URL('./testing/no-such-worker.ts', import.meta.url) });
+    try {
+      const { caller } = core(() => rows(50));
+      for (let i = 0; i < 3; i++) {
+        const answer = await executor(caller, broken).exec.execute(call);
+        expect(answer.value.rows).toHaveLength(50);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(broken.serves('demo.rows')).toBe(false);
+    } finally {
+      await broken.close();
+    }
   });
 
   it('run at a lower priority than the event loop (Linux: a nice value per thread)', () => {

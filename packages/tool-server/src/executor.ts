@@ -20,7 +20,7 @@ import {
 } from '@svc/tool-kit';
 import type { AnswerBudget, Release } from './answer-budget';
 import { checkAnswerBytes } from './answer-check';
-import type { AnswerChecker } from './answer-workers';
+import { type AnswerChecker, AnswerWorkersUnavailableError } from './answer-workers';
 import type { ToolRegistry } from './registry';
 import { ToolAnswer } from './tool-answer';
 
@@ -219,17 +219,21 @@ export class ToolExecutor {
   async #checkUnparsed(tool: AnyTool, answer: UnparsedAnswer, logger: Logger): Promise<ToolAnswer> {
     const workers = this.#deps.answerWorkers;
     if (workers?.serves(tool.name)) {
-      let checked: Awaited<ReturnType<AnswerChecker['check']>>;
+      let checked: Awaited<ReturnType<AnswerChecker['check']>> | undefined;
       try {
         checked = await workers.check(tool.name, answer.bytes);
       } catch (err) {
-        logger.error({ err, tool: tool.name }, 'answer worker lost the answer');
-        throw new InternalError('The result could not be checked.');
+        // No worker to take it: this thread checks it. A worker that died on it lost it.
+        if (!(err instanceof AnswerWorkersUnavailableError)) {
+          logger.error({ err, tool: tool.name }, 'answer worker lost the answer');
+          throw new InternalError('The result could not be checked.');
+        }
       }
-      if (checked.ok) return ToolAnswer.ofJson(checked.json);
+      if (checked?.ok) return ToolAnswer.ofJson(checked.json);
       // A worker without this tool (never so when it serves it) leaves the check to this thread.
-      if (checked.reason !== 'unknown_tool')
+      if (checked && checked.reason !== 'unknown_tool') {
         this.#invalidOutput(tool, checked.reason, checked.issues, logger);
+      }
     }
     const checked = checkAnswerBytes(tool, answer.bytes);
     if (checked.ok) return ToolAnswer.ofValue(checked.value);

@@ -3,6 +3,7 @@ export {
   type AnswerChecker,
   AnswerWorkers,
   type AnswerWorkersOptions,
+  AnswerWorkersUnavailableError,
   type WorkerCheck,
 } from './answer-workers';
 export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
