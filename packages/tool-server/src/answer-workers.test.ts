@@ -161,6 +161,10 @@ describe('answer workers', () => {
     const lazy = pool({ idleMs: 300 });
     try {
       expect(lazy.threads).toBe(0);
+      // Small answers never start one.
+      const small = core(() => rows(1));
+      expect((await executor(small.caller, lazy).exec.execute(call)).value.rows).toHaveLength(1);
+      expect(lazy.threads).toBe(0);
       const { caller } = core(() => rows(50));
       // The first large answer is checked inline and starts a worker, which tells the pool its tools.
       const first = await executor(caller, lazy).exec.execute(call);

@@ -252,7 +252,9 @@ export class ToolExecutor {
     const workers = this.#deps.answerWorkers;
     const projectId = request.principal.projectId;
     return {
-      ...(workers?.serves(tool.name) ? { unparsedFrom: workers.fromBytes } : {}),
+      // Every large answer comes unparsed when there is a pool: asking the pool whether it serves
+      // the tool is left to the answer's arrival, since that is what starts a worker.
+      ...(workers ? { unparsedFrom: workers.fromBytes } : {}),
       ...(budget
         ? {
             reserveAnswer: async (bytes: number | undefined) => {
