@@ -172,7 +172,7 @@ export class ToolExecutor {
         throw new NotFoundError(`Unknown tool: ${toolName}`);
       }
       const input = this.#validateInput(tool, request.args);
-      const ctx = this.#context(tool, request, releases);
+      const ctx = this.#context(request, releases);
       const raw = await tool.handler(input, ctx);
       result =
         raw instanceof UnparsedAnswer
@@ -246,7 +246,7 @@ export class ToolExecutor {
     throw new InternalError('The tool produced an invalid result.');
   }
 
-  #context(tool: AnyTool, request: CallRequest, releases: Release[]): ToolContext {
+  #context(request: CallRequest, releases: Release[]): ToolContext {
     const backends = this.#deps.backends;
     const budget = this.#deps.answerBudget;
     const workers = this.#deps.answerWorkers;
