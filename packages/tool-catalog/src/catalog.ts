@@ -1,5 +1,6 @@
 import type { AnyTool } from '@svc/tool-kit';
 import { analyticsTools } from '@svc/tools-analytics';
+import { apmTools } from '@svc/tools-apm';
 import { crashTools } from '@svc/tools-crash';
 import { logsTools } from '@svc/tools-logs';
 import { usersTools } from '@svc/tools-users';
@@ -8,4 +9,10 @@ import { usersTools } from '@svc/tools-users';
  * Every tool the stack implements. Transports register these; what a caller sees is then
  * narrowed by deployment, health and the org's capabilities (ToolExecutor.isVisible).
  */
-export const allTools: readonly AnyTool[] = [...logsTools, ...crashTools, ...usersTools, ...analyticsTools];
+export const allTools: readonly AnyTool[] = [
+  ...logsTools,
+  ...crashTools,
+  ...apmTools,
+  ...usersTools,
+  ...analyticsTools,
+];

@@ -1,4 +1,5 @@
 import { analyticsQueries } from './analytics/queries';
+import { apmQueries } from './apm/queries';
 import type { AnyCoreTool } from './core-tool';
 import { crashQueries } from './crash/queries';
 import { logsQueries } from './logs/queries';
@@ -8,6 +9,7 @@ import { usersQueries } from './users/queries';
 export const coreQueries: readonly AnyCoreTool[] = [
   ...logsQueries,
   ...crashQueries,
+  ...apmQueries,
   ...usersQueries,
   ...analyticsQueries,
 ];

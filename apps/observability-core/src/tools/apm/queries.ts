@@ -1,0 +1,5 @@
+import type { AnyCoreTool } from '../core-tool';
+import { apmStatsQuery } from './apm-stats';
+
+/** Performance metrics and release health as the core serves them (@svc/tools-apm). */
+export const apmQueries: readonly AnyCoreTool[] = [apmStatsQuery];

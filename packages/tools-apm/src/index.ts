@@ -1,0 +1,2 @@
+export { apmStats, apmStatsInput, apmStatsOutput } from './apm-stats';
+export { apmTools } from './toolset';

@@ -1,0 +1,5 @@
+import type { AnyTool } from '@svc/tool-kit';
+import { apmStats } from './apm-stats';
+
+/** Tools of this group, in catalog order. Each lives in its own file. */
+export const apmTools: readonly AnyTool[] = [apmStats];
