@@ -1,3 +1,4 @@
+import { apmSearch } from './apm-search';
 import { apmStats } from './apm-stats';
 
 // The input contract of the performance tools (SPEC.md section 4 defaults, docs/semantics.md ranges).
@@ -9,5 +10,13 @@ describe('apm tool inputs', () => {
     expect(apmStats.input.safeParse({ days: 1.5 }).success).toBe(false);
     expect(apmStats.input.safeParse({ days: 365 }).success).toBe(true);
     expect(apmStats.input.safeParse({ name: 'fps' }).success).toBe(false);
+  });
+
+  it('apm.search: limit defaults to 20 within 1..1000; name trimmed; search non-empty', () => {
+    expect(apmSearch.input.parse({})).toEqual({ limit: 20 });
+    expect(apmSearch.input.parse({ name: ' fps ' }).name).toBe('fps');
+    for (const bad of [{ limit: 0 }, { limit: 1001 }, { search: '' }, { name: '' }, { days: 1 }]) {
+      expect(apmSearch.input.safeParse(bad).success).toBe(false);
+    }
   });
 });

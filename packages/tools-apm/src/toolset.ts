@@ -1,5 +1,6 @@
 import type { AnyTool } from '@svc/tool-kit';
+import { apmSearch } from './apm-search';
 import { apmStats } from './apm-stats';
 
 /** Tools of this group, in catalog order. Each lives in its own file. */
-export const apmTools: readonly AnyTool[] = [apmStats];
+export const apmTools: readonly AnyTool[] = [apmStats, apmSearch];

@@ -1,0 +1,54 @@
+import { type ApmSample, apmSearch } from '@svc/tools-apm';
+import { isoFromMs } from '../../storage/time';
+import { serve } from '../core-tool';
+import { sanitizeAttributes, sanitizeOptional } from '../sanitize';
+import { combine, equals, paramsOf, whereOf } from '../sql/filter';
+import { fetchFor, pageOf } from '../sql/page';
+import { containsAny } from '../sql/text-match';
+
+interface SampleRow {
+  ts: string;
+  name: string;
+  value: number;
+  unit: string;
+  platform: string;
+  app_version: string;
+  session_id: string;
+  user_id: string;
+  attributes: Record<string, string>;
+}
+
+/** The attributes as `search` sees them: one `key=value` line per attribute. */
+const ATTRIBUTES_TEXT =
+  "arrayStringConcat(arrayMap((k, v) -> concat(k, '=', v), mapKeys(attributes), mapValues(attributes)), '\\n')";
+
+/** Newest first; ties by name, session, value, so pages are stable. */
+export const apmSearchQuery = serve(apmSearch, async (ctx, input) => {
+  const search =
+    input.search === undefined ? undefined : containsAny(['name', ATTRIBUTES_TEXT], [input.search], 'search');
+  const filter = combine(equals('name', input.name), search);
+  const rows = await ctx.ch.query<SampleRow>(
+    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, name, value, unit, platform, app_version, session_id,
+       user_id, attributes
+     FROM metrics WHERE ${whereOf(filter)}
+     ORDER BY timestamp DESC, name ASC, session_id ASC, value ASC
+     LIMIT {fetch:UInt32}`,
+    paramsOf(filter, ctx.projectId, { fetch: fetchFor(input.limit) }),
+    { signal: ctx.signal },
+  );
+  return pageOf(rows, input.limit, toSample);
+});
+
+function toSample(row: SampleRow): ApmSample {
+  return {
+    timestamp: isoFromMs(row.ts),
+    name: sanitizeOptional(row.name) ?? '',
+    value: row.value,
+    unit: sanitizeOptional(row.unit),
+    platform: sanitizeOptional(row.platform),
+    app_version: sanitizeOptional(row.app_version),
+    session_id: sanitizeOptional(row.session_id),
+    user_id: sanitizeOptional(row.user_id),
+    attributes: sanitizeAttributes(row.attributes),
+  };
+}
