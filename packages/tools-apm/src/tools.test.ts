@@ -1,3 +1,4 @@
+import { apmMemoryGrowth } from './apm-memory-growth';
 import { apmSearch } from './apm-search';
 import { apmStats } from './apm-stats';
 
@@ -17,6 +18,13 @@ describe('apm tool inputs', () => {
     expect(apmSearch.input.parse({ name: ' fps ' }).name).toBe('fps');
     for (const bad of [{ limit: 0 }, { limit: 1001 }, { search: '' }, { name: '' }, { days: 1 }]) {
       expect(apmSearch.input.safeParse(bad).success).toBe(false);
+    }
+  });
+
+  it('apm.memory_growth: days 14 and limit 20 by default, in range', () => {
+    expect(apmMemoryGrowth.input.parse({})).toEqual({ days: 14, limit: 20 });
+    for (const bad of [{ days: 0 }, { limit: 1001 }, { session_id: 's' }]) {
+      expect(apmMemoryGrowth.input.safeParse(bad).success).toBe(false);
     }
   });
 });

@@ -1,6 +1,7 @@
 import type { AnyTool } from '@svc/tool-kit';
+import { apmMemoryGrowth } from './apm-memory-growth';
 import { apmSearch } from './apm-search';
 import { apmStats } from './apm-stats';
 
 /** Tools of this group, in catalog order. Each lives in its own file. */
-export const apmTools: readonly AnyTool[] = [apmStats, apmSearch];
+export const apmTools: readonly AnyTool[] = [apmStats, apmSearch, apmMemoryGrowth];
