@@ -48,9 +48,9 @@ function samplesOf(prefix: string): Sample[] {
   // Constant memory: slope 0, r2 1 by definition.
   for (let i = 0; i < 5; i++) out.push(mem(`${prefix}flat`, t0 + i * MIN, 300, 'u3'));
   // Shrinking, irregular times; the user id changes: the latest one sent counts.
-  [0, 1, 7, 30].forEach((m, i) =>
-    out.push(mem(`${prefix}shrink`, t0 + m * MIN, 500 - i * 20 - (m % 5), i < 3 ? 'u4' : 'u5')),
-  );
+  [0, 1, 7, 30].forEach((m, i) => {
+    out.push(mem(`${prefix}shrink`, t0 + m * MIN, 500 - i * 20 - (m % 5), i < 3 ? 'u4' : 'u5'));
+  });
   // Too few samples; all at one instant; a session with no user.
   out.push(mem(`${prefix}two`, t0, 100), mem(`${prefix}two`, t0 + MIN, 900));
   for (const v of [10, 20, 30]) out.push(mem(`${prefix}instant`, t0, v));
