@@ -1,6 +1,7 @@
 import { apmMemoryGrowth } from './apm-memory-growth';
 import { apmSearch } from './apm-search';
 import { apmStats } from './apm-stats';
+import { releaseHealth } from './release-health';
 
 // The input contract of the performance tools (SPEC.md section 4 defaults, docs/semantics.md ranges).
 describe('apm tool inputs', () => {
@@ -25,6 +26,24 @@ describe('apm tool inputs', () => {
     expect(apmMemoryGrowth.input.parse({})).toEqual({ days: 14, limit: 20 });
     for (const bad of [{ days: 0 }, { limit: 1001 }, { session_id: 's' }]) {
       expect(apmMemoryGrowth.input.safeParse(bad).success).toBe(false);
+    }
+  });
+
+  it('release.health: exactly one of version or versions (1..10), days 14 by default', () => {
+    expect(releaseHealth.input.parse({ version: ' 2.0 ' })).toEqual({ version: '2.0', days: 14 });
+    expect(releaseHealth.input.parse({ versions: ['1', '2'], days: 3 })).toEqual({
+      versions: ['1', '2'],
+      days: 3,
+    });
+    const eleven = Array.from({ length: 11 }, (_, i) => String(i));
+    for (const bad of [
+      {},
+      { version: '1', versions: ['2'] },
+      { versions: [] },
+      { versions: eleven },
+      { version: '' },
+    ]) {
+      expect(releaseHealth.input.safeParse(bad).success).toBe(false);
     }
   });
 });
