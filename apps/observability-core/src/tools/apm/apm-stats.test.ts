@@ -1,5 +1,6 @@
 import { apmStatsOutput } from '@svc/tools-apm';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
+import { seededRandom as random } from '../../testing/seeded-random';
 import { reported } from '../precision';
 
 // Expected answers are computed here, with plain loops, from the samples that were ingested.
@@ -16,17 +17,6 @@ interface Sample {
   value: number;
   unit?: string;
   session_id?: string;
-}
-
-/** Deterministic numbers (mulberry32), so a failure reproduces. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const at = (ms: number) => new Date(ms).toISOString();

@@ -14,6 +14,7 @@ import {
 import type { z } from 'zod';
 import { toChTime } from '../../storage/time';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
+import { seededRandom as random } from '../../testing/seeded-random';
 import { SIGNATURE_HISTORY_SQL } from './signature-history';
 
 // The seven crash query tools over the core's internal tool endpoint on a real chDB. The records
@@ -57,16 +58,6 @@ interface Crash {
   device_os: string;
   user_id?: string;
   session_id?: string;
-}
-
-function random(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ISSUES = [
