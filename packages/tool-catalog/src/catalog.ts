@@ -3,6 +3,7 @@ import { analyticsTools } from '@svc/tools-analytics';
 import { apmTools } from '@svc/tools-apm';
 import { crashTools } from '@svc/tools-crash';
 import { logsTools } from '@svc/tools-logs';
+import { traceTools } from '@svc/tools-trace';
 import { usersTools } from '@svc/tools-users';
 
 /**
@@ -13,6 +14,7 @@ export const allTools: readonly AnyTool[] = [
   ...logsTools,
   ...crashTools,
   ...apmTools,
+  ...traceTools,
   ...usersTools,
   ...analyticsTools,
 ];

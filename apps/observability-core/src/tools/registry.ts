@@ -3,6 +3,7 @@ import { apmQueries } from './apm/queries';
 import type { AnyCoreTool } from './core-tool';
 import { crashQueries } from './crash/queries';
 import { logsQueries } from './logs/queries';
+import { traceQueries } from './trace/queries';
 import { usersQueries } from './users/queries';
 
 /** Every tool the core serves: one line per tool group (its folder's queries.ts). */
@@ -10,6 +11,7 @@ export const coreQueries: readonly AnyCoreTool[] = [
   ...logsQueries,
   ...crashQueries,
   ...apmQueries,
+  ...traceQueries,
   ...usersQueries,
   ...analyticsQueries,
 ];

@@ -178,7 +178,9 @@ describe('release.health on chDB', () => {
     const body = await health({ versions });
     expect(body.window).toEqual({ from: at(NOW - 14 * DAY), to: at(NOW) });
     expect(body.releases.map((r) => r.version)).toEqual(versions);
-    body.releases.forEach((r, i) => expectRelease(r as Release, expectedRelease(versions[i]!, 14)));
+    body.releases.forEach((r, i) => {
+      expectRelease(r as Release, expectedRelease(versions[i]!, 14));
+    });
   });
 
   it('grades the healthy release A and the regressed one C or worse; a version without data is found: false', async () => {

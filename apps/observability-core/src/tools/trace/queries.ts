@@ -1,0 +1,5 @@
+import type { AnyCoreTool } from '../core-tool';
+import { traceSearchQuery } from './trace-search';
+
+/** Distributed traces as the core serves them (@svc/tools-trace; capability vis_trace). */
+export const traceQueries: readonly AnyCoreTool[] = [traceSearchQuery];

@@ -1,0 +1,20 @@
+import { traceTools } from './toolset';
+import { traceSearch } from './trace-search';
+
+describe('trace tool inputs', () => {
+  it('are controlled by vis_trace', () => {
+    expect(traceTools.map((t) => t.capability)).toEqual(traceTools.map(() => 'vis_trace'));
+  });
+
+  it('trace.search: limit 50 by default, filters validated', () => {
+    expect(traceSearch.input.parse({})).toEqual({ limit: 50 });
+    expect(traceSearch.input.parse({ operation: ' GET /cart ', status: 'error' })).toEqual({
+      operation: 'GET /cart',
+      status: 'error',
+      limit: 50,
+    });
+    for (const bad of [{ status: 'ERROR' }, { min_duration_ms: -1 }, { limit: 1001 }, { trace_id: 'x' }]) {
+      expect(traceSearch.input.safeParse(bad).success).toBe(false);
+    }
+  });
+});

@@ -1,0 +1,5 @@
+import type { AnyTool } from '@svc/tool-kit';
+import { traceSearch } from './trace-search';
+
+/** Tools of this group, in catalog order. Each lives in its own file. Capability vis_trace. */
+export const traceTools: readonly AnyTool[] = [traceSearch];
