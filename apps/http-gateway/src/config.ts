@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { flag, httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port } from '@svc/config';
+import { DEFAULT_ANSWER_BUDGET } from '@svc/tool-server';
 import { z } from 'zod';
 import type { LimitsConfig } from './rate-limit';
 
@@ -86,9 +87,9 @@ export interface GatewayConfig {
   logLevel: string;
 }
 
-/** A core is left to the event loop, and two workers are enough for the answer budget's two large answers. */
+/** A core is left to the event loop; more workers than large answers handled at once would idle. */
 export function defaultAnswerWorkers(cores = availableParallelism()): number {
-  return Math.max(1, Math.min(2, cores - 1));
+  return Math.max(1, Math.min(DEFAULT_ANSWER_BUDGET.maxLarge, cores - 1));
 }
 
 export function loadGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {

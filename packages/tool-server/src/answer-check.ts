@@ -18,6 +18,11 @@ export function checkAnswerBytes(tool: AnyTool, bytes: Uint8Array): AnswerCheck 
   } catch {
     return { ok: false, reason: 'invalid_json' };
   }
+  return checkAnswer(tool, raw);
+}
+
+/** A parsed answer against the tool's output schema: its output, or the first issues. */
+export function checkAnswer(tool: AnyTool, raw: unknown): AnswerCheck {
   const parsed = tool.output.safeParse(raw);
   if (!parsed.success)
     return { ok: false, reason: 'invalid_output', issues: parsed.error.issues.slice(0, 5) };

@@ -90,7 +90,6 @@ export class AnswerWorkers implements AnswerChecker {
   readonly #tools = new Set<string>();
   #queue: Job[] = [];
   #nextId = 1;
-  #held = 0;
   #failures = 0;
   #retryAt = 0;
   #closed = false;
@@ -144,7 +143,6 @@ export class AnswerWorkers implements AnswerChecker {
       bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice();
     return new Promise<WorkerCheck>((resolve, reject) => {
       this.#queue.push({ id: this.#nextId++, tool, bytes: whole, pending: { resolve, reject } });
-      this.#inFlight.set({}, ++this.#held);
       this.#dispatch();
     });
   }
@@ -155,8 +153,14 @@ export class AnswerWorkers implements AnswerChecker {
     await Promise.all(this.#slots.map((s) => s.worker?.terminate()));
   }
 
-  /** Hands queued answers to idle workers, starting one when every running worker is busy. */
+  /** Hands queued answers to workers, then reports what is held: every change ends here. */
   #dispatch(): void {
+    this.#handOut();
+    this.#reportInFlight();
+  }
+
+  /** Hands queued answers to idle workers, starting one when every running worker is busy. */
+  #handOut(): void {
     while (this.#queue.length > 0) {
       const ready = this.#slots.filter((s) => s.ready);
       let slot = ready.find((s) => s.pending.size === 0);
@@ -180,8 +184,14 @@ export class AnswerWorkers implements AnswerChecker {
     }
   }
 
+  /** Answers queued or in a worker now. */
+  #reportInFlight(): void {
+    let held = this.#queue.length;
+    for (const slot of this.#slots) held += slot.pending.size;
+    this.#inFlight.set({}, held);
+  }
+
   #settle(pending: Pending, outcome: WorkerCheck | 'unavailable' | Error): void {
-    this.#inFlight.set({}, --this.#held);
     if (outcome === 'unavailable') {
       this.#checks.inc({ outcome: 'unavailable' });
       pending.reject(new AnswerWorkersUnavailableError());

@@ -19,7 +19,7 @@ import {
   UnparsedAnswer,
 } from '@svc/tool-kit';
 import type { AnswerBudget, Release } from './answer-budget';
-import { checkAnswerBytes } from './answer-check';
+import { checkAnswer, checkAnswerBytes } from './answer-check';
 import { type AnswerChecker, AnswerWorkersUnavailableError } from './answer-workers';
 import type { ToolRegistry } from './registry';
 import { ToolAnswer } from './tool-answer';
@@ -210,9 +210,9 @@ export class ToolExecutor {
   }
 
   #validateOutput(tool: AnyTool, raw: unknown, logger: Logger): Record<string, unknown> {
-    const parsed = tool.output.safeParse(raw);
-    if (!parsed.success) this.#invalidOutput(tool, 'invalid_output', parsed.error.issues.slice(0, 5), logger);
-    return parsed.data as Record<string, unknown>;
+    const checked = checkAnswer(tool, raw);
+    if (!checked.ok) this.#invalidOutput(tool, checked.reason, checked.issues, logger);
+    return checked.value;
   }
 
   /** A large answer's bytes: checked in a worker when one serves the tool, else here. */

@@ -1,8 +1,8 @@
 import { releaseHealth } from '@svc/tools-apm';
 import { serve } from '../core-tool';
-import { reported, reportedOrNull } from '../precision';
+import { reported } from '../precision';
 import { paramsOf, whereOf } from '../sql/filter';
-import { lastDays } from '../sql/window';
+import { columnInWindow, lastDays } from '../sql/window';
 import { componentsOf, gradeOf, scoreOf } from './release-score';
 
 interface SessionRow {
@@ -30,11 +30,7 @@ export const releaseHealthQuery = serve(releaseHealth, async (ctx, input) => {
   const w = lastDays(ctx.now, input.days);
   const versionIn = { where: ['app_version IN {versions:Array(String)}'], params: { versions } };
   const started = {
-    where: [
-      ...versionIn.where,
-      "started_at >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')",
-      "started_at <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')",
-    ],
+    where: [...versionIn.where, ...columnInWindow('started_at')],
     params: { ...versionIn.params, ...w.filter.params },
   };
   const sampled = {
@@ -83,7 +79,7 @@ export const releaseHealthQuery = serve(releaseHealth, async (ctx, input) => {
         crash_free_session_rate: crashFreeRate,
         anr_rate: anrRate,
         startup_p95_ms: startupP95Ms,
-        fps_avg: reportedOrNull(fpsAvg),
+        fps_avg: fpsAvg,
         components,
         score,
         grade: gradeOf(score),

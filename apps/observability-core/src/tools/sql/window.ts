@@ -4,11 +4,16 @@ import type { SqlFilter } from './filter';
 // Time windows (docs/semantics.md): `days` means [now - days*24h, now], both ends included; daily
 // series are UTC days, zero-filled.
 
-/** `timestamp` in [from_ms, to_ms] (bound Int64 epoch milliseconds). */
-export const TIMESTAMP_IN_WINDOW: readonly string[] = [
-  "timestamp >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')",
-  "timestamp <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')",
-];
+/** A time column (a constant name) in [from_ms, to_ms] (bound Int64 epoch milliseconds). */
+export function columnInWindow(column: string): string[] {
+  return [
+    `${column} >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')`,
+    `${column} <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')`,
+  ];
+}
+
+/** `timestamp` in [from_ms, to_ms]. */
+export const TIMESTAMP_IN_WINDOW: readonly string[] = columnInWindow('timestamp');
 
 export interface TimeWindow {
   fromMs: number;
