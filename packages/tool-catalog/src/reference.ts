@@ -8,6 +8,8 @@ import { SPEC_TOOL_NAMES } from './spec-names';
 // tool's schema or description cannot land without its reviewed diff in docs/.
 
 type Schema = {
+  $ref?: string;
+  $defs?: Record<string, Schema>;
   type?: string | string[];
   enum?: unknown[];
   const?: unknown;
@@ -33,6 +35,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** A JSON schema as a short type expression: `string (date-time) | null`, `"a" | "b"`, `object[]`. */
 export function typeOf(s: Schema): string {
+  if (s.$ref) return s.$ref.split('/').pop()!;
   if (s.enum) return s.enum.map((v) => JSON.stringify(v)).join(' | ');
   if (s.anyOf) return s.anyOf.map(typeOf).join(' | ');
   if (s.type === 'array') return s.items ? `${wrap(typeOf(s.items))}[]` : 'array';
@@ -79,24 +82,44 @@ function parameters(tool: AnyTool): string[] {
   ];
 }
 
-/** The object whose fields describe `s`: itself, its array's items, or the non-null member of anyOf. */
-function objectOf(s: Schema): Schema | undefined {
+/** Named schemas of one result, each listed with its fields only where it first appears. */
+interface Named {
+  defs: Record<string, Schema>;
+  listed: Set<string>;
+}
+
+/**
+ * The object whose fields describe `s`: itself, its array's items, the non-null member of anyOf,
+ * or the named schema it refers to (once: a recursive schema's second mention is its name alone).
+ */
+function objectOf(s: Schema, named: Named): Schema | undefined {
+  if (s.$ref) {
+    const name = s.$ref.split('/').pop()!;
+    if (named.listed.has(name)) return undefined;
+    named.listed.add(name);
+    return named.defs[name] ? objectOf(named.defs[name], named) : undefined;
+  }
   if (s.properties) return s;
-  if (s.items?.properties) return s.items;
-  const member = s.anyOf?.find((a) => a.properties || a.items?.properties);
-  return member ? objectOf(member) : undefined;
+  if (s.items) return objectOf(s.items, named);
+  const member = s.anyOf?.find((a) => a.properties || a.items || a.$ref);
+  return member ? objectOf(member, named) : undefined;
 }
 
 /** The result as a nested list of fields: name, type, and what it means. */
-function fields(s: Schema, depth: number, out: string[]): void {
-  const target = objectOf(s);
+function fields(
+  s: Schema,
+  depth: number,
+  out: string[],
+  named: Named = { defs: s.$defs ?? {}, listed: new Set() },
+): void {
+  const target = objectOf(s, named);
   if (!target?.properties) return;
   const required = new Set(target.required ?? []);
   for (const [name, p] of Object.entries(target.properties)) {
     const optional = required.has(name) ? '' : ' (optional)';
     const meaning = p.description ? `: ${p.description}` : '';
     out.push(`${'  '.repeat(depth)}- ${code(name)} ${cell(typeOf(p))}${optional}${meaning}`);
-    fields(p, depth + 1, out);
+    fields(p, depth + 1, out, named);
   }
 }
 

@@ -16,6 +16,7 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
  *   repeats what `format` names;
  * - integer bounds of +-(2^53 - 1): zod's "safe integer", not a limit of the tool;
  * - `propertyNames: {type: string}`: every JSON key is a string;
+ * - `id` (a named schema's meta id): the name is already the key under `$defs`;
  * - `{}` as a record's value schema ("any JSON value"): written `true`, which says the same and
  *   passes schema-portability checks (an empty object schema is flagged as "constrains nothing").
  */
@@ -30,6 +31,8 @@ function tidy(node: unknown, keyword?: string): unknown {
     if (key === 'minimum' && value === -MAX_SAFE) continue;
     if (key === 'maximum' && value === MAX_SAFE) continue;
     if (key === 'propertyNames' && isStringTypeOnly(value)) continue;
+    // zod writes a named schema's meta id as `id`, a keyword JSON Schema 2020-12 does not have.
+    if (key === 'id' && typeof value === 'string') continue;
     out[key] = key === 'properties' || key === '$defs' ? mapValues(value, (v) => tidy(v)) : tidy(value, key);
   }
   return out;
@@ -64,7 +67,12 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json 
  * breaking change for a client holding an older list.
  */
 export function mcpOutputSchema(schema: z.ZodType): Json {
-  return envelope(toolJsonSchema(schema, 'output'), 1) as Json;
+  const out = envelope(toolJsonSchema(schema, 'output'), 1) as Json;
+  // A named (recursive) schema is only ever reached below the kept levels, where lists are `array`.
+  if (out.$defs !== undefined && !JSON.stringify({ ...out, $defs: undefined }).includes('"#/$defs/')) {
+    delete out.$defs;
+  }
+  return out;
 }
 
 /** Object levels kept with their fields: the result (1) and the objects directly in it (2). */
@@ -92,5 +100,9 @@ function envelope(node: unknown, level: number): unknown {
 function isObjectSchema(value: unknown): boolean {
   if (value === null || typeof value !== 'object') return false;
   const v = value as Json;
-  return v.type === 'object' || (Array.isArray(v.anyOf) && v.anyOf.some(isObjectSchema));
+  return (
+    v.type === 'object' ||
+    typeof v.$ref === 'string' ||
+    (Array.isArray(v.anyOf) && v.anyOf.some(isObjectSchema))
+  );
 }

@@ -19,6 +19,41 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
 });
 
+type Json = Record<string, unknown>;
+
+const DEFS_REF = '#/$defs/';
+
+/**
+ * Named schemas (zod `.meta({id})`, e.g. the recursive TraceSpan) move from the tool schema's
+ * `$defs` to components.schemas, once for every tool that uses them, and their refs follow:
+ * a `#/$defs/X` ref inside components would point nowhere.
+ */
+function hoistDefinitions(schema: Json, components: Json): Json {
+  const { $defs, ...rest } = schema;
+  for (const [name, definition] of Object.entries(($defs ?? {}) as Json)) {
+    const hoisted = rewriteRefs(definition);
+    const existing = components[name];
+    if (existing !== undefined && JSON.stringify(existing) !== JSON.stringify(hoisted)) {
+      throw new Error(`two different schemas are named ${name}`);
+    }
+    components[name] = hoisted;
+  }
+  return rewriteRefs(rest) as Json;
+}
+
+function rewriteRefs(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(rewriteRefs);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [key, value] of Object.entries(node as Json)) {
+    out[key] =
+      key === '$ref' && typeof value === 'string' && value.startsWith(DEFS_REF)
+        ? `#/components/schemas/${value.slice(DEFS_REF.length)}`
+        : rewriteRefs(value);
+  }
+  return out;
+}
+
 /** OpenAPI 3.1 of the REST binding, generated from the same definitions as the MCP tool list. */
 export function buildOpenApiDocument(
   tools: readonly AnyTool[],
@@ -41,8 +76,8 @@ export function buildOpenApiDocument(
   };
   for (const tool of [...tools].sort((a, b) => a.name.localeCompare(b.name))) {
     const key = tool.name.replace(/\./g, '_');
-    schemas[`${key}_input`] = toolJsonSchema(tool.input, 'input');
-    schemas[`${key}_output`] = toolJsonSchema(tool.output, 'output');
+    schemas[`${key}_input`] = hoistDefinitions(toolJsonSchema(tool.input, 'input'), schemas);
+    schemas[`${key}_output`] = hoistDefinitions(toolJsonSchema(tool.output, 'output'), schemas);
     paths[`/v1/tools/${tool.name}`] = {
       post: {
         operationId: key,

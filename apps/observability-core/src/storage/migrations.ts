@@ -393,5 +393,21 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         ),
       ],
     },
+    {
+      version: 16,
+      name: 'spans_trace_rows',
+      statements: [
+        // trace.get's fast path: a trace's spans by (project, trace id), from a small sorted index
+        // of row offsets per part, instead of the trace_id bloom filter over every granule of the
+        // project (spans are ordered by time). Sort key only, so it costs a few bytes per span.
+        `ALTER TABLE spans ADD PROJECTION IF NOT EXISTS p_trace_rows (
+          SELECT _part_offset ORDER BY project_id, trace_id)
+          WITH SETTINGS (index_granularity = 1024)`,
+        'ALTER TABLE spans MATERIALIZE PROJECTION p_trace_rows',
+        // The bloom filter it replaces cost more than it saved: at 10M spans, checking it on every
+        // granule took 70 ms of trace.get's 90 (bench), the projection alone answers in 20.
+        'ALTER TABLE spans DROP INDEX IF EXISTS idx_trace_id',
+      ],
+    },
   ];
 }
