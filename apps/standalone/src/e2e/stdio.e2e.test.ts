@@ -94,4 +94,35 @@ describe('stdio server', () => {
     expect((result.structuredContent as { items: unknown[] }).items).toHaveLength(1);
     await client.close();
   }, 60_000);
+
+  it('serves the trace tools only with SVC_MCP_ORG_ID of an org that has vis_trace', async () => {
+    const res = await fetch(
+      `${stack.urls.identity}/internal/v1/admin/orgs/${stack.orgId}/capabilities/vis_trace`,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-internal-secret': stack.secret },
+        body: JSON.stringify({ enabled: true }),
+      },
+    );
+    expect(res.status).toBe(200);
+    const traceNames = allTools.filter((t) => t.capability === 'vis_trace').map((t) => t.name);
+    const args = { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' };
+
+    const unknownOrg = new Client({ name: 'stdio-e2e', version: '1' });
+    await unknownOrg.connect(transport({}));
+    const hidden = (await unknownOrg.listTools()).tools.map((t) => t.name);
+    expect(hidden.filter((n) => traceNames.includes(n))).toEqual([]);
+    await expect(unknownOrg.callTool({ name: 'trace.get', arguments: args })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await unknownOrg.close();
+
+    const knownOrg = new Client({ name: 'stdio-e2e', version: '1' });
+    await knownOrg.connect(transport({ SVC_MCP_ORG_ID: stack.orgId }));
+    const listed = (await knownOrg.listTools()).tools.map((t) => t.name);
+    expect(listed).toEqual(expect.arrayContaining(traceNames));
+    const answer = await knownOrg.callTool({ name: 'trace.get', arguments: args });
+    expect(answer.structuredContent).toMatchObject({ found: false });
+    await knownOrg.close();
+  }, 60_000);
 });

@@ -1,0 +1,188 @@
+import { traceAggregateOutput } from '@svc/tools-trace';
+import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
+import { seededRandom } from '../../testing/seeded-random';
+
+// Expected statistics are computed here, with plain loops, from the spans that were ingested.
+
+const DAY = 86_400_000;
+const NOW = Math.floor(Date.now() / 60_000) * 60_000;
+const keyA: TestKey = { keyId: 'ta_key_a', projectId: 'ta_a', secret: 'secret-a-0123456789', active: true };
+const keyB: TestKey = { keyId: 'ta_key_b', projectId: 'ta_b', secret: 'secret-b-0123456789', active: true };
+
+interface Span {
+  trace_id: string;
+  span_id: string;
+  kind: string;
+  status: 'ok' | 'error' | 'unset';
+  operation: string;
+  service?: string;
+  start_time: string;
+  duration_ms: number;
+  sample_rate?: number;
+}
+
+const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
+let next = 0;
+function span(operation: string, offsetMs: number, duration_ms: number, extra: Partial<Span> = {}): Span {
+  next++;
+  return {
+    trace_id: hex(Math.floor(next / 4) + 1, 32),
+    span_id: hex(next, 16),
+    kind: 'server',
+    status: 'ok',
+    operation,
+    start_time: new Date(NOW - offsetMs).toISOString(),
+    duration_ms,
+    ...extra,
+  };
+}
+
+function spansOf(marker: string): Span[] {
+  const rnd = seededRandom(marker ? 12 : 11);
+  const out: Span[] = [];
+  const rates = [1, 0.25, 0.01, undefined, 0];
+  // Durations from a small set: many ties in the cumulative weights.
+  const TIES = [5, 10, 10.5, 20, 40, 80, 160, 1000];
+  for (let i = 0; i < 400; i++) {
+    const sample_rate = rates[i % rates.length];
+    // Errors in the sampled-out services count once.
+    const status = i % 11 === 0 ? 'error' : i % 13 === 0 ? 'unset' : 'ok';
+    out.push(
+      span(`GET /cart${marker}`, Math.floor(rnd() * 13 * DAY), TIES[Math.floor(rnd() * TIES.length)]!, {
+        status,
+        ...(sample_rate === undefined ? {} : { sample_rate }),
+      }),
+    );
+  }
+  for (let i = 0; i < 150; i++) {
+    out.push(
+      span(`POST /pay${marker}`, Math.floor(rnd() * 13.9 * DAY), Math.round(rnd() * 5000) / 100, {
+        sample_rate: i % 3 === 0 ? 0.3 : 0.25,
+        status: i % 7 === 0 ? 'error' : 'ok',
+        service: 'payments',
+      }),
+    );
+  }
+  // Equal restored counts (4 x 1 and 1 x 0.25): ordered by name.
+  for (const op of [`tie b${marker}`, `tie a${marker}`]) {
+    for (let i = 0; i < 4; i++) out.push(span(op, DAY, 7 + i));
+  }
+  out.push(span(`tie c${marker}`, DAY, 3, { sample_rate: 0.25 }));
+  out.push(span(`solo${marker}`, 2 * DAY, 42.42, { status: 'error', sample_rate: 0.01 }));
+  // A 7-day window's edges: from and to are in, a millisecond beyond either is out. (Spans older
+  // than the 14-day retention are refused at ingest.)
+  out.push(span(`edge${marker}`, 7 * DAY, 1), span(`edge${marker}`, 0, 2));
+  out.push(span(`edge${marker}`, 7 * DAY + 1, 3), span(`edge${marker}`, -1, 4));
+  return out;
+}
+
+const A = spansOf('');
+const B = spansOf(' B-ONLY');
+
+const weightOf = (s: Span) =>
+  s.status === 'error' || !s.sample_rate || s.sample_rate <= 0 ? 1 : 1 / s.sample_rate;
+
+/** Round half to even, as ClickHouse rounds floats. */
+function roundHalfEven(x: number): number {
+  const r = Math.round(x);
+  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/** Smallest duration whose cumulative weight (in thousandths) reaches p of the total. */
+function weightedPercentile(spans: Span[], p: number): number {
+  const sorted = [...spans].sort((a, b) => a.duration_ms - b.duration_ms);
+  const weights = sorted.map((s) => roundHalfEven(weightOf(s) * 1000));
+  const total = weights.reduce((a, b) => a + b, 0);
+  let cumulative = 0;
+  for (let i = 0; i < sorted.length; i++) {
+    cumulative += weights[i]!;
+    if (cumulative >= p * total) return sorted[i]!.duration_ms;
+  }
+  return sorted[sorted.length - 1]!.duration_ms;
+}
+
+const sig = (x: number) => Number(x.toPrecision(13));
+
+function expected(days: number, limit = 100) {
+  const from = NOW - days * DAY;
+  const inWindow = A.filter((s) => Date.parse(s.start_time) >= from && Date.parse(s.start_time) <= NOW);
+  const byOperation = new Map<string, Span[]>();
+  for (const s of inWindow) byOperation.set(s.operation, [...(byOperation.get(s.operation) ?? []), s]);
+  const operations = [...byOperation.entries()].map(([operation, spans]) => {
+    let weight = 0;
+    let errors = 0;
+    for (const s of spans) {
+      weight += weightOf(s);
+      if (s.status === 'error') errors += weightOf(s);
+    }
+    return {
+      operation,
+      count: sig(weight),
+      spans: spans.length,
+      p50_ms: weightedPercentile(spans, 0.5),
+      p99_ms: weightedPercentile(spans, 0.99),
+      error_rate: sig(errors / weight),
+    };
+  });
+  operations.sort((a, b) => b.count - a.count || (a.operation < b.operation ? -1 : 1));
+  return {
+    window: { from: new Date(from).toISOString(), to: new Date(NOW).toISOString() },
+    total: sig(inWindow.reduce((sum, s) => sum + weightOf(s), 0)),
+    operations: operations.slice(0, limit),
+    limit,
+    has_more: operations.length > limit,
+  };
+}
+
+describe('trace.aggregate on chDB', () => {
+  let h: CoreHarness;
+
+  beforeAll(async () => {
+    h = await createCoreHarness('core_trace_aggregate', NOW, [keyA, keyB]);
+    await h.ingestAll(keyA, 'spans', A);
+    await h.ingestAll(keyB, 'spans', B);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  async function aggregate(input: unknown) {
+    const res = await h.callTool('ta_a', 'trace.aggregate', input);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).not.toContain('B-ONLY');
+    return traceAggregateOutput.parse(res.body);
+  }
+
+  it('restores counts, percentiles and error rates for head sampling, 14 days by default', async () => {
+    const body = await aggregate({});
+    expect(body).toEqual(expected(14));
+    // The reference reads as intended: sampled spans weigh more, errors once, ties by name.
+    const solo = body.operations.find((o) => o.operation === 'solo')!;
+    expect(solo).toMatchObject({ count: 1, spans: 1, p50_ms: 42.42, p99_ms: 42.42, error_rate: 1 });
+    expect(body.operations.map((o) => o.operation).filter((o) => o.startsWith('tie'))).toEqual([
+      'tie a',
+      'tie b',
+      'tie c',
+    ]);
+    expect(body.operations.find((o) => o.operation === 'edge')).toMatchObject({ spans: 3 });
+  });
+
+  it('follows days and limit', async () => {
+    expect(await aggregate({ days: 1 })).toEqual(expected(1));
+    const week = await aggregate({ days: 7 });
+    expect(week).toEqual(expected(7));
+    expect(week.operations.find((o) => o.operation === 'edge')).toMatchObject({ spans: 2, p50_ms: 1 });
+    expect(await aggregate({ days: 30, limit: 2 })).toEqual(expected(30, 2));
+  });
+
+  it('answers an empty window with no operations', async () => {
+    const res = await h.callTool('ta_none', 'trace.aggregate', {});
+    expect(traceAggregateOutput.parse(res.body)).toMatchObject({ total: 0, operations: [], has_more: false });
+  });
+
+  it('refuses days and limit out of range with 400', async () => {
+    for (const input of [{ days: 0 }, { days: 366 }, { limit: 0 }, { limit: 10001 }, { operation: 'x' }]) {
+      expect((await h.callTool('ta_a', 'trace.aggregate', input)).status).toBe(400);
+    }
+  });
+});
