@@ -6,7 +6,15 @@ import { banner } from './banner';
 import { loadStandaloneConfig } from './config';
 import { AlreadyRunningError, acquireInstanceLock } from './instance-lock';
 import { PortInUseError } from './listen';
-import { adminApi, bootstrapDemoOrg, createToken, ingestDemoData, isSeeded, markSeeded } from './seed';
+import {
+  adminApi,
+  bootstrapDemoOrg,
+  createToken,
+  enableDemoCapabilities,
+  ingestDemoData,
+  isSeeded,
+  markSeeded,
+} from './seed';
 import { startStack } from './stack';
 
 // `pnpm start`: the whole stack in one process. Expected failures (bad config, a second
@@ -31,6 +39,7 @@ try {
   if (!isSeeded(config.dataDir)) {
     demo = { ...config.demo, now: Date.now() };
     seeded = await ingestDemoData(api, stack.urls.core, org.project_id, config.demo, demo.now);
+    await enableDemoCapabilities(api, org.org_id);
     token = (await createToken(api, org.project_id, org.user_id, 'standalone demo')).token;
     markSeeded(config.dataDir, { project_id: org.project_id, demo, seeded });
   }

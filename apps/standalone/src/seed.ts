@@ -17,22 +17,22 @@ export interface Bootstrap {
 
 export interface AdminApi {
   post<T>(path: string, body: unknown): Promise<T>;
+  put<T>(path: string, body: unknown): Promise<T>;
 }
 
 /** identity's admin API over real HTTP with the internal secret (the same calls `pnpm svc` makes). */
 export function adminApi(identityUrl: string, internalSecret: string): AdminApi {
-  return {
-    async post<T>(path: string, body: unknown): Promise<T> {
-      const res = await fetch(new URL(path, identityUrl), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-secret': internalSecret },
-        body: JSON.stringify(body),
-      });
-      const text = await res.text();
-      if (!res.ok) throw new Error(`identity ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-      return JSON.parse(text) as T;
-    },
+  const send = async <T>(method: 'POST' | 'PUT', path: string, body: unknown): Promise<T> => {
+    const res = await fetch(new URL(path, identityUrl), {
+      method,
+      headers: { 'content-type': 'application/json', 'x-internal-secret': internalSecret },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`identity ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+    return JSON.parse(text) as T;
   };
+  return { post: (path, body) => send('POST', path, body), put: (path, body) => send('PUT', path, body) };
 }
 
 export async function bootstrapDemoOrg(api: AdminApi): Promise<Bootstrap> {
@@ -41,6 +41,14 @@ export async function bootstrapDemoOrg(api: AdminApi): Promise<Bootstrap> {
     project_name: 'Demo app',
     user_email: 'demo@example.com',
   });
+}
+
+/**
+ * The demo org sees its traces: vis_trace is switched on once, when the demo is seeded (an
+ * operator who switches it off later keeps it off across restarts).
+ */
+export async function enableDemoCapabilities(api: AdminApi, orgId: string): Promise<void> {
+  await api.put(`/internal/v1/admin/orgs/${orgId}/capabilities/vis_trace`, { enabled: true });
 }
 
 export async function createToken(
@@ -121,8 +129,8 @@ export async function ingestDemoData(
   // The experiment definitions ride with the first batch: once per project, before any exposure.
   let experiments = [...DEMO_EXPERIMENTS];
   for (const batch of iterateDemoBatches({ ...demo, now }, 50)) {
-    const { logs, crashes, sessions, events, feedback } = batch;
-    const body = JSON.stringify({ logs, crashes, sessions, events, feedback, experiments });
+    const { logs, crashes, sessions, events, feedback, metrics, spans } = batch;
+    const body = JSON.stringify({ logs, crashes, sessions, events, feedback, metrics, spans, experiments });
     experiments = [];
     const text = await signedPost(coreUrl, '/ingest/v1/batch', key, body, 'application/json');
     const { accepted } = JSON.parse(text) as { accepted: Record<string, number> };

@@ -2,10 +2,12 @@ import { DEVICE_OS, PLATFORMS } from './catalog';
 import { writeUserEvents } from './events';
 import { DEMO_EXPERIMENTS } from './experiments';
 import { writeUserFeedback } from './feedback';
+import { writeSessionMetrics } from './performance';
 import { createRandom, deriveSeed, type Random } from './random';
 import type { DemoBatch, DemoExperiment, DemoLog, DemoUser } from './records';
 import { type SessionSummary, writeSession } from './session-story';
 import { writeShopFunnel } from './shop-funnel';
+import { writeSessionTraces } from './traces';
 
 export interface DemoOptions {
   seed: number;
@@ -47,7 +49,7 @@ function makeUser(random: Random, index: number, nowMs: number, windowMs: number
 }
 
 function emptyBatch(): DemoBatch {
-  return { users: [], sessions: [], logs: [], crashes: [], events: [], feedback: [] };
+  return { users: [], sessions: [], logs: [], crashes: [], events: [], feedback: [], metrics: [], spans: [] };
 }
 
 /**
@@ -55,7 +57,7 @@ function emptyBatch(): DemoBatch {
  * each other record family draws from its own, so extending one family leaves the others as
  * they were for the same seed.
  */
-const STREAMS = { crashes: 1, events: 2, feedback: 3, shop: 4 } as const;
+const STREAMS = { crashes: 1, events: 2, feedback: 3, shop: 4, performance: 5, traces: 6 } as const;
 
 /** Everything one user did. Depends only on (seed, index, now, days): any user can be made alone. */
 function writeUser(options: DemoOptions, index: number, out: DemoBatch): void {
@@ -83,6 +85,8 @@ function writeUser(options: DemoOptions, index: number, out: DemoBatch): void {
   const campaign = writeUserEvents(createRandom(deriveSeed(userSeed, STREAMS.events)), summaries, out);
   writeShopFunnel(createRandom(deriveSeed(userSeed, STREAMS.shop)), summaries, campaign, out);
   writeUserFeedback(createRandom(deriveSeed(userSeed, STREAMS.feedback)), summaries, options.now, out);
+  writeSessionMetrics(createRandom(deriveSeed(userSeed, STREAMS.performance)), summaries, out);
+  writeSessionTraces(createRandom(deriveSeed(userSeed, STREAMS.traces)), summaries, options.now, out);
 }
 
 /** Backend lines with no user: scheduled jobs, a slow query with its trace. */
@@ -162,6 +166,8 @@ export function generateDemoProject(options: DemoOptions): DemoProject {
     all.crashes.push(...batch.crashes);
     all.events.push(...batch.events);
     all.feedback.push(...batch.feedback);
+    all.metrics.push(...batch.metrics);
+    all.spans.push(...batch.spans);
   }
   return { options, experiments: DEMO_EXPERIMENTS.map((e) => ({ ...e, variants: [...e.variants] })), ...all };
 }

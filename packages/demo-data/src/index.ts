@@ -18,6 +18,7 @@ export {
   iterateDemoBatches,
   userCount,
 } from './generate';
+export { LEAK_SHARE, LEAKY_RELEASE } from './performance';
 export { createRandom, deriveSeed, mulberry32, type Random } from './random';
 export type {
   DemoBatch,
@@ -29,15 +30,19 @@ export type {
   DemoFeedback,
   DemoFrame,
   DemoLog,
+  DemoMetric,
   DemoSession,
+  DemoSpan,
   DemoUser,
   LogLevel,
   Platform,
 } from './records';
+export { SLOW_CHECKOUT, SLOW_START_RELEASE } from './session-story';
 export {
   CAMPAIGN_INTENT,
   FUNNEL_STEPS,
   STEP_RATES,
   WEEKDAY_FACTOR,
 } from './shop-funnel';
+export { SERVICE_SAMPLE_RATES, SPAN_DAYS } from './traces';
 export { compareVersions } from './versions';

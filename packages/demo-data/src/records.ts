@@ -92,6 +92,36 @@ export interface DemoFeedback {
   app_version?: string;
 }
 
+/** A performance sample: `app_start_ms` once per session, `fps` and `memory_mb` along it. */
+export interface DemoMetric {
+  timestamp: string;
+  name: 'app_start_ms' | 'fps' | 'memory_mb';
+  value: number;
+  unit: 'ms' | 'fps' | 'MB';
+  platform: Platform;
+  app_version: string;
+  session_id: string;
+  user_id: string;
+}
+
+/** One span of a distributed trace (W3C ids: 32 and 16 lowercase hex). */
+export interface DemoSpan {
+  trace_id: string;
+  span_id: string;
+  parent_span_id?: string;
+  kind: 'client' | 'server' | 'internal';
+  status: 'ok' | 'error' | 'unset';
+  operation: string;
+  service: string;
+  start_time: string;
+  duration_ms: number;
+  attributes?: Record<string, string>;
+  user_id?: string;
+  session_id?: string;
+  /** The head-sampling rate of the service that kept the span (absent: 1). */
+  sample_rate?: number;
+}
+
 /** An A/B test definition (`experiments` ingest record); exposures are `$exposure` events. */
 export interface DemoExperiment {
   experiment_key: string;
@@ -124,4 +154,6 @@ export interface DemoBatch {
   crashes: DemoCrash[];
   events: DemoEvent[];
   feedback: DemoFeedback[];
+  metrics: DemoMetric[];
+  spans: DemoSpan[];
 }

@@ -28,7 +28,19 @@ export interface SessionSummary {
   /** The last thing that happened (the session's end, or its last line when it vanished). */
   lastMs: number;
   screens: { screen: string; atMs: number }[];
-  requests: { method: string; route: string; status: number; atMs: number }[];
+  /** Each request as the device logged it (ended at atMs after ms), with its trace. */
+  requests: {
+    method: string;
+    route: string;
+    status: number;
+    atMs: number;
+    ms: number;
+    traceId: string;
+    /** The span the backend's own log line was written in (the API gateway's). */
+    backendSpanId: string;
+  }[];
+  /** Cold start as the launch line reports it (the app_start_ms sample). */
+  coldStartMs: number;
   slowScreens: string[];
   crash?: { issue: CrashIssue; atMs: number };
   anrScreen?: string;
@@ -65,11 +77,14 @@ export function writeSession(
   out: DemoBatch,
 ): SessionSummary {
   const appVersion = versionAt(random, startMs, context.nowMs);
-  // Releases before the cart fix crash more: release health differs between versions.
+  // Release health differs between versions: before the cart fix they crash often; the fix
+  // release also moved image decoding off the main thread (no ANRs) and is the stable one (grade
+  // A); the release after it crashes again and starts slowly (see coldStart).
+  const stable = appVersion === CART_FIX_RELEASE;
   const outcome: Outcome = random.weighted<Outcome>([
     ['ok', 90],
-    ['crashed', compareVersions(appVersion, CART_FIX_RELEASE) < 0 ? 10 : 6],
-    ['anr', user.platform === 'android' ? 2 : 0.3],
+    ['crashed', compareVersions(appVersion, CART_FIX_RELEASE) < 0 ? 10 : stable ? 0.3 : 6],
+    ['anr', stable ? 0 : user.platform === 'android' ? 2 : 0.3],
     ['abnormal', 1.5],
   ]);
   const steps = random.int(6, 28);
@@ -98,6 +113,7 @@ export function writeSession(
     // The SDK keeps the app's own console output as breadcrumbs (DEBUG is not recorded).
     if (console && level !== 'DEBUG') crumb(t, 'console', message, level.toLowerCase());
   };
+  const coldStartMs = coldStart(random, appVersion);
   const summary: SessionSummary = {
     session: {
       session_id: sessionId,
@@ -113,9 +129,10 @@ export function writeSession(
     screens: [{ screen: 'Home', atMs: startMs }],
     requests: [],
     slowScreens: [],
+    coldStartMs,
   };
 
-  device('INFO', `App launched (cold start ${random.int(350, 4200)} ms)`, { attributes: { launch: 'cold' } });
+  device('INFO', `App launched (cold start ${coldStartMs} ms)`, { attributes: { launch: 'cold' } });
   device('DEBUG', `Remote config loaded: ${random.int(8, 40)} feature flags`);
   let screen: string = 'Home';
   for (let i = 0; i < steps; i++) {
@@ -143,12 +160,7 @@ export function writeSession(
         `${request.method} ${request.route} -> ${request.status} (${request.ms} ms)`,
         request.status >= 500 ? 'error' : 'info',
       );
-      summary.requests.push({
-        method: request.method,
-        route: request.route,
-        status: request.status,
-        atMs: at,
-      });
+      summary.requests.push({ ...request, atMs: at });
     } else if (kind === 'debug') {
       device('DEBUG', `Rendered ${screen} in ${random.int(4, 40)} ms (${random.int(1, 60)} items)`);
     } else if (kind === 'warn') {
@@ -217,7 +229,7 @@ function writeRequest(
   base: Omit<DemoLog, 'timestamp' | 'level' | 'message'>,
   timestamp: string,
   out: DemoBatch,
-): { method: string; route: string; status: number; ms: number } {
+): { method: string; route: string; status: number; ms: number; traceId: string; backendSpanId: string } {
   const [method, route] = random.pick(ENDPOINTS);
   const status = random.weighted([
     [200, 90],
@@ -225,7 +237,10 @@ function writeRequest(
     [500, 4],
     [502, 3],
   ] as const);
-  const ms = random.int(12, status === 200 ? 900 : 10_000);
+  const ms =
+    status === 200 && route === SLOW_CHECKOUT.route && base.app_version === SLOW_CHECKOUT.version
+      ? random.int(1_300, 2_600)
+      : random.int(12, status === 200 ? 900 : 10_000);
   const traceId = random.hex(32);
   out.logs.push({
     ...base,
@@ -250,5 +265,25 @@ function writeRequest(
     attributes: { route, method, status: String(status) },
   };
   out.logs.push(backend);
-  return { method, route, status, ms };
+  return { method, route, status, ms, traceId, backendSpanId: backend.span_id! };
+}
+
+/**
+ * The endpoint that got slower: from this release on, checkout waits for a new fraud check in the
+ * payments service (traces.ts puts the time there).
+ */
+export const SLOW_CHECKOUT = { route: '/api/v1/checkout', version: '2.5.0' } as const;
+
+/** The release whose cold start regressed (an SDK initialized on the main thread). */
+export const SLOW_START_RELEASE = '2.5.0';
+
+/**
+ * Cold start in ms, one draw: most launches take 0.5 to 1.6 s with a short tail; the regressed
+ * release needs 1.4 to 4 s.
+ */
+function coldStart(random: Random, appVersion: string): number {
+  const r = random.next();
+  return appVersion === SLOW_START_RELEASE
+    ? Math.round(1_400 + 2_600 * r ** 1.5)
+    : Math.round(500 + 1_100 * r ** 2);
 }

@@ -14,8 +14,10 @@ describe('ingest schemas', () => {
       sessions: demo.sessions,
       events: demo.events,
       feedback: demo.feedback,
+      metrics: demo.metrics,
+      spans: demo.spans,
     });
-    for (const type of ['logs', 'crashes', 'sessions', 'events', 'feedback'] as const) {
+    for (const type of ['logs', 'crashes', 'sessions', 'events', 'feedback', 'metrics', 'spans'] as const) {
       expect(demo[type].length).toBeGreaterThan(0);
       expect(batch[type]).toHaveLength(demo[type].length);
     }

@@ -39,10 +39,13 @@ describe('pnpm start stack, end to end', () => {
     expect(stack.output()).toContain(stack.ready.urls.mcp);
   });
 
-  // Base tools only: the demo org has no controlled capability and recall/copilot are not deployed.
-  const baseTools = allTools.filter((t) => t.capability === 'base' && t.backend === 'core');
+  // The demo org has vis_trace (switched on when the demo is seeded); recall and copilot are not
+  // deployed.
+  const baseTools = allTools.filter(
+    (t) => (t.capability === 'base' || t.capability === 'vis_trace') && t.backend === 'core',
+  );
 
-  it('lists exactly the base tools of the catalog over MCP, the five log tools among them', async () => {
+  it('lists exactly the base and trace tools of the catalog over MCP, the five log tools among them', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(baseTools.map((t) => t.name).sort());
     expect(tools.map((t) => t.name)).toEqual(

@@ -47,7 +47,9 @@ export async function spawnStack(
     SVC_IDENTITY_INTERNAL_URL: `http://127.0.0.1:${identity}`,
     SVC_METRICS_PORT: String(metrics),
     SVC_STANDALONE_READY_FILE: readyFile,
-    SVC_DEMO_SIZE: '0.5',
+    // The size `pnpm start` uses: the demo's stories (release grades, leaks, the slow endpoint)
+    // are checked on exactly what a user sees.
+    SVC_DEMO_SIZE: '1',
     SVC_LOG_LEVEL: 'warn',
     ...options.env,
   };
