@@ -1,4 +1,5 @@
 import type { ClickHouse } from '@svc/clickhouse';
+import type { IngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
 import type { Logger } from '@svc/tool-kit';
 import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
@@ -6,7 +7,6 @@ import express, { type Express } from 'express';
 import { createDebugFilesRouter } from './http/debug-files-router';
 import { createIngestRouter } from './http/ingest-router';
 import { createToolsRouter, type QueryBudget } from './http/tools-router';
-import type { IngestKeyResolver } from './ingest/key-resolver';
 import { defaultPerProject, FairScheduler, type SchedulerLimits } from './scheduling/fair-scheduler';
 import type { Retention } from './storage/migrations';
 import { createTempDebugFileStore, type DebugFileStore } from './symbolication/debug-file-store';

@@ -1,14 +1,15 @@
-export { type CoreAppDeps, createCoreApp } from './app';
-export { type CoreConfig, loadCoreConfig, type StorageConfig } from './config';
-export { crashSignature } from './ingest/crash-signature';
 export {
   createHttpIngestKeyResolver,
   type HttpIngestKeyResolverOptions,
   type IngestKey,
   type IngestKeyResolver,
-} from './ingest/key-resolver';
+  MAX_CLOCK_SKEW_SECONDS,
+  signIngestBody,
+} from '@svc/ingest-auth';
+export { type CoreAppDeps, createCoreApp } from './app';
+export { type CoreConfig, loadCoreConfig, type StorageConfig } from './config';
+export { crashSignature } from './ingest/crash-signature';
 export { RECORD_SCHEMAS, RECORD_TYPES, type RecordType } from './ingest/schemas';
-export { MAX_CLOCK_SKEW_SECONDS, signIngestBody } from './ingest/signature';
 export { migrateCore } from './storage/migrate';
 export { DEFAULT_RETENTION, type Retention } from './storage/migrations';
 export { openStorage } from './storage/open';

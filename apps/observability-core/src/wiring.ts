@@ -1,10 +1,10 @@
 import type { ClickHouse } from '@svc/clickhouse';
+import { createHttpIngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import { createCoreApp } from './app';
 import type { CoreConfig } from './config';
-import { createHttpIngestKeyResolver } from './ingest/key-resolver';
 import { migrateCore } from './storage/migrate';
 import { openStorage } from './storage/open';
 import { createDebugFileStore } from './symbolication/debug-file-store';

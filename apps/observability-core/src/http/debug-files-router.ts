@@ -1,13 +1,12 @@
 import type { ClickHouse } from '@svc/clickhouse';
+import { authenticateIngest, type IngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
 import { BackendUnavailableError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
 import { debugFileKind, symbolPlatform } from '@svc/tools-crash';
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import type { IngestKeyResolver } from '../ingest/key-resolver';
 import type { DebugFileStore } from '../symbolication/debug-file-store';
 import { debugFileId, describeUpload, insertDebugFile, KIND_PLATFORMS } from '../symbolication/debug-files';
-import { authenticateIngest } from './ingest-router';
 
 export interface DebugFilesRouterDeps {
   ch: ClickHouse;

@@ -1,4 +1,5 @@
 import type { ClickHouse } from '@svc/clickhouse';
+import { authenticateIngest, type IngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
 import {
   BackendUnavailableError,
@@ -8,11 +9,9 @@ import {
   UserInputError,
 } from '@svc/tool-kit';
 import express, { type Router } from 'express';
-import type { IngestKeyResolver } from '../ingest/key-resolver';
 import { createReplayGuard, parseIdempotencyKey, type ReplayGuard } from '../ingest/replay-guard';
 import { rowsOf } from '../ingest/rows';
 import { RECORD_TYPES, type RecordType, type ValidBatch } from '../ingest/schemas';
-import { signatureMatches, timestampFresh } from '../ingest/signature';
 import { validateBatch } from '../ingest/validate-batch';
 import type { Retention } from '../storage/migrations';
 import type { Symbolicator } from '../symbolication/symbolicator';
@@ -31,14 +30,6 @@ export interface IngestRouterDeps {
   symbolicator?: Symbolicator;
   /** Refuses replays and makes retries idempotent; default: one on `ch`. */
   replayGuard?: ReplayGuard;
-}
-
-/** An ingest request that is not signed by an active key of some project. */
-class IngestAuthError extends UnauthorizedError {
-  constructor(reason: string) {
-    super(reason);
-    this.message = 'A valid ingest key, timestamp and signature are required.';
-  }
 }
 
 /** POST /ingest/v1/batch (docs/ingest.md). */
@@ -131,25 +122,4 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
     },
   );
   return router;
-}
-
-/**
- * The project the request may write to, or IngestAuthError. Identity down: 503, never a pass.
- * Debug file uploads (debug-files-router.ts) are signed the same way.
- */
-export async function authenticateIngest(
-  header: (name: string) => string | undefined,
-  body: Buffer,
-  deps: Pick<IngestRouterDeps, 'ingestKeys' | 'now'>,
-): Promise<string> {
-  const keyId = header('x-svc-key');
-  const timestamp = header('x-svc-timestamp');
-  const signature = header('x-svc-signature');
-  if (!keyId || !timestamp || !signature) throw new IngestAuthError('missing ingest headers');
-  if (!timestampFresh(timestamp, deps.now())) throw new IngestAuthError('timestamp outside the allowed skew');
-  const key = await deps.ingestKeys.resolve(keyId);
-  if (!key) throw new IngestAuthError('unknown ingest key');
-  if (!key.active) throw new IngestAuthError('inactive ingest key');
-  if (!signatureMatches(key.secret, timestamp, body, signature)) throw new IngestAuthError('bad signature');
-  return key.projectId;
 }

@@ -1,5 +1,6 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import { generateDemoProject } from '@svc/demo-data';
+import { signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import type { Express } from 'express';
@@ -13,7 +14,6 @@ import {
   type TestKey,
 } from '../testing/core-harness';
 import { RECORD_TYPES } from './schemas';
-import { signIngestBody } from './signature';
 
 // Replayed and retried ingest batches (docs/ingest.md, "Retries and replays"): whatever a client
 // or an attacker re-sends, no row is stored twice, and the answer says why.

@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type IngestKey, signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import {
@@ -14,8 +15,6 @@ import {
 import type { Express } from 'express';
 import request from 'supertest';
 import { createCoreApp } from '../app';
-import type { IngestKey } from '../ingest/key-resolver';
-import { signIngestBody } from '../ingest/signature';
 import { migrateCore } from '../storage/migrate';
 import { INTERNAL_SECRET, staticIngestKeys } from '../testing/core-harness';
 import {

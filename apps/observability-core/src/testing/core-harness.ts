@@ -1,11 +1,10 @@
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type IngestKey, type IngestKeyResolver, signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createCoreApp } from '../app';
-import type { IngestKey, IngestKeyResolver } from '../ingest/key-resolver';
-import { signIngestBody } from '../ingest/signature';
 import { migrateCore } from '../storage/migrate';
 
 // Test fixture: a real core app on a fresh chDB database. The ingest keys are test data in a

@@ -1,0 +1,8 @@
+export { authenticateIngest, type IngestAuthDeps, IngestAuthError } from './authenticate';
+export {
+  createHttpIngestKeyResolver,
+  type HttpIngestKeyResolverOptions,
+  type IngestKey,
+  type IngestKeyResolver,
+} from './key-resolver';
+export { MAX_CLOCK_SKEW_SECONDS, signatureMatches, signIngestBody, timestampFresh } from './signature';
