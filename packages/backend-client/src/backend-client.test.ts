@@ -94,6 +94,16 @@ describe('requests', () => {
     expect(replaced).not.toContain('00000000000000000000000000000000');
   });
 
+  it('names the caller in X-Svc-Actor on a tool call, and sends no actor when there is none', async () => {
+    stub.handle = json(200, { ok: true });
+    const caller = client().asToolCaller();
+    const actor = { token_id: 'tok_1', user_id: 'usr_1', transport: 'mcp' as const };
+    await caller.callTool('p1', 'log.audit', {}, { requestId: 'r', actor });
+    await caller.callTool('p1', 'log.audit', {}, { requestId: 'r' });
+    expect(JSON.parse(String(stub.seen[0]?.headers['x-svc-actor']))).toEqual(actor);
+    expect(stub.seen[1]?.headers['x-svc-actor']).toBeUndefined();
+  });
+
   it('calls a tool at the internal path with the project id URL-encoded', async () => {
     stub.handle = json(200, { ok: true });
     const caller = client().asToolCaller();

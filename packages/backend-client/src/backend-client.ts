@@ -1,9 +1,11 @@
 import type { Metrics } from '@svc/metrics';
 import {
+  ACTOR_HEADER,
   type BackendCallOptions,
   BackendTimeoutError,
   type BackendToolCaller,
   BackendUnavailableError,
+  type CallActor,
   InternalError,
   type Logger,
   NotFoundError,
@@ -60,6 +62,8 @@ export interface BackendClientOptions {
 
 export interface RequestOptions {
   requestId: string;
+  /** Sent as X-Svc-Actor (BackendCallOptions.actor). */
+  actor?: CallActor;
   signal?: AbortSignal;
   /** Inbound W3C traceparent, passed on; a fresh one is generated when absent or invalid. */
   traceparent?: string;
@@ -220,6 +224,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         'x-request-id': req.requestId,
         traceparent: outboundTraceparent(req.traceparent),
       };
+      if (req.actor) headers[ACTOR_HEADER] = JSON.stringify(req.actor);
       if (method === 'POST') headers['content-type'] = 'application/json';
       const res = await pool.request({
         method,
@@ -349,6 +354,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
           const path = `/internal/v1/projects/${encodeURIComponent(projectId)}/tools/${encodeURIComponent(tool)}`;
           return client.postJson(path, input, {
             requestId: call.requestId,
+            ...(call.actor ? { actor: call.actor } : {}),
             ...(call.signal ? { signal: call.signal } : {}),
             ...(call.traceparent ? { traceparent: call.traceparent } : {}),
             ...(call.reserveAnswer ? { reserveAnswer: call.reserveAnswer } : {}),

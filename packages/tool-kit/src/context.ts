@@ -18,9 +18,23 @@ export interface Principal {
   capabilities: ReadonlySet<Capability>;
 }
 
+/**
+ * Who a backend call is made for, sent as the `X-Svc-Actor` header (JSON) on internal calls, so a
+ * backend can record who read what (the recall audit trail). Internal calls are authenticated by
+ * the internal secret; the gateway or stdio server vouches for the actor.
+ */
+export interface CallActor {
+  token_id: string | null;
+  user_id: string | null;
+  transport: Transport;
+}
+
+export const ACTOR_HEADER = 'x-svc-actor';
+
 export interface BackendCallOptions {
   signal?: AbortSignal;
   requestId: string;
+  actor?: CallActor;
   /** The caller's W3C traceparent, continued downstream when valid. */
   traceparent?: string;
   /**

@@ -1,8 +1,10 @@
 export {
+  ACTOR_HEADER,
   type BackendCallOptions,
   type BackendName,
   type Backends,
   type BackendToolCaller,
+  type CallActor,
   type Capability,
   CONTROLLED_CAPABILITIES,
   type Principal,
