@@ -167,3 +167,45 @@ describe('ingest keys', () => {
     expect(got.body.secret).toBe(res.body.secret);
   });
 });
+
+describe('console session introspection (for services with a console side)', () => {
+  const introspectSession = async (session_token: string, project_id: string) =>
+    (
+      await h
+        .internal('post', '/internal/v1/console-sessions/introspect')
+        .send({ session_token, project_id })
+        .expect(200)
+    ).body;
+
+  it("names the session's user and org, the org's capabilities and whether the project is the org's", async () => {
+    const u = await userWithProject('sessintro');
+    const other = await userWithProject('sessintro_other');
+    await h
+      .internal('put', `/internal/v1/admin/orgs/${u.orgId}/capabilities/vis_recall`)
+      .send({ enabled: true })
+      .expect(200);
+    const mine = await introspectSession(u.session, u.projectId);
+    expect(mine).toMatchObject({
+      active: true,
+      org_id: u.orgId,
+      project_in_org: true,
+      capabilities: ['vis_recall'],
+      step_up_until: null,
+    });
+    expect(typeof mine.user_id).toBe('string');
+    expect((await introspectSession(u.session, other.projectId)).project_in_org).toBe(false);
+    expect((await introspectSession(u.session, 'prj_unknown')).project_in_org).toBe(false);
+  });
+
+  it('answers inactive for an unknown session and for an expired one', async () => {
+    const u = await userWithProject('sessintro_expiry');
+    expect(await introspectSession('svc_ses_unknown', u.projectId)).toEqual({ active: false });
+    const saved = h.clock.now;
+    h.clock.now += DAY_MS;
+    try {
+      expect(await introspectSession(u.session, u.projectId)).toEqual({ active: false });
+    } finally {
+      h.clock.now = saved;
+    }
+  });
+});

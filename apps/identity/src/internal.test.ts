@@ -16,6 +16,7 @@ const introspect = (token: string) =>
 describe('internal secret', () => {
   const routes: [method: 'get' | 'post' | 'put', path: string][] = [
     ['post', '/internal/v1/introspect'],
+    ['post', '/internal/v1/console-sessions/introspect'],
     ['get', '/internal/v1/orgs/org_x/capabilities'],
     ['post', '/internal/v1/audit'],
     ['get', '/internal/v1/audit?project_id=p'],

@@ -10,6 +10,10 @@ const days = z.number().int().min(1).max(3650);
 export const capabilityName = z.enum(CONTROLLED_CAPABILITY_NAMES);
 
 export const introspectBody = z.strictObject({ token: z.string().max(1000) });
+export const sessionIntrospectBody = z.strictObject({
+  session_token: z.string().max(1000),
+  project_id: z.string().min(1).max(200),
+});
 export const invalidationAckBody = z.strictObject({
   subscriber_id: z.string().min(1).max(100),
   seq: z.number().int().min(0),

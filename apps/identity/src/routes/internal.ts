@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { auditEntrySchema } from '@svc/audit';
 import { checkTokenFormat, hashToken, tokenFingerprint } from '@svc/auth';
 import { BackendUnavailableError, NotFoundError } from '@svc/tool-kit';
@@ -6,10 +7,18 @@ import { z } from 'zod';
 import { logVerification, verifyAnchoredAll, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
 import { parseRequest } from '../http';
-import { auditListQuery, auditVerifyQuery, introspectBody, invalidationAckBody } from '../schemas';
+import {
+  auditListQuery,
+  auditVerifyQuery,
+  introspectBody,
+  invalidationAckBody,
+  sessionIntrospectBody,
+} from '../schemas';
 import { type AppendedHead, appendAudit, listAudit } from '../store/audit';
 import { getIngestKey } from '../store/ingest-keys';
 import { enabledCapabilities, getOrg } from '../store/orgs';
+import { getProject } from '../store/projects';
+import { findLiveSession } from '../store/sessions';
 import { findTokenByHash } from '../store/tokens';
 
 const auditBatch = z.strictObject({ records: z.array(auditEntrySchema).min(1).max(1000) });
@@ -80,6 +89,28 @@ export function internalRouter(ctx: IdentityContext): Router {
       scopes: row.scopes,
       expires_at: row.expires_at.toISOString(),
       capabilities: row.capabilities,
+    });
+  });
+
+  // Services with a console side of their own (recall: trigger a recall, download a file) ask here
+  // who a console session is and whether it may act on the project. Another org's project answers
+  // like an unknown one.
+  router.post('/v1/console-sessions/introspect', async (req, res) => {
+    const body = parseRequest(sessionIntrospectBody, req.body);
+    const hash = createHash('sha256').update(body.session_token, 'utf8').digest('hex');
+    const session = await findLiveSession(ctx.db, hash, ctx.clock());
+    if (!session) {
+      res.json({ active: false });
+      return;
+    }
+    const project = await getProject(ctx.db, body.project_id);
+    res.json({
+      active: true,
+      user_id: session.user_id,
+      org_id: session.org_id,
+      project_in_org: project?.org_id === session.org_id,
+      capabilities: await enabledCapabilities(ctx.db, session.org_id),
+      step_up_until: session.step_up_until?.toISOString() ?? null,
     });
   });
 
