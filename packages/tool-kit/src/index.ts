@@ -39,6 +39,13 @@ export { ERROR_CODES, type HttpErrorAnswer, statusOf, toHttpError } from './http
 export { type InputIssue, invalidInputError, parseInput } from './input-errors';
 export type { Logger } from './logger';
 export {
+  FIELD_LIMITS,
+  sanitizeAttributes,
+  sanitizeOptional,
+  sanitizeText,
+  TRUNCATION_MARK,
+} from './sanitize';
+export {
   AGGREGATE_LIMIT_MAX,
   DAYS_MAX,
   days,

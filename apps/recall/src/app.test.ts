@@ -1,0 +1,335 @@
+import { gzipSync } from 'node:zlib';
+import { logAuditOutput, logFileEntriesOutput, logListFilesOutput } from '@svc/tools-recall';
+import { encodeLogFile, encryptFileBytes } from './file-codec';
+import { type RecallHarness, startRecallHarness, type TestProject } from './testing/harness';
+
+let h: RecallHarness;
+let a: TestProject;
+let b: TestProject;
+
+const ENTRIES = [
+  { ts: '2026-11-20T09:00:00.000Z', level: 'INFO', tag: 'App', message: 'launched' },
+  { ts: '2026-11-20T09:00:05.000Z', level: 'WARN', tag: 'Net', message: 'retrying GET /cart' },
+  {
+    ts: '2026-11-20T09:00:06.000Z',
+    level: 'ERROR',
+    tag: 'Checkout',
+    message: 'payment failed: card_declined',
+  },
+  { ts: '2026-11-20T09:00:07.000Z', level: 'error', message: 'second error \u200bhidden' },
+  { ts: '2026-11-20T09:00:09.000Z', level: 'INFO', tag: 'App', message: 'backgrounded', battery: 0.4 },
+];
+
+async function upload(p: TestProject, query: Record<string, string>, body?: Buffer) {
+  const key = await h.device(p, 'GET', '/device/v1/key');
+  const { key: k, key_version } = (await key.json()) as { key: string; key_version: number };
+  const bytes = body ?? encodeLogFile(ENTRIES, Buffer.from(k, 'base64'));
+  const qs = new URLSearchParams({ key_version: String(key_version), ...query });
+  const res = await h.device(p, 'POST', `/device/v1/files?${qs}`, bytes);
+  return { status: res.status, body: await res.json() };
+}
+
+beforeAll(async () => {
+  h = await startRecallHarness();
+  a = await h.project('recall_a');
+  b = await h.project('recall_b');
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('device side', () => {
+  it('refuses unsigned, badly signed and stale requests with 401', async () => {
+    expect((await fetch(`${h.url}/device/v1/key`)).status).toBe(401);
+    const wrong = { ...a, key: { ...a.key, secret: 'not-the-secret-0123456789' } };
+    expect((await h.device(wrong, 'GET', '/device/v1/key')).status).toBe(401);
+    const saved = h.clock.now;
+    try {
+      h.clock.now += 3_600_000;
+      const stale = await fetch(`${h.url}/device/v1/key`, {
+        headers: {
+          'x-svc-key': a.key.key_id,
+          'x-svc-timestamp': String(Math.floor(saved / 1000)),
+          'x-svc-signature': 'v1=00',
+        },
+      });
+      expect(stale.status).toBe(401);
+    } finally {
+      h.clock.now = saved;
+    }
+  });
+
+  it('hands out the project key and accepts a file named by its version; an unknown version is 400', async () => {
+    const first = await upload(a, {
+      device_id: 'dev_1',
+      user_id: 'u1',
+      file_name: 'app-2026-11-20.log',
+      date: '2026-11-20',
+    });
+    expect(first.status).toBe(201);
+    expect(first.body.file_id).toMatch(/^rf_[0-9a-f]{24}$/);
+    const bad = await h.device(
+      a,
+      'POST',
+      '/device/v1/files?device_id=d&file_name=x&date=2026-11-20&key_version=9',
+      Buffer.from('x'),
+    );
+    expect(bad.status).toBe(400);
+    const noMeta = await h.device(a, 'POST', '/device/v1/files?device_id=d', Buffer.from('x'));
+    expect(noMeta.status).toBe(400);
+  });
+});
+
+describe('tools', () => {
+  let fileId: string;
+  let corruptId: string;
+  beforeAll(async () => {
+    h.clock.now += 60_000;
+    fileId = (
+      await upload(a, {
+        device_id: 'dev_2',
+        user_id: 'u2',
+        session_id: 's2',
+        file_name: 'crash-session-2026-11-19.log',
+        date: '2026-11-19',
+      })
+    ).body.file_id as string;
+    h.clock.now += 60_000;
+    const { key } = (await (await h.device(a, 'GET', '/device/v1/key')).json()) as { key: string };
+    const broken = Buffer.from(
+      `${JSON.stringify(ENTRIES[0])}\n${JSON.stringify(ENTRIES[1])}\n{oops\n${JSON.stringify(ENTRIES[2])}\n`,
+    );
+    corruptId = (
+      await upload(
+        a,
+        { device_id: 'dev_2', file_name: 'corrupt.log', date: '2026-11-19' },
+        encryptFileBytes(gzipSync(broken), Buffer.from(key, 'base64')),
+      )
+    ).body.file_id as string;
+    await upload(b, { device_id: 'dev_b', file_name: 'B-ONLY.log', date: '2026-11-19' });
+  });
+
+  const list = async (input: unknown) => {
+    const res = await h.tool(a.projectId, 'log.list_files', input);
+    expect(res.status).toBe(200);
+    return logListFilesOutput.parse(res.body);
+  };
+
+  it('log.list_files: newest first, filters, fuzzy name, limit, only this project', async () => {
+    const all = await list({});
+    expect(all.items.map((f) => f.file_name)).toEqual([
+      'corrupt.log',
+      'crash-session-2026-11-19.log',
+      'app-2026-11-20.log',
+    ]);
+    expect(all.items[1]).toMatchObject({
+      device_id: 'dev_2',
+      user_id: 'u2',
+      session_id: 's2',
+      date: '2026-11-19',
+    });
+    expect((await list({ device_id: 'dev_1' })).items.map((f) => f.device_id)).toEqual(['dev_1']);
+    expect((await list({ user_id: 'u2' })).items).toHaveLength(1);
+    expect((await list({ date: '2026-11-19' })).items).toHaveLength(2);
+    expect((await list({ q: 'CRSH1119' })).items.map((f) => f.file_name)).toEqual([
+      'crash-session-2026-11-19.log',
+    ]);
+    expect((await list({ q: '%' })).items).toEqual([]);
+    expect(await list({ limit: 1 })).toMatchObject({ limit: 1, has_more: true });
+    expect(JSON.stringify(await list({ limit: 1000 }))).not.toContain('B-ONLY');
+  });
+
+  it('log.file_entries: decrypted entries in file order, level and text filters, paging, text cleaned', async () => {
+    const read = async (input: Record<string, unknown>) => {
+      const res = await h.tool(a.projectId, 'log.file_entries', { file_id: fileId, ...input });
+      expect(res.status).toBe(200);
+      return logFileEntriesOutput.parse(res.body);
+    };
+    const whole = await read({});
+    expect(whole).toMatchObject({ found: true, status: 'ok', problem: null, lines_read: 5, has_more: false });
+    expect(whole.items.map((e) => e.line)).toEqual([1, 2, 3, 4, 5]);
+    expect(whole.items[3]!.message).toBe('second error hidden');
+    expect(whole.items[4]!.fields).toEqual({ battery: 0.4 });
+    expect((await read({ level: 'ERROR' })).items.map((e) => e.line)).toEqual([3, 4]);
+    expect((await read({ q: 'checkout' })).items.map((e) => e.line)).toEqual([3]);
+    const first = await read({ limit: 2 });
+    expect(first).toMatchObject({ has_more: true });
+    expect((await read({ limit: 2, after_line: 2 })).items.map((e) => e.line)).toEqual([3, 4]);
+  });
+
+  it('log.file_entries: a damaged file says so with the line where reading stopped, never empty', async () => {
+    const res = await h.tool(a.projectId, 'log.file_entries', { file_id: corruptId });
+    const body = logFileEntriesOutput.parse(res.body);
+    expect(body).toMatchObject({ status: 'unreadable', problem: { stage: 'parse', line: 3 }, lines_read: 2 });
+    expect(body.items.map((e) => e.message)).toEqual(['launched', 'retrying GET /cart']);
+  });
+
+  it("log.file_entries: unknown and other projects' files are found: false; no caller named is 400", async () => {
+    const other = (await h.tool(b.projectId, 'log.list_files', {})).body as { items: { file_id: string }[] };
+    for (const id of [other.items[0]!.file_id, 'rf_000000000000000000000000']) {
+      expect((await h.tool(a.projectId, 'log.file_entries', { file_id: id })).body).toMatchObject({
+        found: false,
+        items: [],
+      });
+    }
+    expect((await h.tool(a.projectId, 'log.file_entries', { file_id: fileId }, null)).status).toBe(400);
+    expect((await h.tool(a.projectId, 'log.file_entries', { file_id: 'x' })).status).toBe(400);
+  });
+
+  it('log.audit: every view with who and how, newest first; the trail cannot be changed', async () => {
+    h.clock.now += 1000;
+    await h.tool(
+      a.projectId,
+      'log.file_entries',
+      { file_id: fileId },
+      { token_id: null, user_id: 'usr_rest', transport: 'rest' },
+    );
+    const res = await h.tool(a.projectId, 'log.audit', { action: 'view', limit: 2 });
+    const body = logAuditOutput.parse(res.body);
+    expect(body.items[0]).toEqual({
+      at: new Date(h.clock.now).toISOString(),
+      action: 'view',
+      via: 'rest',
+      user_id: 'usr_rest',
+      token_id: null,
+      file_id: fileId,
+      device_id: 'dev_2',
+      target_user_id: 'u2',
+    });
+    expect(body.has_more).toBe(true);
+    expect((await h.tool(b.projectId, 'log.audit', {})).body).toMatchObject({ items: [] });
+    await expect(h.db.query("UPDATE recall_audit SET user_id = 'someone else'")).rejects.toThrow(
+      /append-only/,
+    );
+    await expect(h.db.query('DELETE FROM recall_audit')).rejects.toThrow(/append-only/);
+  });
+
+  it('answers an unknown tool with 404 and refuses calls without the internal secret', async () => {
+    expect((await h.tool(a.projectId, 'log.recall_trigger', {})).status).toBe(404);
+    const res = await fetch(`${h.url}/internal/v1/projects/${a.projectId}/tools/log.audit`, {
+      method: 'POST',
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('console side', () => {
+  const asPerson = (
+    p: TestProject,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+    session = p.session,
+  ) =>
+    fetch(`${h.url}/console${path}`, {
+      method,
+      headers: { authorization: `Bearer ${session}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+
+  it('triggers a recall the device then sees, fulfilled by its upload; audited', async () => {
+    const res = await asPerson(a, 'POST', `/v1/projects/${a.projectId}/recalls`, { device_id: 'dev_9' });
+    expect(res.status).toBe(201);
+    const { request_id } = (await res.json()) as { request_id: string };
+    const poll = async () =>
+      (
+        (await (await h.device(a, 'GET', '/device/v1/recalls?device_id=dev_9')).json()) as {
+          items: { request_id: string }[];
+        }
+      ).items;
+    expect((await poll()).map((r) => r.request_id)).toEqual([request_id]);
+    expect(
+      (await upload(a, { device_id: 'dev_9', file_name: 'recalled.log', date: '2026-11-20', request_id }))
+        .status,
+    ).toBe(201);
+    expect(await poll()).toEqual([]);
+    const audit = (await h.tool(a.projectId, 'log.audit', { action: 'trigger' })).body as {
+      items: Record<string, unknown>[];
+    };
+    expect(audit.items[0]).toMatchObject({
+      action: 'trigger',
+      via: 'console',
+      user_id: a.userId,
+      device_id: 'dev_9',
+    });
+    expect((await asPerson(a, 'POST', `/v1/projects/${a.projectId}/recalls`, {})).status).toBe(400);
+  });
+
+  it('downloads a file as NDJSON, audited; a damaged one is refused with its problem', async () => {
+    const files = (await h.tool(a.projectId, 'log.list_files', { q: 'crash' })).body as {
+      items: { file_id: string }[];
+    };
+    const id = files.items[0]!.file_id;
+    const res = await asPerson(a, 'GET', `/v1/projects/${a.projectId}/files/${id}/download`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/x-ndjson');
+    const lines = (await res.text())
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual(ENTRIES);
+    const audit = (await h.tool(a.projectId, 'log.audit', { action: 'download', file_id: id })).body as {
+      items: unknown[];
+    };
+    expect(audit.items).toHaveLength(1);
+    const corrupt = (await h.tool(a.projectId, 'log.list_files', { q: 'corrupt' })).body as {
+      items: { file_id: string }[];
+    };
+    const refused = await asPerson(
+      a,
+      'GET',
+      `/v1/projects/${a.projectId}/files/${corrupt.items[0]!.file_id}/download`,
+    );
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { details: unknown }).details).toMatchObject({
+      stage: 'parse',
+      line: 3,
+    });
+  });
+
+  it("refuses no session (401), another org's project and an org without vis_recall (404 like unknown)", async () => {
+    expect(
+      (await asPerson(a, 'POST', `/v1/projects/${a.projectId}/recalls`, { user_id: 'u' }, 'svc_ses_nope'))
+        .status,
+    ).toBe(401);
+    expect(
+      (await fetch(`${h.url}/console/v1/projects/${a.projectId}/recalls`, { method: 'POST' })).status,
+    ).toBe(401);
+    expect((await asPerson(b, 'POST', `/v1/projects/${a.projectId}/recalls`, { user_id: 'u' })).status).toBe(
+      404,
+    );
+    const off = await h.project('recall_off', { recall: false });
+    expect(
+      (await asPerson(off, 'POST', `/v1/projects/${off.projectId}/recalls`, { user_id: 'u' })).status,
+    ).toBe(404);
+  });
+});
+
+describe('key rotation', () => {
+  it('keeps files written with the old key readable and new uploads use the new one', async () => {
+    const before = (await list()).length;
+    await h.keys.rotate(a.projectId);
+    const res = await upload(a, {
+      device_id: 'dev_rot',
+      file_name: 'after-rotation.log',
+      date: '2026-11-20',
+    });
+    expect(res.status).toBe(201);
+    const files = (await list()).slice(0, before + 1);
+    for (const f of files) {
+      const read = (await h.tool(a.projectId, 'log.file_entries', { file_id: f.file_id })).body as {
+        status: string;
+        problem: { stage: string } | null;
+      };
+      if (f.file_name !== 'corrupt.log') expect(read.status).toBe('ok');
+    }
+  });
+
+  async function list() {
+    return (
+      (await h.tool(a.projectId, 'log.list_files', { limit: 1000 })).body as {
+        items: { file_id: string; file_name: string }[];
+      }
+    ).items;
+  }
+});

@@ -1,0 +1,43 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IngestKeyResolver } from '@svc/ingest-auth';
+import { UnauthorizedError } from '@svc/tool-kit';
+import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
+import express, { type Express, type RequestHandler } from 'express';
+import type { ConsoleSessions } from './console-sessions';
+import type { RecallContext } from './context';
+import { consoleRouter } from './routes/console';
+import { deviceRouter } from './routes/device';
+import { internalToolsRouter } from './routes/internal-tools';
+
+export interface RecallAppDeps extends RecallContext {
+  internalSecret: string;
+  ingestKeys: IngestKeyResolver;
+  consoleSessions: ConsoleSessions;
+}
+
+function requireInternalSecret(secret: string): RequestHandler {
+  const expected = createHash('sha256').update(secret).digest();
+  return (req, _res, next) => {
+    const given = req.get('x-internal-secret') ?? '';
+    const digest = createHash('sha256').update(given).digest();
+    if (given !== '' && timingSafeEqual(digest, expected)) next();
+    else next(new UnauthorizedError('internal secret missing or wrong'));
+  };
+}
+
+/** recall: device uploads and polls, the console side, the internal tool endpoint, health. */
+export function createRecallApp(deps: RecallAppDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.get('/healthz', async (_req, res) => {
+    await deps.db.ping();
+    res.json({ status: 'ok' });
+  });
+  app.use('/internal', requireInternalSecret(deps.internalSecret));
+  app.use('/internal', internalToolsRouter(deps));
+  app.use('/device', deviceRouter(deps, deps.ingestKeys));
+  app.use('/console', consoleRouter(deps, deps.consoleSessions));
+  app.use(notFoundHandler());
+  app.use(httpErrorHandler(deps.logger));
+  return app;
+}

@@ -1,0 +1,29 @@
+import { ConfigError } from '@svc/config';
+import { createLogger } from '@svc/logger';
+import { createPromMetrics } from '@svc/metrics';
+import { loadRecallConfig } from './config';
+import { wireRecall } from './wiring';
+
+async function main(): Promise<void> {
+  const config = loadRecallConfig(process.env);
+  const logger = createLogger({ name: 'recall', level: config.logLevel });
+  const recall = await wireRecall(config, { logger, metrics: createPromMetrics({ prefix: 'svc_recall_' }) });
+  const server = recall.app.listen(config.port, config.host, () => {
+    logger.info({ port: config.port, host: config.host, store: recall.db.kind }, 'recall listening');
+  });
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(() => {
+      void recall.close().finally(() => process.exit(0));
+    });
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,93 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { authenticateIngest, type IngestKeyResolver } from '@svc/ingest-auth';
+import { parseInput, UserInputError } from '@svc/tool-kit';
+import express, { type Request, type Router } from 'express';
+import { z } from 'zod';
+import type { RecallContext } from '../context';
+import { insertFile } from '../store/files';
+import { fulfillRequest, pendingRequests } from '../store/requests';
+
+export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
+
+const id = z.string().trim().min(1).max(200);
+const uploadQuery = z.strictObject({
+  device_id: id,
+  file_name: z.string().trim().min(1).max(255),
+  date: z.iso.date(),
+  key_version: z.coerce.number().int().min(1),
+  user_id: id.optional(),
+  session_id: id.optional(),
+  request_id: id.optional(),
+});
+const pollQuery = z.strictObject({ device_id: id, user_id: id.optional() });
+
+export const newFileId = () => `rf_${randomBytes(12).toString('hex')}`;
+
+/**
+ * The device side (docs/recall.md), signed with a project ingest key like every SDK request (the
+ * signature covers the raw body; a GET signs an empty one):
+ * - GET  /device/v1/key: the project's active data key, to encrypt files with;
+ * - POST /device/v1/files?device_id&file_name&date&key_version[&user_id&session_id&request_id]:
+ *   one encrypted file as the raw body;
+ * - GET  /device/v1/recalls?device_id[&user_id]: recall requests waiting for this device.
+ */
+export function deviceRouter(ctx: RecallContext, ingestKeys: IngestKeyResolver): Router {
+  const router = express.Router();
+  const uploads = ctx.metrics.counter('recall_uploads_total', 'Device log files accepted');
+  const authenticate = (req: Request, body: Buffer) =>
+    authenticateIngest((h) => req.get(h), body, { ingestKeys, now: () => ctx.clock().getTime() });
+
+  router.get('/v1/key', async (req, res) => {
+    const projectId = await authenticate(req, Buffer.alloc(0));
+    const key = await ctx.keys.active(projectId);
+    res.json({ key_version: key.version, key: key.key.toString('base64'), algorithm: 'AES-256-GCM' });
+  });
+
+  router.get('/v1/recalls', async (req, res) => {
+    const projectId = await authenticate(req, Buffer.alloc(0));
+    const query = parseInput(pollQuery, req.query, 'this request');
+    const pending = await pendingRequests(ctx.db, projectId, query.device_id, query.user_id);
+    res.json({
+      items: pending.map((r) => ({
+        request_id: r.request_id,
+        requested_at: new Date(r.requested_at).toISOString(),
+      })),
+    });
+  });
+
+  router.post(
+    '/v1/files',
+    express.raw({ type: () => true, limit: MAX_UPLOAD_BYTES, inflate: false }),
+    async (req, res) => {
+      const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const projectId = await authenticate(req, body);
+      const meta = parseInput(uploadQuery, req.query, 'this upload');
+      if (body.length === 0) throw new UserInputError('An empty body is not a log file.');
+      const key = await ctx.keys.version(projectId, meta.key_version);
+      if (!key) throw new UserInputError('Unknown key_version for this project: ask GET /device/v1/key.');
+      const fileId = newFileId();
+      const at = ctx.clock();
+      await ctx.files.put(projectId, fileId, body);
+      await ctx.db.transaction(async (tx) => {
+        await insertFile(tx, {
+          file_id: fileId,
+          project_id: projectId,
+          device_id: meta.device_id,
+          user_id: meta.user_id ?? null,
+          session_id: meta.session_id ?? null,
+          file_name: meta.file_name,
+          file_date: meta.date,
+          size_bytes: body.length,
+          sha256: createHash('sha256').update(body).digest('hex'),
+          key_version: meta.key_version,
+          request_id: meta.request_id ?? null,
+          uploaded_at: at,
+        });
+        if (meta.request_id) await fulfillRequest(tx, projectId, meta.request_id, fileId, at);
+      });
+      uploads.inc();
+      res.status(201).json({ file_id: fileId });
+    },
+  );
+  return router;
+}

@@ -1,0 +1,41 @@
+import { NotFoundError, parseInput, UserInputError } from '@svc/tool-kit';
+import express, { type Router } from 'express';
+import type { RecallContext } from '../context';
+import { actorOf } from '../tools/actor';
+import { recallTool } from '../tools/recall-tools';
+
+const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+/**
+ * POST /internal/v1/projects/:project_id/tools/:tool (docs/internal-api.md): the three recall
+ * tools. Input is validated again with the tool's own schema (the gateway is not the only caller),
+ * and so is the answer, before it leaves.
+ */
+export function internalToolsRouter(ctx: RecallContext): Router {
+  const router = express.Router();
+  const calls = ctx.metrics.counter('recall_tool_calls_total', 'Recall tool calls by outcome', [
+    'tool',
+    'outcome',
+  ]);
+  router.post('/v1/projects/:project_id/tools/:tool', express.json({ limit: '64kb' }), async (req, res) => {
+    const name = String(req.params.tool);
+    let outcome = 'error';
+    try {
+      const tool = recallTool(name);
+      const projectId = String(req.params.project_id);
+      if (!PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
+      const input = parseInput(tool.definition.input, req.body ?? {}, name);
+      const actor = actorOf((h) => req.get(h));
+      const answer = await tool.run({ ctx, projectId, actor, input: input as never });
+      res.json(tool.definition.output.parse(answer));
+      outcome = 'ok';
+    } catch (err) {
+      if (err instanceof NotFoundError) outcome = 'unknown_tool';
+      else if (err instanceof UserInputError) outcome = 'invalid_input';
+      throw err;
+    } finally {
+      calls.inc({ tool: name.slice(0, 40), outcome });
+    }
+  });
+  return router;
+}
