@@ -23,13 +23,20 @@ describe('tool catalog', () => {
     }
   });
 
-  it('contains the five log tools', () => {
-    expect(
+  it('contains the five log tools of the core and the three of recall', () => {
+    const logTools = (backend: string) =>
       allTools
+        .filter((t) => t.name.startsWith('log.') && t.backend === backend)
         .map((t) => t.name)
-        .filter((n) => n.startsWith('log.'))
-        .sort(),
-    ).toEqual(['log.aggregate', 'log.by_session', 'log.by_user', 'log.recent', 'log.search']);
+        .sort();
+    expect(logTools('core')).toEqual([
+      'log.aggregate',
+      'log.by_session',
+      'log.by_user',
+      'log.recent',
+      'log.search',
+    ]);
+    expect(logTools('recall')).toEqual(['log.audit', 'log.file_entries', 'log.list_files']);
   });
 
   describe.each(allTools.map((t) => [t.name, t] as const))('%s', (_name, tool) => {

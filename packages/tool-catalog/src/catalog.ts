@@ -3,6 +3,7 @@ import { analyticsTools } from '@svc/tools-analytics';
 import { apmTools } from '@svc/tools-apm';
 import { crashTools } from '@svc/tools-crash';
 import { logsTools } from '@svc/tools-logs';
+import { recallTools } from '@svc/tools-recall';
 import { traceTools } from '@svc/tools-trace';
 import { usersTools } from '@svc/tools-users';
 
@@ -17,4 +18,5 @@ export const allTools: readonly AnyTool[] = [
   ...traceTools,
   ...usersTools,
   ...analyticsTools,
+  ...recallTools,
 ];

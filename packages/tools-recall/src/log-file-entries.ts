@@ -16,6 +16,7 @@ export const logFileEntriesInput = z.strictObject({
     .number()
     .int()
     .min(0)
+    .max(100_000_000)
     .describe('Only entries after this line number (for the next page: the last line you got).')
     .optional(),
   limit: limit(500),
