@@ -8,7 +8,9 @@ import {
 } from './client-config';
 
 export interface BannerInfo {
-  urls: { gateway: string; mcp: string; core: string; identity: string; metrics: string };
+  urls: { gateway: string; mcp: string; core: string; identity: string; recall: string; metrics: string };
+  /** Optional tool groups: live (their service answers its health check), down, or not deployed. */
+  groups: Record<string, string>;
   projectId: string;
   orgId: string;
   dataDir: string;
@@ -30,8 +32,12 @@ export function banner(info: BannerInfo): string {
     `  REST + OpenAPI  ${info.urls.gateway}/v1/tools/{name}   ${info.urls.gateway}/openapi.json`,
     `  Core (ingest)   ${info.urls.core}/ingest/v1/batch`,
     `  Identity        ${info.urls.identity}`,
+    `  Recall          ${info.urls.recall}   (device log uploads and recalls)`,
     `  Metrics         ${info.urls.metrics}`,
     `  Demo project    ${info.projectId}   (org ${info.orgId})`,
+    `  Tool groups     base, trace, ${Object.entries(info.groups)
+      .map(([group, state]) => `${group} (${state})`)
+      .join(', ')}`,
   ];
   if (info.seeded) {
     const parts = Object.entries(info.seeded)

@@ -55,6 +55,8 @@ export function loadStandaloneConfig(
     SVC_INTERNAL_SECRET: internalSecret,
     SVC_OBSERVABILITY_ENDPOINT: env.SVC_OBSERVABILITY_ENDPOINT || 'http://localhost:8080',
     SVC_IDENTITY_INTERNAL_URL: env.SVC_IDENTITY_INTERNAL_URL || 'http://localhost:8081',
+    SVC_RECALL_ENDPOINT: env.SVC_RECALL_ENDPOINT || 'http://localhost:8087',
+    SVC_RECALL_HOST: env.SVC_RECALL_HOST || host,
     SVC_CORE_HOST: env.SVC_CORE_HOST || host,
     SVC_IDENTITY_HOST: env.SVC_IDENTITY_HOST || host,
     SVC_MCP_HTTP_HOST: env.SVC_MCP_HTTP_HOST || host,

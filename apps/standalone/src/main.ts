@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, findRepositoryRoot } from '@svc/config';
+import { generateDemoProject, generateDemoRecall } from '@svc/demo-data';
 import { createLogger } from '@svc/logger';
 import { banner } from './banner';
 import { loadStandaloneConfig } from './config';
@@ -10,10 +11,13 @@ import {
   adminApi,
   bootstrapDemoOrg,
   createToken,
+  DEMO_USER_EMAIL,
   enableDemoCapabilities,
+  type IngestKey,
   ingestDemoData,
   isSeeded,
   markSeeded,
+  seedDemoRecall,
 } from './seed';
 import { startStack } from './stack';
 
@@ -40,6 +44,17 @@ try {
     demo = { ...config.demo, now: Date.now() };
     seeded = await ingestDemoData(api, stack.urls.core, org.project_id, config.demo, demo.now);
     await enableDemoCapabilities(api, org.org_id);
+    const deviceKey = await api.post<IngestKey>('/internal/v1/admin/ingest-keys', {
+      project_id: org.project_id,
+    });
+    seeded.recall_files = await seedDemoRecall(
+      stack.urls.recall,
+      stack.urls.identity,
+      org.project_id,
+      deviceKey,
+      generateDemoRecall(generateDemoProject({ ...config.demo, now: demo.now })),
+      org.user_password ? { email: DEMO_USER_EMAIL, password: org.user_password } : undefined,
+    );
     token = (await createToken(api, org.project_id, org.user_id, 'standalone demo')).token;
     markSeeded(config.dataDir, { project_id: org.project_id, demo, seeded });
   }
@@ -55,6 +70,7 @@ try {
       token,
       seeded,
       startupMs,
+      groups: stack.groups(),
     }),
   );
   if (config.readyFile) {
@@ -68,6 +84,7 @@ try {
         token: token ?? null,
         startup_ms: startupMs,
         demo: demo ?? null,
+        groups: stack.groups(),
       }),
     );
   }

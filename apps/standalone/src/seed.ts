@@ -1,18 +1,23 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 import {
   DEMO_EXPERIMENTS,
   type DemoDebugFile,
+  type DemoRecall,
   generateDemoDebugFiles,
   iterateDemoBatches,
 } from '@svc/demo-data';
 import { signIngestBody } from '@svc/observability-core';
+import { encodeLogFile, encryptFileBytes } from '@svc/recall';
 
 export interface Bootstrap {
   org_id: string;
   project_id: string;
   user_id: string;
   created: boolean;
+  /** Only when the demo user was created just now. */
+  user_password?: string;
 }
 
 export interface AdminApi {
@@ -35,20 +40,24 @@ export function adminApi(identityUrl: string, internalSecret: string): AdminApi 
   return { post: (path, body) => send('POST', path, body), put: (path, body) => send('PUT', path, body) };
 }
 
+export const DEMO_USER_EMAIL = 'demo@example.com';
+
 export async function bootstrapDemoOrg(api: AdminApi): Promise<Bootstrap> {
   return api.post<Bootstrap>('/internal/v1/admin/bootstrap', {
     org_name: 'Demo org',
     project_name: 'Demo app',
-    user_email: 'demo@example.com',
+    user_email: DEMO_USER_EMAIL,
   });
 }
 
 /**
- * The demo org sees its traces: vis_trace is switched on once, when the demo is seeded (an
+ * The demo org sees its traces and recalled device logs: vis_trace and vis_recall are switched on once, when the demo is seeded (an
  * operator who switches it off later keeps it off across restarts).
  */
 export async function enableDemoCapabilities(api: AdminApi, orgId: string): Promise<void> {
-  await api.put(`/internal/v1/admin/orgs/${orgId}/capabilities/vis_trace`, { enabled: true });
+  for (const capability of ['vis_trace', 'vis_recall']) {
+    await api.put(`/internal/v1/admin/orgs/${orgId}/capabilities/${capability}`, { enabled: true });
+  }
 }
 
 export async function createToken(
@@ -147,4 +156,73 @@ export function isSeeded(dataDir: string): boolean {
 
 export function markSeeded(dataDir: string, info: object): void {
   writeFileSync(join(dataDir, MARKER), `${JSON.stringify(info)}\n`);
+}
+
+/** A signed device request to recall (GETs sign an empty body), as the app's SDK sends it. */
+async function deviceCall(recallUrl: string, key: IngestKey, path: string, body?: Buffer): Promise<unknown> {
+  const timestamp = Math.floor(Date.now() / 1000);
+  const payload = body ?? Buffer.alloc(0);
+  const res = await fetch(new URL(path, recallUrl), {
+    method: body ? 'POST' : 'GET',
+    headers: {
+      'x-svc-key': key.key_id,
+      'x-svc-timestamp': String(timestamp),
+      'x-svc-signature': signIngestBody(key.secret, timestamp, payload),
+      ...(body ? { 'content-type': 'application/octet-stream' } : {}),
+    },
+    ...(body ? { body: payload } : {}),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`demo recall ${path} answered ${res.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/**
+ * The recall demo through the real endpoints: each device fetches the project key and uploads its
+ * encrypted file (one damaged mid-file), then a person of the org signs in to the console and asks
+ * for one more device's logs, which stays pending. Returns the number of files uploaded.
+ */
+export async function seedDemoRecall(
+  recallUrl: string,
+  identityUrl: string,
+  projectId: string,
+  key: IngestKey,
+  recall: DemoRecall,
+  person: { email: string; password: string } | undefined,
+): Promise<number> {
+  const { key: dataKey, key_version } = (await deviceCall(recallUrl, key, '/device/v1/key')) as {
+    key: string;
+    key_version: number;
+  };
+  const keyBytes = Buffer.from(dataKey, 'base64');
+  for (const file of recall.files) {
+    const bytes = file.entries
+      ? encodeLogFile(file.entries, keyBytes)
+      : encryptFileBytes(gzipSync(Buffer.from(file.damagedText ?? '', 'utf8')), keyBytes);
+    const query = new URLSearchParams({
+      device_id: file.device_id,
+      user_id: file.user_id,
+      session_id: file.session_id,
+      file_name: file.file_name,
+      date: file.date,
+      key_version: String(key_version),
+    });
+    await deviceCall(recallUrl, key, `/device/v1/files?${query}`, bytes);
+  }
+  // The demo person's password is known only when bootstrap just created them.
+  if (!person) return recall.files.length;
+  const login = await fetch(new URL('/console/v1/login', identityUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(person),
+  });
+  if (!login.ok) throw new Error(`demo console login answered ${login.status}`);
+  const { session_token } = (await login.json()) as { session_token: string };
+  const trigger = await fetch(new URL(`/console/v1/projects/${projectId}/recalls`, recallUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${session_token}` },
+    body: JSON.stringify({ device_id: recall.pending.device_id }),
+  });
+  if (!trigger.ok) throw new Error(`demo recall trigger answered ${trigger.status}: ${await trigger.text()}`);
+  return recall.files.length;
 }

@@ -3,11 +3,16 @@ import { loadIdentityConfig, wireIdentity } from '@svc/identity';
 import type { PinoLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
 import { loadCoreConfig, wireCore } from '@svc/observability-core';
+import { loadRecallConfig, wireRecall } from '@svc/recall';
 import type { StandaloneConfig } from './config';
 import { listen } from './listen';
 
+export type GroupState = 'live' | 'down' | 'not deployed';
+
 export interface RunningStack {
-  urls: { gateway: string; mcp: string; core: string; identity: string; metrics: string };
+  urls: { gateway: string; mcp: string; core: string; identity: string; recall: string; metrics: string };
+  /** The tool groups of optional services: live (registered), down, or not deployed. */
+  groups(): Record<string, GroupState>;
   close(): Promise<void>;
 }
 
@@ -24,6 +29,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
   try {
     const identityConfig = loadIdentityConfig(config.serviceEnv);
     const coreConfig = loadCoreConfig(config.serviceEnv);
+    const recallConfig = loadRecallConfig(config.serviceEnv);
     const gatewayConfig = loadGatewayConfig({
       ...config.serviceEnv,
       SVC_MCP_HTTP_PORT: String(config.gatewayPort),
@@ -45,6 +51,14 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     const coreServer = await listen('observability-core', core.app, coreConfig.host, coreConfig.port);
     closers.push(coreServer.close);
 
+    const recall = await wireRecall(recallConfig, {
+      logger: logger.child({ service: 'recall' }),
+      metrics: createPromMetrics({ prefix: 'svc_recall_' }),
+    });
+    closers.push(recall.close);
+    const recallServer = await listen('recall', recall.app, recallConfig.host, recallConfig.port);
+    closers.push(recallServer.close);
+
     const wired = wireGateway(gatewayConfig, {
       logger: logger.child({ service: 'gateway' }),
       metrics: createPromMetrics(),
@@ -55,6 +69,8 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     const metrics = await listen('metrics', wired.metricsApp, gatewayConfig.host, gatewayConfig.metricsPort);
     closers.push(metrics.close);
     wired.healthMonitor.start();
+    // The banner and the ready file tell which groups are live: wait for the first probe.
+    await wired.healthMonitor.probeNow();
 
     const base = (port: number) => `http://localhost:${port}`;
     return {
@@ -63,7 +79,14 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
         mcp: `${base(gateway.port)}/mcp`,
         core: base(coreServer.port),
         identity: base(identityServer.port),
+        recall: base(recallServer.port),
         metrics: `${base(metrics.port)}/metrics`,
+      },
+      groups: () => {
+        const health = wired.healthMonitor.snapshot();
+        const state = (backend: string): GroupState =>
+          !health[backend]?.deployed ? 'not deployed' : health[backend]?.available ? 'live' : 'down';
+        return { recall: state('recall'), verify: state('copilot') };
       },
       close,
     };

@@ -1,4 +1,4 @@
-import { httpUrl, internalSecret, internalSecretOf, logLevel, parseEnv } from '@svc/config';
+import { httpUrl, internalSecret, internalSecretOf, logLevel, optionalUrl, parseEnv } from '@svc/config';
 import { z } from 'zod';
 
 // stdio mode serves exactly one trusted local user (README, stdio): it refuses to start unless
@@ -20,6 +20,9 @@ export const stdioEnvSchema = z.object({
     .transform((v) => (v ? v : undefined)),
   SVC_OBSERVABILITY_ENDPOINT: httpUrl.default('http://localhost:8080'),
   SVC_IDENTITY_INTERNAL_URL: httpUrl.default('http://localhost:8081'),
+  // Unset: that group is not deployed and its tools are never registered (as in the gateway).
+  SVC_RECALL_ENDPOINT: optionalUrl,
+  SVC_COPILOT_ENDPOINT: optionalUrl,
   SVC_INTERNAL_SECRET: internalSecret,
   SVC_LOG_LEVEL: logLevel,
 });

@@ -1,15 +1,17 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { createBackendClient, DEFAULT_TIMEOUT_MS } from '@svc/backend-client';
+import { createBackendClient, createHealthMonitor, DEFAULT_TIMEOUT_MS } from '@svc/backend-client';
 import { createHttpAuditSink, fetchOrgCapabilities } from '@svc/identity-client';
 import { createLogger, type PinoLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { allTools } from '@svc/tool-catalog';
-import type { Capability } from '@svc/tool-kit';
+import type { Backends, Capability } from '@svc/tool-kit';
 import { ToolExecutor, ToolRegistry } from '@svc/tool-server';
 import { createStdioApp } from './app';
 import type { StdioConfig } from './config';
 
 const CAPABILITY_REFRESH_MS = 60_000;
+/** How often recall and copilot are probed; their groups come and go with the answer. */
+export const STDIO_HEALTH_INTERVAL_MS = 5_000;
 
 export interface WiredStdio {
   server: Server;
@@ -22,7 +24,10 @@ export interface WiredStdio {
  * the audit trail (transport `stdio`) and, when an org is configured, its capabilities. A failed
  * capability lookup leaves the controlled tools hidden (fail closed) until a refresh succeeds.
  */
-export async function wireStdio(config: StdioConfig, options: { localUser: string }): Promise<WiredStdio> {
+export async function wireStdio(
+  config: StdioConfig,
+  options: { localUser: string; healthIntervalMs?: number },
+): Promise<WiredStdio> {
   const logger = createLogger({ name: 'stdio-server', level: config.SVC_LOG_LEVEL, destination: 'stderr' });
   const metrics = createNoopMetrics();
   const client = (name: string, baseUrl: string, timeoutMs: number) =>
@@ -36,6 +41,25 @@ export async function wireStdio(config: StdioConfig, options: { localUser: strin
     });
   const core = client('core', config.SVC_OBSERVABILITY_ENDPOINT, DEFAULT_TIMEOUT_MS.core);
   const identity = client('identity', config.SVC_IDENTITY_INTERNAL_URL, DEFAULT_TIMEOUT_MS.identity);
+  const recall = config.SVC_RECALL_ENDPOINT
+    ? client('recall', config.SVC_RECALL_ENDPOINT, DEFAULT_TIMEOUT_MS.recall)
+    : undefined;
+  const copilot = config.SVC_COPILOT_ENDPOINT
+    ? client('copilot', config.SVC_COPILOT_ENDPOINT, DEFAULT_TIMEOUT_MS.copilot)
+    : undefined;
+  // Like the gateway: recall and copilot tools are registered while their service answers
+  // /healthz, and the client is told (tools/list_changed) when they come or go.
+  const health = createHealthMonitor({
+    backends: [
+      { name: 'recall', client: recall, required: false },
+      { name: 'copilot', client: copilot, required: false },
+    ],
+    intervalMs: options.healthIntervalMs ?? STDIO_HEALTH_INTERVAL_MS,
+    logger,
+  });
+  const backends: Backends = { core: core.asToolCaller() };
+  if (recall) backends.recall = recall.asToolCaller();
+  if (copilot) backends.copilot = copilot.asToolCaller();
 
   const orgId = config.SVC_MCP_ORG_ID ?? null;
   let capabilities: ReadonlySet<Capability> = new Set();
@@ -58,9 +82,8 @@ export async function wireStdio(config: StdioConfig, options: { localUser: strin
   const executor = new ToolExecutor({
     registry: new ToolRegistry(allTools),
     audit: createHttpAuditSink(identity),
-    backends: { core: core.asToolCaller() },
-    // Only the core is deployed for stdio: recall and copilot tools are never registered here.
-    isBackendAvailable: (backend) => backend === 'core',
+    backends,
+    isBackendAvailable: (backend) => backend === 'core' || health.isAvailable(backend),
     logger,
     metrics,
   });
@@ -72,15 +95,19 @@ export async function wireStdio(config: StdioConfig, options: { localUser: strin
     localUser: options.localUser,
     version: '0.1.0',
   });
+  health.subscribe(() => {
+    server.sendToolListChanged().catch((err) => logger.debug({ err }, 'list_changed not delivered'));
+  });
+  health.start();
   return {
     server,
     logger,
     async close() {
       clearInterval(timer);
+      health.stop();
       await refreshing;
       await server.close();
-      core.close();
-      identity.close();
+      for (const c of [core, identity, recall, copilot]) c?.close();
     },
   };
 }

@@ -133,3 +133,18 @@ describe('demo traces', () => {
     expect(median(fraud(SLOW_CHECKOUT.version))).toBeGreaterThan(10 * median(fraud('2.4.1')));
   });
 });
+
+describe('demo recall files', () => {
+  it('come from device logs: one of a crashed session ending in its crash, one damaged, a pending recall elsewhere', async () => {
+    const { generateDemoRecall } = await import('./recall-files');
+    const recall = generateDemoRecall(generateDemoProject({ seed: 20261122, size: 1, now: NOW, days: 30 }));
+    expect(recall.files).toHaveLength(4);
+    const [crash, ...rest] = recall.files;
+    expect(crash!.file_name.startsWith('crash-')).toBe(true);
+    expect(crash!.entries!.at(-2)!.level).toBe('FATAL');
+    expect(rest.filter((f) => f.damagedText !== undefined)).toHaveLength(1);
+    const users = recall.files.map((f) => f.user_id);
+    expect(new Set(users).size).toBe(users.length);
+    expect(users).not.toContain(recall.pending.user_id);
+  });
+});

@@ -39,13 +39,11 @@ describe('pnpm start stack, end to end', () => {
     expect(stack.output()).toContain(stack.ready.urls.mcp);
   });
 
-  // The demo org has vis_trace (switched on when the demo is seeded); recall and copilot are not
-  // deployed.
-  const baseTools = allTools.filter(
-    (t) => (t.capability === 'base' || t.capability === 'vis_trace') && t.backend === 'core',
-  );
+  // The demo org has vis_trace and vis_recall (switched on when the demo is seeded); copilot is
+  // not deployed.
+  const baseTools = allTools.filter((t) => t.backend !== 'copilot' && t.capability !== 'vis_ai_verifier');
 
-  it('lists exactly the base and trace tools of the catalog over MCP, the five log tools among them', async () => {
+  it('lists exactly the base, trace and recall tools of the catalog over MCP, the five log tools among them', async () => {
     const { tools } = await mcp.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(baseTools.map((t) => t.name).sort());
     expect(tools.map((t) => t.name)).toEqual(
@@ -148,7 +146,7 @@ describe('pnpm start stack, end to end', () => {
     expect(res.status).toBe(200);
     const doc = (await res.json()) as { openapi: string; paths: Record<string, unknown> };
     expect(doc.openapi).toBe('3.1.0');
-    const published = allTools.filter((t) => t.backend === 'core');
+    const published = allTools.filter((t) => t.backend === 'core' || t.backend === 'recall');
     expect(Object.keys(doc.paths).sort()).toEqual(published.map((t) => `/v1/tools/${t.name}`).sort());
     expect(JSON.stringify(doc)).not.toContain('project_id');
   });

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { freePorts } from './free-ports';
 
 export interface ReadyInfo {
-  urls: { gateway: string; mcp: string; core: string; identity: string; metrics: string };
+  urls: { gateway: string; mcp: string; core: string; identity: string; recall: string; metrics: string };
+  groups: Record<string, string>;
   project_id: string;
   org_id: string;
   user_id: string;
@@ -37,7 +38,7 @@ export async function spawnStack(
 ): Promise<SpawnedStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const readyFile = join(dataDir, `ready-${Date.now()}.json`);
-  const [gateway, core, identity, metrics] = await freePorts(4);
+  const [gateway, core, identity, metrics, recall] = await freePorts(5);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -45,6 +46,7 @@ export async function spawnStack(
     SVC_MCP_HTTP_PORT: String(gateway),
     SVC_OBSERVABILITY_ENDPOINT: `http://127.0.0.1:${core}`,
     SVC_IDENTITY_INTERNAL_URL: `http://127.0.0.1:${identity}`,
+    SVC_RECALL_ENDPOINT: `http://127.0.0.1:${recall}`,
     SVC_METRICS_PORT: String(metrics),
     SVC_STANDALONE_READY_FILE: readyFile,
     // The size `pnpm start` uses: the demo's stories (release grades, leaks, the slow endpoint)
