@@ -409,5 +409,18 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         'ALTER TABLE spans DROP INDEX IF EXISTS idx_trace_id',
       ],
     },
+    {
+      version: 17,
+      name: 'spans_metrics_scan_cost',
+      statements: [
+        // trace.aggregate and apm.stats read every row of the window (bench, 10M rows): a
+        // dictionary-encoded operation groups about a quarter faster than strings, and time
+        // columns stored as deltas (sorted within each part) read in a fifth of the bytes, which
+        // is most of the time filter's cost. New parts get the codecs; merges rewrite old ones.
+        'ALTER TABLE spans MODIFY COLUMN operation LowCardinality(String)',
+        "ALTER TABLE spans MODIFY COLUMN start_time DateTime64(3, 'UTC') CODEC(Delta, LZ4)",
+        "ALTER TABLE metrics MODIFY COLUMN timestamp DateTime64(3, 'UTC') CODEC(Delta, LZ4)",
+      ],
+    },
   ];
 }
