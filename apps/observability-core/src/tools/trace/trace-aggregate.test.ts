@@ -69,6 +69,18 @@ function spansOf(marker: string): Span[] {
   }
   out.push(span(`tie c${marker}`, DAY, 3, { sample_rate: 0.25 }));
   out.push(span(`solo${marker}`, 2 * DAY, 42.42, { status: 'error', sample_rate: 0.01 }));
+  // Durations over sixteen orders of magnitude (zero, under 2^-10 ms, over 2^30 ms): the
+  // percentiles must not depend on how the engine buckets them on the way.
+  const RATES = [1, 0.5, 0.25, 0.1, 0.3, 0.01];
+  for (let i = 0; i < 800; i++) {
+    const duration = i === 0 ? 0 : i === 1 ? 2e9 : i === 2 ? 0.0001 : 10 ** (rnd() * 12 - 5);
+    out.push(
+      span(`wide${marker}`, Math.floor(rnd() * 13 * DAY), duration, {
+        sample_rate: RATES[Math.floor(rnd() * RATES.length)]!,
+        status: rnd() < 0.05 ? 'error' : 'ok',
+      }),
+    );
+  }
   // A 7-day window's edges: from and to are in, a millisecond beyond either is out. (Spans older
   // than the 14-day retention are refused at ingest.)
   out.push(span(`edge${marker}`, 7 * DAY, 1), span(`edge${marker}`, 0, 2));
