@@ -105,18 +105,24 @@ export async function loadMetrics(ch: ClickHouse, projectId: string, rows: numbe
 }
 
 /**
- * Waits until the engine has no merge running (at most `maxMs`): measured right after loading 10M
- * rows, every query would share the two cores with the merges of the fresh parts, which is not
- * the steady state a project's tables are in.
+ * Waits until the engine has had no merge running for 5 s in a row (at most `maxMs`): measured
+ * right after loading 10M rows, every query would share the two cores with the merges of the
+ * fresh parts and read many small parts, which is not the steady state a project's tables are in.
+ * Returns the time waited and the active parts of the two tables.
  */
-export async function settleMerges(ch: ClickHouse, maxMs = 180_000): Promise<number> {
+export async function settleMerges(ch: ClickHouse, maxMs = 300_000): Promise<{ ms: number; parts: string }> {
   const t0 = performance.now();
-  while (performance.now() - t0 < maxMs) {
+  let quiet = 0;
+  while (performance.now() - t0 < maxMs && quiet < 10) {
     const [row] = await ch.query<{ n: string }>('SELECT count() AS n FROM system.merges', {});
-    if (Number(row?.n) === 0) break;
+    quiet = Number(row?.n) === 0 ? quiet + 1 : 0;
     await new Promise((r) => setTimeout(r, 500));
   }
-  return performance.now() - t0;
+  const parts = await ch.query<{ table: string; n: string }>(
+    "SELECT table, count() AS n FROM system.parts WHERE active AND table IN ('spans', 'metrics') GROUP BY table ORDER BY table",
+    {},
+  );
+  return { ms: performance.now() - t0, parts: parts.map((p) => `${p.table} ${p.n}`).join(', ') };
 }
 
 /** Loads `largest` spans and metric samples and largest / 20 of each, then measures every case on both. */
@@ -138,7 +144,7 @@ export async function benchTraces(core: BenchCore, largest: number, runs: number
   }
   const settled = await settleMerges(core.ch);
   notes.push(
-    `apm/traces: waited ${(settled / 1000).toFixed(1)} s for background merges to finish before measuring`,
+    `apm/traces: waited ${(settled.ms / 1000).toFixed(1)} s for background merges to settle before measuring (active parts: ${settled.parts})`,
   );
   const rows: Issue10Row[] = [];
   for (const p of projects) {
