@@ -38,7 +38,8 @@ interface BucketRow {
 // doubling wide: `duration_bucket`, stored with each span (migration 18), is 0 below 2^-10 ms,
 // 2561 from 2^30 ms, and in between the top bits of the duration's IEEE 754 double, which order
 // like the values. The percentile's bucket is the first whose cumulative weight reaches ceil(p W),
-// and `need` the weight still missing when it starts. Pass 2: the distinct durations of those few
+// and `need` the weight still missing when it starts. (Each threshold is computed before the
+// lambda that searches for it: a lambda copies what it captures for every element it visits.) Pass 2: the distinct durations of those few
 // buckets with their weights; the percentile is the first whose cumulative weight inside the
 // bucket reaches `need`. `weight_milli` = round(1000 w), also stored with each span.
 const BUCKETS = 2562;
@@ -57,11 +58,14 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
               count() AS spans,
               sumResample(0, ${BUCKETS}, 1)(weight_milli, duration_bucket) AS histogram,
               arrayCumSum(histogram) AS cumulative,
-              arrayMap(p -> (
-                  arrayFirstIndex(c -> c >= ceil(toFloat64(cumulative[-1]) * p), cumulative) AS i,
-                  ceil(toFloat64(cumulative[-1]) * p) - (cumulative[i] - histogram[i])),
-                [${PERCENTILES.join(', ')}]) AS found,
-              arrayMap(t -> (toString(t.1 - 1), toString(t.2)), found) AS targets
+              ${PERCENTILES.map(
+                (p, k) => `ceil(toFloat64(cumulative[-1]) * ${p}) AS need${k},
+              arrayFirstIndex(c -> c >= need${k}, cumulative) AS at${k},`,
+              ).join('\n              ')}
+              [${PERCENTILES.map(
+                (_, k) =>
+                  `(toString(at${k} - 1), toString(need${k} - (cumulative[at${k}] - histogram[at${k}])))`,
+              ).join(', ')}] AS targets
        FROM spans WHERE ${whereOf(filter)}
        GROUP BY operation
      )
@@ -78,14 +82,17 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
     wanted.length === 0
       ? []
       : await ctx.ch.query<BucketRow>(
+          // Which (operation, bucket) pairs are wanted is checked on the grouped rows: a string
+          // built per span would cost more than the few extra groups.
           `SELECT operation, toString(bucket) AS bucket, arraySort(groupArray((d, w))) AS pairs
            FROM (
              SELECT operation, duration_bucket AS bucket, duration_ms AS d, sum(weight_milli) AS w
              FROM spans
              PREWHERE duration_bucket IN {buckets:Array(UInt16)}
-             WHERE ${whereOf(filter)} AND concat(operation, '\\0', toString(bucket)) IN {wanted:Array(String)}
+             WHERE ${whereOf(filter)}
              GROUP BY operation, bucket, d
            )
+           WHERE concat(operation, '\\0', toString(bucket)) IN {wanted:Array(String)}
            GROUP BY operation, bucket`,
           paramsOf(filter, ctx.projectId, {
             buckets: [...new Set(wanted.map(([, b]) => b))],
