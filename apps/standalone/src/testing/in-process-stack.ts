@@ -1,6 +1,10 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { BreakerOptions } from '@svc/backend-client';
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { loadGatewayConfig, type WiredGateway, wireGateway } from '@svc/http-gateway';
@@ -22,6 +26,13 @@ import {
   signIngestBody,
 } from '@svc/observability-core';
 import { createPostgres, type Postgres } from '@svc/postgres';
+import {
+  createFileStore,
+  createIdentityConsoleSessions,
+  createKeyStore,
+  createRecallApp,
+  migrateRecall,
+} from '@svc/recall';
 import type { Express } from 'express';
 
 /**
@@ -43,6 +54,8 @@ export interface InProcessStack {
   startCore(): Promise<void>;
   stopIdentity(): Promise<void>;
   startIdentity(): Promise<void>;
+  /** With `recall: true`: its address and process control, and a delay each request waits first. */
+  recall?: { url: string; stop(): Promise<void>; start(): Promise<void>; delayMs: number };
   ingest(body: Record<string, unknown[]>): Promise<void>;
   admin(path: string, body: unknown): Promise<Record<string, unknown>>;
   gateway: WiredGateway;
@@ -84,6 +97,10 @@ export async function startInProcessStack(
     invalidation?: Partial<InvalidationTiming>;
     /** The in-process gateway's token cache (default on). */
     gatewayTokenCache?: boolean;
+    /** Runs the recall service too, registered with the gateway while it answers /healthz. */
+    recall?: boolean;
+    /** How often the gateway probes recall and copilot (default: once an hour, i.e. never in a test). */
+    healthIntervalMs?: number;
   } = {},
 ): Promise<InProcessStack> {
   const secret = 'in-process-secret-0123456789';
@@ -118,8 +135,50 @@ export async function startInProcessStack(
   await core.start();
   const coreUrl = `http://127.0.0.1:${core.port}`;
 
+  let recallControl: InProcessStack['recall'];
+  let closeRecall = async () => {};
+  if (options.recall) {
+    const recallDb = await createPostgres({ dataDir: ':memory:' });
+    await migrateRecall(recallDb);
+    const filesDir = await mkdtemp(join(tmpdir(), 'svc-recall-'));
+    const recallApp = createRecallApp({
+      db: recallDb,
+      files: createFileStore(filesDir),
+      keys: createKeyStore(recallDb, randomBytes(32), () => new Date()),
+      logger,
+      metrics,
+      clock: () => new Date(),
+      internalSecret: secret,
+      ingestKeys: createHttpIngestKeyResolver({ identityUrl, internalSecret: secret }),
+      consoleSessions: createIdentityConsoleSessions({ identityUrl, internalSecret: secret }),
+    });
+    const control = { delayMs: 0 } as NonNullable<InProcessStack['recall']>;
+    const delayed = ((req, res, next) => {
+      if (control.delayMs > 0 && req.url?.startsWith('/internal/')) {
+        // A request whose connection died meanwhile (the service was stopped) is dropped.
+        setTimeout(() => {
+          if (!req.socket.destroyed) recallApp(req, res, next);
+        }, control.delayMs).unref();
+        return;
+      }
+      return recallApp(req, res, next);
+    }) as Express;
+    const recallServer = new Restartable(delayed);
+    await recallServer.start();
+    control.url = `http://127.0.0.1:${recallServer.port}`;
+    control.stop = () => recallServer.stop();
+    control.start = () => recallServer.start();
+    recallControl = control;
+    closeRecall = async () => {
+      await recallServer.stop();
+      await recallDb.close();
+      await rm(filesDir, { recursive: true, force: true });
+    };
+  }
+
   const config = loadGatewayConfig({
     SVC_INTERNAL_SECRET: secret,
+    ...(recallControl ? { SVC_RECALL_ENDPOINT: recallControl.url } : {}),
     SVC_OBSERVABILITY_ENDPOINT: coreUrl,
     SVC_IDENTITY_INTERNAL_URL: identityUrl,
     SVC_MCP_HTTP_PORT: '0',
@@ -130,8 +189,12 @@ export async function startInProcessStack(
     logger,
     metrics,
     ...(options.breaker ? { breaker: options.breaker } : {}),
-    healthIntervalMs: 3_600_000,
+    healthIntervalMs: options.healthIntervalMs ?? 3_600_000,
   });
+  if (recallControl) {
+    gateway.healthMonitor.start();
+    await gateway.healthMonitor.probeNow();
+  }
   const gatewayServer = new Restartable(gateway.app);
   await gatewayServer.start();
 
@@ -180,6 +243,7 @@ export async function startInProcessStack(
       await identity.stop();
     },
     startIdentity: () => identity.start(),
+    ...(recallControl ? { recall: recallControl } : {}),
     admin,
     async ingest(body) {
       const text = JSON.stringify(body);
@@ -199,6 +263,7 @@ export async function startInProcessStack(
     async close() {
       await gateway.close();
       await gatewayServer.stop();
+      await closeRecall();
       await core.stop();
       await invalidations.close();
       await identity.stop();

@@ -1,0 +1,97 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { bearer, callRest, connectMcp } from './support';
+
+// The recall group follows its service: a real recall process stopped and started again under a
+// live MCP session. The gateway probes every PROBE_MS; the group goes within one probe, the session
+// is told, and a call that was in flight when the service died answers 503 instead of hanging.
+
+const PROBE_MS = 300;
+const RECALL_TOOLS = ['log.audit', 'log.file_entries', 'log.list_files'];
+
+let stack: InProcessStack;
+let mcp: Client;
+let changes = 0;
+
+const listed = async () =>
+  (await mcp.listTools()).tools
+    .map((t) => t.name)
+    .filter((n) => RECALL_TOOLS.includes(n))
+    .sort();
+
+async function until(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  withinMs: number,
+): Promise<number> {
+  const t0 = Date.now();
+  while (!(await check())) {
+    if (Date.now() - t0 > withinMs) throw new Error(`${what} did not happen within ${withinMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return Date.now() - t0;
+}
+
+beforeAll(async () => {
+  stack = await startInProcessStack({ name: 'recall_lifecycle', recall: true, healthIntervalMs: PROBE_MS });
+  const res = await fetch(
+    `${stack.urls.identity}/internal/v1/admin/orgs/${stack.orgId}/capabilities/vis_recall`,
+    {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-internal-secret': stack.secret },
+      body: JSON.stringify({ enabled: true }),
+    },
+  );
+  expect(res.status).toBe(200);
+  mcp = await connectMcp(`${stack.urls.gateway}/mcp`, bearer(stack.token));
+  mcp.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await mcp?.close();
+  await stack?.close();
+});
+
+describe('recall group lifecycle', () => {
+  it('is listed and callable while recall answers', async () => {
+    expect(await listed()).toEqual(RECALL_TOOLS);
+    const rest = await callRest(stack.urls.gateway, 'log.list_files', {}, bearer(stack.token));
+    expect(rest.status).toBe(200);
+  });
+
+  it('answers a call in flight when recall dies with 503, not a hang', async () => {
+    stack.recall!.delayMs = 2_000;
+    const t0 = Date.now();
+    const pending = callRest(stack.urls.gateway, 'log.audit', {}, bearer(stack.token));
+    await new Promise((r) => setTimeout(r, 200));
+    await stack.recall!.stop();
+    const answer = await pending;
+    expect(answer.status).toBe(503);
+    expect(answer.body.error).toBe('backend_unavailable');
+    expect(Date.now() - t0).toBeLessThan(1_500);
+    stack.recall!.delayMs = 0;
+  });
+
+  it('disappears within a probe interval of the service stopping; the session is told; REST 404', async () => {
+    const before = changes;
+    const waited = await until('list_changed', () => changes > before, 2 * PROBE_MS + 500);
+    expect(waited).toBeLessThan(2 * PROBE_MS + 500);
+    expect(await listed()).toEqual([]);
+    const rest = await callRest(stack.urls.gateway, 'log.list_files', {}, bearer(stack.token));
+    expect(rest.status).toBe(404);
+    const openapi = (await (await fetch(`${stack.urls.gateway}/openapi.json`)).json()) as { paths: object };
+    expect(Object.keys(openapi.paths).filter((p) => p.includes('log.list_files'))).toEqual([]);
+  });
+
+  it('comes back when it starts again, and the session is told again', async () => {
+    const before = changes;
+    await stack.recall!.start();
+    await until('list_changed', () => changes > before, 2 * PROBE_MS + 500);
+    expect(await listed()).toEqual(RECALL_TOOLS);
+    const rest = await callRest(stack.urls.gateway, 'log.list_files', {}, bearer(stack.token));
+    expect(rest.status).toBe(200);
+  });
+});
