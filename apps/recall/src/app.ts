@@ -1,8 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IngestKeyResolver } from '@svc/ingest-auth';
-import { UnauthorizedError } from '@svc/tool-kit';
 import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
-import express, { type Express, type RequestHandler } from 'express';
+import { requireInternalSecret } from '@svc/tool-server/internal-auth';
+import express, { type Express } from 'express';
 import type { ConsoleSessions } from './console-sessions';
 import type { RecallContext } from './context';
 import { consoleRouter } from './routes/console';
@@ -13,16 +12,6 @@ export interface RecallAppDeps extends RecallContext {
   internalSecret: string;
   ingestKeys: IngestKeyResolver;
   consoleSessions: ConsoleSessions;
-}
-
-function requireInternalSecret(secret: string): RequestHandler {
-  const expected = createHash('sha256').update(secret).digest();
-  return (req, _res, next) => {
-    const given = req.get('x-internal-secret') ?? '';
-    const digest = createHash('sha256').update(given).digest();
-    if (given !== '' && timingSafeEqual(digest, expected)) next();
-    else next(new UnauthorizedError('internal secret missing or wrong'));
-  };
 }
 
 /** recall: device uploads and polls, the console side, the internal tool endpoint, health. */

@@ -1,11 +1,11 @@
 import { type ClickHouse, exceededBudget, QueryCancelledError } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
 import { NotFoundError, parseInput, QueryBudgetError, UserInputError } from '@svc/tool-kit';
+import { requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
 import { budgetedClickHouse } from '../scheduling/budgeted-clickhouse';
 import type { FairScheduler } from '../scheduling/fair-scheduler';
 import type { AnyCoreTool } from '../tools/core-tool';
-import { requireInternalSecret } from './internal-auth';
 import { sendJsonInSlices } from './send-json-in-slices';
 
 export interface QueryBudget {
