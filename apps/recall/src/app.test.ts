@@ -308,7 +308,21 @@ describe('console side', () => {
 describe('key rotation', () => {
   it('keeps files written with the old key readable and new uploads use the new one', async () => {
     const before = (await list()).length;
-    await h.keys.rotate(a.projectId);
+    const { key_version: old } = (await (await h.device(a, 'GET', '/device/v1/key')).json()) as {
+      key_version: number;
+    };
+    const rotated = await fetch(`${h.url}/internal/v1/projects/${a.projectId}/keys/rotate`, {
+      method: 'POST',
+      headers: { 'x-internal-secret': 'recall-test-internal-secret-0123' },
+    });
+    expect(rotated.status).toBe(201);
+    expect(await rotated.json()).toEqual({ project_id: a.projectId, key_version: old + 1 });
+    expect(
+      ((await (await h.device(a, 'GET', '/device/v1/key')).json()) as { key_version: number }).key_version,
+    ).toBe(old + 1);
+    expect(
+      (await fetch(`${h.url}/internal/v1/projects/${a.projectId}/keys/rotate`, { method: 'POST' })).status,
+    ).toBe(401);
     const res = await upload(a, {
       device_id: 'dev_rot',
       file_name: 'after-rotation.log',

@@ -37,5 +37,14 @@ export function internalToolsRouter(ctx: RecallContext): Router {
       calls.inc({ tool: name.slice(0, 40), outcome });
     }
   });
+  // Operators rotate a project's data key (docs/recall.md, keys): new files use the new version,
+  // files already stored keep naming theirs and stay readable.
+  router.post('/v1/projects/:project_id/keys/rotate', async (req, res) => {
+    const projectId = String(req.params.project_id);
+    if (!PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
+    const key = await ctx.keys.rotate(projectId);
+    ctx.logger.info({ project_id: projectId, key_version: key.version }, 'recall data key rotated');
+    res.status(201).json({ project_id: projectId, key_version: key.version });
+  });
   return router;
 }
