@@ -31,7 +31,7 @@ function transport(env: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  stack = await startInProcessStack({ name: 'stdio' });
+  stack = await startInProcessStack({ name: 'stdio', recall: true });
   await stack.ingest({
     logs: [
       {
@@ -124,5 +124,40 @@ describe('stdio server', () => {
     const answer = await knownOrg.callTool({ name: 'trace.get', arguments: args });
     expect(answer.structuredContent).toMatchObject({ found: false });
     await knownOrg.close();
+  }, 60_000);
+
+  it('registers the recall tools when SVC_RECALL_ENDPOINT answers, for an org with vis_recall', async () => {
+    const res = await fetch(
+      `${stack.urls.identity}/internal/v1/admin/orgs/${stack.orgId}/capabilities/vis_recall`,
+      {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', 'x-internal-secret': stack.secret },
+        body: JSON.stringify({ enabled: true }),
+      },
+    );
+    expect(res.status).toBe(200);
+    const recallNames = allTools.filter((t) => t.backend === 'recall').map((t) => t.name);
+    const listedRecall = async (env: Record<string, string>) => {
+      const client = new Client({ name: 'stdio-e2e', version: '1' });
+      await client.connect(transport(env));
+      // The first probe runs at start; give it a moment to answer.
+      let names: string[] = [];
+      for (let i = 0; i < 50; i++) {
+        names = (await client.listTools()).tools.map((t) => t.name).filter((n) => recallNames.includes(n));
+        if (names.length > 0 || !env.SVC_RECALL_ENDPOINT || !env.SVC_MCP_ORG_ID) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const audit = names.length ? await client.callTool({ name: 'log.audit', arguments: {} }) : undefined;
+      await client.close();
+      return { names: names.sort(), audit };
+    };
+    const withRecall = await listedRecall({
+      SVC_MCP_ORG_ID: stack.orgId,
+      SVC_RECALL_ENDPOINT: stack.recall!.url,
+    });
+    expect(withRecall.names).toEqual([...recallNames].sort());
+    expect(withRecall.audit?.isError).toBeFalsy();
+    expect((await listedRecall({ SVC_MCP_ORG_ID: stack.orgId })).names).toEqual([]);
+    expect((await listedRecall({ SVC_RECALL_ENDPOINT: stack.recall!.url })).names).toEqual([]);
   }, 60_000);
 });
