@@ -70,7 +70,7 @@ async function fileEntriesTool({
       (level === undefined || e.level.toLowerCase() === level) &&
       (needle === undefined ||
         e.message.toLowerCase().includes(needle) ||
-        (e.tag !== null && e.tag.toLowerCase().includes(needle))),
+        e.tag?.toLowerCase().includes(needle) === true),
   );
   return {
     file_id: row.file_id,
