@@ -1,0 +1,79 @@
+import { defineTool, traceId } from '@svc/tool-kit';
+import { z } from 'zod';
+import { EXPECTATION_FORMS } from './grammar';
+import { evidenceStep, verdict } from './verdict';
+
+export const VERIFY_TRACES_MAX = 20;
+
+export const verifyRunSessionInput = z
+  .strictObject({
+    trace_id: traceId.optional(),
+    trace_ids: z
+      .array(traceId)
+      .min(1)
+      .max(VERIFY_TRACES_MAX)
+      .describe('Several traces checked alike.')
+      .optional(),
+    expectation: z
+      .string()
+      .trim()
+      .min(1)
+      .max(2000)
+      .describe('What every trace must show, in the forms of the description, joined by ";" or "and".'),
+    doc_refs: z
+      .array(z.string().trim().min(1).max(500))
+      .max(20)
+      .describe('Documents the expectation comes from (recorded with the verdict).')
+      .optional(),
+    code_scope: z
+      .string()
+      .trim()
+      .max(500)
+      .describe('The code the traces exercise (recorded with the verdict).')
+      .optional(),
+  })
+  .superRefine((input, ctx) => {
+    if ((input.trace_id === undefined) === (input.trace_ids === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['trace_id'],
+        message: 'give exactly one of trace_id or trace_ids',
+      });
+    }
+  });
+
+const expectationResult = z.strictObject({
+  expectation: z.string(),
+  verdict,
+  evidence: z.array(evidenceStep),
+});
+
+export const verifyRunSessionOutput = z.strictObject({
+  verdict: verdict.describe('supported when every expectation holds in every trace; refuted when one fails.'),
+  expectations: z.array(expectationResult),
+  unparsed: z
+    .array(z.string())
+    .describe('Parts of the expectation outside the forms (they make the verdict inconclusive).'),
+  traces: z.array(z.strictObject({ trace_id: z.string(), found: z.boolean(), span_count: z.number().int() })),
+  doc_refs: z.array(z.string()),
+  code_scope: z.string().nullable(),
+});
+
+export const verifyRunSession = defineTool({
+  name: 'verify.run_session',
+  title: 'Verify traces against an expectation',
+  description:
+    'Fetches the spans of one or more traces of this project (trace.get) and checks an expectation ' +
+    `against each: ${EXPECTATION_FORMS.join('; ')} (several joined by ";" or "and"). Answers ` +
+    'supported, refuted or inconclusive per expectation and overall, each with its evidence chain. ' +
+    'Returns {verdict, expectations: [{expectation, verdict, evidence}], unparsed, traces, doc_refs, ' +
+    'code_scope}. Find trace ids with trace.search.',
+  input: verifyRunSessionInput,
+  output: verifyRunSessionOutput,
+  capability: 'vis_ai_verifier',
+  backend: 'copilot',
+  example: {
+    trace_id: '4bf92f3577b34da6a3ce929d0e0e4736',
+    expectation: 'no span over 2000 ms; no error span',
+  },
+});

@@ -1,0 +1,47 @@
+import { defineTool } from '@svc/tool-kit';
+import { z } from 'zod';
+import { evidenceStep, verdict } from './verdict';
+
+export const verifyRunInput = z.strictObject({
+  query: z
+    .string()
+    .trim()
+    .min(1)
+    .max(1000)
+    .describe('The claim to check, in one of the forms of the description.'),
+  evidence_context: z
+    .string()
+    .trim()
+    .max(4000)
+    .describe('Anything the caller knows that narrows the claim (shown to the optional parser only).')
+    .optional(),
+});
+
+export const verifyRunOutput = z.strictObject({
+  verdict,
+  claim: z
+    .strictObject({ form: z.string(), parsed: z.record(z.string(), z.unknown()) })
+    .nullable()
+    .describe('The form the claim was read as; null when it matches none.'),
+  reason: z.string().describe('Why the verdict, in one or two sentences.'),
+  evidence: z.array(evidenceStep),
+  closest_forms: z.array(z.string()).describe('For a claim outside the grammar: the forms nearest to it.'),
+});
+
+export const verifyRun = defineTool({
+  name: 'verify.run',
+  title: 'Verify a claim against the data',
+  description:
+    'Checks a claim about this project against its data: supported, refuted or inconclusive, with ' +
+    'an evidence chain of tool calls. Forms (<cmp>: above|below|at least|at most; optional "over ' +
+    '<d> days", default 14): crash <signature> recurred|did not recur after version <v>|<date>; ' +
+    'p50|p99 of operation <name> is <cmp> <n> ms; error rate of operation <name> is <cmp> <x>%; ' +
+    'p50|p95|p99 of metric <name> is <cmp> <n>; release <v> crash-free rate is <cmp> <x>%; release ' +
+    '<v> grade is <cmp> <A-F>; conversion from <a> to <b> is <cmp> <x>%; user <id> crashed. Quote ' +
+    'names with spaces; others are inconclusive.',
+  input: verifyRunInput,
+  output: verifyRunOutput,
+  capability: 'vis_ai_verifier',
+  backend: 'copilot',
+  example: { query: 'release 2.4.1 crash-free rate is at least 99%' },
+});
