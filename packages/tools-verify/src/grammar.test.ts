@@ -120,7 +120,7 @@ describe('expectation grammar', () => {
       expectations: [
         { kind: 'no_span_over', ms: 500 },
         { kind: 'no_error_span' },
-        { kind: 'calls_before', first: 'risk', then: 'payments' },
+        { kind: 'calls_before', first: 'risk', later: 'payments' },
       ],
       unparsed: [],
     });

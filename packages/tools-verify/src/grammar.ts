@@ -44,7 +44,7 @@ export type Claim =
 export type Expectation =
   | { kind: 'no_span_over'; ms: number }
   | { kind: 'no_error_span' }
-  | { kind: 'calls_before'; first: string; then: string };
+  | { kind: 'calls_before'; first: string; later: string };
 
 export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
 
@@ -221,7 +221,7 @@ export function parseExpectations(text: string): { expectations: Expectation[]; 
     }
     m = part.match(new RegExp(String.raw`^calls service ${NAME} before (?:service )?${NAME}$`, 'i'));
     if (m) {
-      expectations.push({ kind: 'calls_before', first: unquote(m[1]!), then: unquote(m[2]!) });
+      expectations.push({ kind: 'calls_before', first: unquote(m[1]!), later: unquote(m[2]!) });
       continue;
     }
     unparsed.push(part);
