@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
-import { bearer, callRest, connectMcp } from './support';
+import { bearer, callRest, connectMcp, setOrgCapability } from './support';
 
 // The recall group follows its service: a real recall process stopped and started again under a
 // live MCP session. The gateway probes every PROBE_MS; the group goes within one probe, the session
@@ -35,15 +35,7 @@ async function until(
 
 beforeAll(async () => {
   stack = await startInProcessStack({ name: 'recall_lifecycle', recall: true, healthIntervalMs: PROBE_MS });
-  const res = await fetch(
-    `${stack.urls.identity}/internal/v1/admin/orgs/${stack.orgId}/capabilities/vis_recall`,
-    {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', 'x-internal-secret': stack.secret },
-      body: JSON.stringify({ enabled: true }),
-    },
-  );
-  expect(res.status).toBe(200);
+  await setOrgCapability(stack, 'vis_recall', true);
   mcp = await connectMcp(`${stack.urls.gateway}/mcp`, bearer(stack.token));
   mcp.setNotificationHandler(ToolListChangedNotificationSchema, () => {
     changes++;

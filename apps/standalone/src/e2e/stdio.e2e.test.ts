@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { allTools } from '@svc/tool-catalog';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
-import { adminCall } from './support';
+import { adminCall, setOrgCapability } from './support';
 
 // A real stdio round trip: the stdio server as its own process, spoken to by the official SDK
 // client over its stdin/stdout, backed by real core and identity services.
@@ -96,15 +96,7 @@ describe('stdio server', () => {
   }, 60_000);
 
   it('serves the trace tools only with SVC_MCP_ORG_ID of an org that has vis_trace', async () => {
-    const res = await fetch(
-      `${stack.urls.identity}/internal/v1/admin/orgs/${stack.orgId}/capabilities/vis_trace`,
-      {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', 'x-internal-secret': stack.secret },
-        body: JSON.stringify({ enabled: true }),
-      },
-    );
-    expect(res.status).toBe(200);
+    await setOrgCapability(stack, 'vis_trace', true);
     const traceNames = allTools.filter((t) => t.capability === 'vis_trace').map((t) => t.name);
     const args = { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' };
 
@@ -127,15 +119,7 @@ describe('stdio server', () => {
   }, 60_000);
 
   it('registers the recall tools when SVC_RECALL_ENDPOINT answers, for an org with vis_recall', async () => {
-    const res = await fetch(
-      `${stack.urls.identity}/internal/v1/admin/orgs/${stack.orgId}/capabilities/vis_recall`,
-      {
-        method: 'PUT',
-        headers: { 'content-type': 'application/json', 'x-internal-secret': stack.secret },
-        body: JSON.stringify({ enabled: true }),
-      },
-    );
-    expect(res.status).toBe(200);
+    await setOrgCapability(stack, 'vis_recall', true);
     const recallNames = allTools.filter((t) => t.backend === 'recall').map((t) => t.name);
     const listedRecall = async (env: Record<string, string>) => {
       const client = new Client({ name: 'stdio-e2e', version: '1' });

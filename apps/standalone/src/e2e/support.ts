@@ -188,3 +188,20 @@ export async function callBothAcrossWindow(
   expect(viaMcp).toEqual(viaRest);
   return { rest: answers.rest, withoutWindow: viaRest };
 }
+
+/** Switches a controlled capability of the stack's org on or off through identity's admin API. */
+export async function setOrgCapability(
+  stack: { urls: { identity: string }; orgId: string; secret: string },
+  capability: 'vis_trace' | 'vis_recall' | 'vis_ai_verifier',
+  enabled: boolean,
+): Promise<void> {
+  const res = await fetch(
+    `${stack.urls.identity}/internal/v1/admin/orgs/${stack.orgId}/capabilities/${capability}`,
+    {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'x-internal-secret': stack.secret },
+      body: JSON.stringify({ enabled }),
+    },
+  );
+  if (res.status !== 200) throw new Error(`capability ${capability}: ${res.status} ${await res.text()}`);
+}

@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { allTools } from '@svc/tool-catalog';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
-import { bearer, callBoth, callRest, connectMcp, ingestBatch, newProject } from './support';
+import { bearer, callBoth, callRest, connectMcp, ingestBatch, newProject, setOrgCapability } from './support';
 
 // The trace tools through the real gateway, identity and core: hidden until the org has vis_trace
 // (then exactly like an unknown tool), one answer over REST and MCP once it has, and a trace of
@@ -70,17 +70,7 @@ const SPANS = [
   ...(s.sample_rate ? { sample_rate: s.sample_rate } : {}),
 }));
 
-async function setTrace(enabled: boolean) {
-  const res = await fetch(
-    `${stack.urls.identity}/internal/v1/admin/orgs/${stack.orgId}/capabilities/vis_trace`,
-    {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', 'x-internal-secret': stack.secret },
-      body: JSON.stringify({ enabled }),
-    },
-  );
-  expect(res.status).toBe(200);
-}
+const setTrace = (enabled: boolean) => setOrgCapability(stack, 'vis_trace', enabled);
 
 const mcpUrl = () => `${stack.urls.gateway}/mcp`;
 
