@@ -5,11 +5,11 @@ import type { ClickHouse } from '@svc/clickhouse';
 // number) and skewed like production: a few dominant crash signatures and a long tail (Zipf-like),
 // a few very active users among many quiet ones.
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 /** Rows per INSERT: each statement stays well inside the engine's per-query time limit. */
 const CHUNK = 1_000_000;
 
-async function inChunks(rows: number, insert: (offset: number, count: number) => Promise<void>) {
+export async function inChunks(rows: number, insert: (offset: number, count: number) => Promise<void>) {
   for (let offset = 0; offset < rows; offset += CHUNK) await insert(offset, Math.min(CHUNK, rows - offset));
 }
 

@@ -1,6 +1,7 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import type { BenchCore } from '../core-harness';
 import type { Summary } from '../stats';
+import { DAY_MS, inChunks } from './data';
 
 // Issue 10: performance, release health and trace tools on a largest and a typical project, side by
 // side. Data generated inside ClickHouse (INSERT ... SELECT FROM numbers), deterministic
@@ -10,8 +11,6 @@ import type { Summary } from '../stats';
 
 export const ISSUE10_TARGETS = { typical: 250, largest: 500, traceGet: 50, traceSearchUser: 250 } as const;
 
-const DAY_MS = 86_400_000;
-const CHUNK = 1_000_000;
 const SPANS_PER_TRACE = 8;
 
 export interface Issue10Row {
@@ -19,10 +18,6 @@ export interface Issue10Row {
   result: Summary | string;
   /** None for a measurement without a stated target (shown for reference). */
   target?: number;
-}
-
-async function inChunks(rows: number, insert: (offset: number, count: number) => Promise<void>) {
-  for (let offset = 0; offset < rows; offset += CHUNK) await insert(offset, Math.min(CHUNK, rows - offset));
 }
 
 /** The trace id of trace number `n` (as loadSpans writes it). */
