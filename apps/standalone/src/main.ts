@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, findRepositoryRoot } from '@svc/config';
-import { generateDemoProject, generateDemoRecall } from '@svc/demo-data';
+import { generateDemoRecall } from '@svc/demo-data';
 import { createLogger } from '@svc/logger';
 import { banner } from './banner';
 import { loadStandaloneConfig } from './config';
@@ -52,7 +52,7 @@ try {
       stack.urls.identity,
       org.project_id,
       deviceKey,
-      generateDemoRecall(generateDemoProject({ ...config.demo, now: demo.now })),
+      generateDemoRecall({ ...config.demo, now: demo.now }),
       org.user_password ? { email: DEMO_USER_EMAIL, password: org.user_password } : undefined,
     );
     token = (await createToken(api, org.project_id, org.user_id, 'standalone demo')).token;

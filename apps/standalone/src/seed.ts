@@ -78,18 +78,26 @@ export interface IngestKey {
   secret: string;
 }
 
-/** POSTs a raw body to the core's ingest API, signed with the ingest key like every ingest call. */
-async function signedPost(coreUrl: string, path: string, key: IngestKey, body: string, contentType: string) {
+/**
+ * A request signed with the ingest key, as an SDK sends it: ingest and debug files to the core,
+ * key, uploads and polls to recall. Without a body it is a GET, signed over an empty one.
+ */
+async function signedRequest(
+  baseUrl: string,
+  path: string,
+  key: IngestKey,
+  body?: { content: string | Buffer; contentType: string },
+): Promise<string> {
   const timestamp = Math.floor(Date.now() / 1000);
-  const res = await fetch(new URL(path, coreUrl), {
-    method: 'POST',
+  const res = await fetch(new URL(path, baseUrl), {
+    method: body ? 'POST' : 'GET',
     headers: {
-      'content-type': contentType,
       'x-svc-key': key.key_id,
       'x-svc-timestamp': String(timestamp),
-      'x-svc-signature': signIngestBody(key.secret, timestamp, body),
+      'x-svc-signature': signIngestBody(key.secret, timestamp, body?.content ?? ''),
+      ...(body ? { 'content-type': body.contentType } : {}),
     },
-    body,
+    ...(body ? { body: body.content } : {}),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`demo ${path} answered ${res.status}: ${text.slice(0, 500)}`);
@@ -107,13 +115,10 @@ export async function uploadDemoDebugFiles(
 ): Promise<number> {
   for (const file of files) {
     const query = new URLSearchParams({ kind: file.kind, platform: file.platform, name: file.name });
-    await signedPost(
-      coreUrl,
-      `/ingest/v1/debug-files?${query}`,
-      key,
-      file.content,
-      'application/octet-stream',
-    );
+    await signedRequest(coreUrl, `/ingest/v1/debug-files?${query}`, key, {
+      content: file.content,
+      contentType: 'application/octet-stream',
+    });
   }
   return files.length;
 }
@@ -141,7 +146,10 @@ export async function ingestDemoData(
     const { logs, crashes, sessions, events, feedback, metrics, spans } = batch;
     const body = JSON.stringify({ logs, crashes, sessions, events, feedback, metrics, spans, experiments });
     experiments = [];
-    const text = await signedPost(coreUrl, '/ingest/v1/batch', key, body, 'application/json');
+    const text = await signedRequest(coreUrl, '/ingest/v1/batch', key, {
+      content: body,
+      contentType: 'application/json',
+    });
     const { accepted } = JSON.parse(text) as { accepted: Record<string, number> };
     for (const [type, n] of Object.entries(accepted)) totals[type] = (totals[type] ?? 0) + n;
   }
@@ -158,25 +166,6 @@ export function markSeeded(dataDir: string, info: object): void {
   writeFileSync(join(dataDir, MARKER), `${JSON.stringify(info)}\n`);
 }
 
-/** A signed device request to recall (GETs sign an empty body), as the app's SDK sends it. */
-async function deviceCall(recallUrl: string, key: IngestKey, path: string, body?: Buffer): Promise<unknown> {
-  const timestamp = Math.floor(Date.now() / 1000);
-  const payload = body ?? Buffer.alloc(0);
-  const res = await fetch(new URL(path, recallUrl), {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      'x-svc-key': key.key_id,
-      'x-svc-timestamp': String(timestamp),
-      'x-svc-signature': signIngestBody(key.secret, timestamp, payload),
-      ...(body ? { 'content-type': 'application/octet-stream' } : {}),
-    },
-    ...(body ? { body: payload } : {}),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`demo recall ${path} answered ${res.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
 /**
  * The recall demo through the real endpoints: each device fetches the project key and uploads its
  * encrypted file (one damaged mid-file), then a person of the org signs in to the console and asks
@@ -190,7 +179,7 @@ export async function seedDemoRecall(
   recall: DemoRecall,
   person: { email: string; password: string } | undefined,
 ): Promise<number> {
-  const { key: dataKey, key_version } = (await deviceCall(recallUrl, key, '/device/v1/key')) as {
+  const { key: dataKey, key_version } = JSON.parse(await signedRequest(recallUrl, '/device/v1/key', key)) as {
     key: string;
     key_version: number;
   };
@@ -207,7 +196,10 @@ export async function seedDemoRecall(
       date: file.date,
       key_version: String(key_version),
     });
-    await deviceCall(recallUrl, key, `/device/v1/files?${query}`, bytes);
+    await signedRequest(recallUrl, `/device/v1/files?${query}`, key, {
+      content: bytes,
+      contentType: 'application/octet-stream',
+    });
   }
   // The demo person's password is known only when bootstrap just created them.
   if (!person) return recall.files.length;

@@ -20,7 +20,7 @@ export {
 } from './generate';
 export { LEAK_SHARE, LEAKY_RELEASE } from './performance';
 export { createRandom, deriveSeed, mulberry32, type Random } from './random';
-export { type DemoRecall, type DemoRecallFile, generateDemoRecall } from './recall-files';
+export { type DemoRecall, type DemoRecallFile, generateDemoRecall, RECALL_DEMO_USERS } from './recall-files';
 export type {
   DemoBatch,
   DemoBreadcrumb,

@@ -137,7 +137,7 @@ describe('demo traces', () => {
 describe('demo recall files', () => {
   it('come from device logs: one of a crashed session ending in its crash, one damaged, a pending recall elsewhere', async () => {
     const { generateDemoRecall } = await import('./recall-files');
-    const recall = generateDemoRecall(generateDemoProject({ seed: 20261122, size: 1, now: NOW, days: 30 }));
+    const recall = generateDemoRecall({ seed: 20261122, size: 1, now: NOW, days: 30 });
     expect(recall.files).toHaveLength(4);
     const [crash, ...rest] = recall.files;
     expect(crash!.file_name.startsWith('crash-')).toBe(true);

@@ -1,5 +1,5 @@
-import type { DemoProject } from './generate';
-import type { DemoLog } from './records';
+import { type DemoOptions, iterateDemoBatches } from './generate';
+import type { DemoBatch, DemoLog } from './records';
 
 /** A device log file as the app would upload it (entries before encryption). */
 export interface DemoRecallFile {
@@ -23,12 +23,17 @@ export interface DemoRecall {
 
 const TAGS: Record<string, string> = { INFO: 'App', DEBUG: 'App', WARN: 'Net', ERROR: 'App', FATAL: 'Crash' };
 
+/** The recall demo draws on the project's first users only, so any size costs the same. */
+export const RECALL_DEMO_USERS = 50;
+
 /**
- * Device log files for the recall demo, from the project's own device logs: the last crashed
- * session that left a crash (its file ends with the FATAL line of that crash), the sessions of two
- * other devices, one file damaged in the middle, and a pending recall for a fourth device.
+ * Device log files for the recall demo, from the device logs of the project's first
+ * RECALL_DEMO_USERS users: the last crashed session that left a crash (its file ends with the
+ * FATAL line of that crash), the sessions of two other devices, one file damaged in the middle,
+ * and a pending recall for a fourth device.
  */
-export function generateDemoRecall(project: DemoProject): DemoRecall {
+export function generateDemoRecall(options: DemoOptions): DemoRecall {
+  const project: DemoBatch = iterateDemoBatches(options, RECALL_DEMO_USERS).next().value;
   const deviceLogs = new Map<string, DemoLog[]>();
   for (const l of project.logs) {
     if (l.source !== 'device' || !l.session_id) continue;

@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { type DemoRecall, generateDemoProject, generateDemoRecall } from '@svc/demo-data';
+import { type DemoRecall, generateDemoRecall } from '@svc/demo-data';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { bearer, callBoth, callRest, connectMcp } from './support';
 
@@ -14,7 +14,7 @@ let recall: DemoRecall;
 beforeAll(async () => {
   stack = await spawnStack();
   token = stack.ready.token!;
-  recall = generateDemoRecall(generateDemoProject(stack.ready.demo!));
+  recall = generateDemoRecall(stack.ready.demo!);
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token));
 }, 180_000);
 
