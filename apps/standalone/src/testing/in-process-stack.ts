@@ -26,13 +26,7 @@ import {
   signIngestBody,
 } from '@svc/observability-core';
 import { createPostgres, type Postgres } from '@svc/postgres';
-import {
-  createFileStore,
-  createIdentityConsoleSessions,
-  createKeyStore,
-  createRecallApp,
-  migrateRecall,
-} from '@svc/recall';
+import { wireRecall } from '@svc/recall';
 import type { Express } from 'express';
 
 /**
@@ -138,20 +132,21 @@ export async function startInProcessStack(
   let recallControl: InProcessStack['recall'];
   let closeRecall = async () => {};
   if (options.recall) {
-    const recallDb = await createPostgres({ dataDir: ':memory:' });
-    await migrateRecall(recallDb);
     const filesDir = await mkdtemp(join(tmpdir(), 'svc-recall-'));
-    const recallApp = createRecallApp({
-      db: recallDb,
-      files: createFileStore(filesDir),
-      keys: createKeyStore(recallDb, randomBytes(32), () => new Date()),
-      logger,
-      metrics,
-      clock: () => new Date(),
-      internalSecret: secret,
-      ingestKeys: createHttpIngestKeyResolver({ identityUrl, internalSecret: secret }),
-      consoleSessions: createIdentityConsoleSessions({ identityUrl, internalSecret: secret }),
-    });
+    const recall = await wireRecall(
+      {
+        port: 0,
+        host: '127.0.0.1',
+        internalSecret: secret,
+        identityUrl,
+        logLevel: 'silent',
+        database: { dataDir: ':memory:' },
+        filesDir,
+        masterKey: randomBytes(32),
+      },
+      { logger, metrics },
+    );
+    const recallApp = recall.app;
     const control = { delayMs: 0 } as NonNullable<InProcessStack['recall']>;
     const delayed = ((req, res, next) => {
       if (control.delayMs > 0 && req.url?.startsWith('/internal/')) {
@@ -171,7 +166,7 @@ export async function startInProcessStack(
     recallControl = control;
     closeRecall = async () => {
       await recallServer.stop();
-      await recallDb.close();
+      await recall.close();
       await rm(filesDir, { recursive: true, force: true });
     };
   }
