@@ -1,6 +1,6 @@
+import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
 import { analyticsDimensions, DIMENSION_VALUES_MAX, DIMENSIONS, type Dimension } from '@svc/tools-analytics';
 import { serve } from '../core-tool';
-import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { lastDays } from '../sql/window';
 

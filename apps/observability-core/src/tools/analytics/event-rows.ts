@@ -1,7 +1,7 @@
+import { sanitizeOptional } from '@svc/tool-kit';
 import type { TrackEvent } from '@svc/tools-analytics';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { sanitizeOptional } from '../sanitize';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, type Page, pageOf } from '../sql/page';
 import { parseProperties } from './properties';

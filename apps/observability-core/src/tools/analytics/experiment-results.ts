@@ -1,8 +1,7 @@
-import { UserInputError } from '@svc/tool-kit';
+import { FIELD_LIMITS, sanitizeText, UserInputError } from '@svc/tool-kit';
 import { experimentResults } from '@svc/tools-analytics';
 import { serve } from '../core-tool';
 import { reported, reportedOrNull } from '../precision';
-import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { lastDays, utcDates } from '../sql/window';
 import { countExposures, type ExposureCell, hasAnyExposure, loadDefinition } from './experiment-counts';
 import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest, type ZTest } from './statistics';

@@ -1,7 +1,7 @@
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import type { FeedbackItem } from '@svc/tools-analytics';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, type Page, pageOf } from '../sql/page';
 

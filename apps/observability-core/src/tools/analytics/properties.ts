@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, sanitizeText, TRUNCATION_MARK } from '../sanitize';
+import { FIELD_LIMITS, sanitizeText, TRUNCATION_MARK } from '@svc/tool-kit';
 
 // Event properties are attacker-controlled JSON. They come back parsed (an object, never text to
 // interpret) and bounded: every string cleaned and capped, every object and array capped in

@@ -1,6 +1,6 @@
+import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
 import { TOP_EVENTS_MAX, trackStats } from '@svc/tools-analytics';
 import { serve } from '../core-tool';
-import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { lastDays, zeroFilledDays } from '../sql/window';
 

@@ -1,7 +1,7 @@
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { apmMemoryGrowth, MEMORY_METRIC, MIN_MEMORY_SAMPLES } from '@svc/tools-apm';
 import { serve } from '../core-tool';
 import { reported } from '../precision';
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { fetchFor } from '../sql/page';
 import { lastDays } from '../sql/window';

@@ -1,7 +1,7 @@
+import { sanitizeAttributes, sanitizeOptional } from '@svc/tool-kit';
 import { type ApmSample, apmSearch } from '@svc/tools-apm';
 import { isoFromMs } from '../../storage/time';
 import { serve } from '../core-tool';
-import { sanitizeAttributes, sanitizeOptional } from '../sanitize';
 import { combine, equals, paramsOf, whereOf } from '../sql/filter';
 import { fetchFor, pageOf } from '../sql/page';
 import { containsAny } from '../sql/text-match';

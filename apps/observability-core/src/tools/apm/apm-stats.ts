@@ -1,7 +1,7 @@
+import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
 import { apmStats } from '@svc/tools-apm';
 import { serve } from '../core-tool';
 import { reported } from '../precision';
-import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { lastDays } from '../sql/window';
 

@@ -1,6 +1,6 @@
+import { sanitizeOptional } from '@svc/tool-kit';
 import { crashAggregate } from '@svc/tools-crash';
 import { serve } from '../core-tool';
-import { sanitizeOptional } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { fetchFor } from '../sql/page';
 import { lastDays } from '../sql/window';

@@ -1,3 +1,4 @@
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import type {
   Breadcrumb,
   CrashDetail,
@@ -9,7 +10,6 @@ import type {
 import { z } from 'zod';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, type Page, pageOf } from '../sql/page';
 

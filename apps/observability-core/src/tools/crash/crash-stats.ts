@@ -1,7 +1,7 @@
+import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
 import { crashStats, STATS_SIGNATURES_MAX } from '@svc/tools-crash';
 import { serve } from '../core-tool';
 import { reported } from '../precision';
-import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { combine, equals, paramsOf, whereOf } from '../sql/filter';
 import { lastDays, zeroFilledDays } from '../sql/window';
 import { CRASH_LIMITS } from './crash-rows';

@@ -1,6 +1,6 @@
+import { sanitizeText } from '@svc/tool-kit';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { sanitizeText } from '../sanitize';
 import { CRASH_LIMITS } from './crash-rows';
 
 export interface SignatureHistory {

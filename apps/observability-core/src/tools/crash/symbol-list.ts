@@ -1,8 +1,8 @@
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { SYMBOL_LIST_MAX, symbolList } from '@svc/tools-crash';
 import { isoFromMs } from '../../storage/time';
 import { listDebugFiles, USABLE_KINDS } from '../../symbolication/debug-files';
 import { serve } from '../core-tool';
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
 
 /**
  * symbol.list: the project's uploaded debug files, newest first. The contract gives no `limit`, so at

@@ -1,7 +1,7 @@
+import { sanitizeOptional } from '@svc/tool-kit';
 import { AGGREGATE_HOURS, logAggregate } from '@svc/tools-logs';
 import { HOUR_MS } from '../../storage/time';
 import { serve } from '../core-tool';
-import { sanitizeOptional } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { fetchFor } from '../sql/page';
 import { windowEnding } from '../sql/window';

@@ -1,7 +1,7 @@
+import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
 import { traceAggregate } from '@svc/tools-trace';
 import { serve } from '../core-tool';
 import { reported } from '../precision';
-import { FIELD_LIMITS, sanitizeText } from '../sanitize';
 import { paramsOf, whereOf } from '../sql/filter';
 import { fetchFor } from '../sql/page';
 import { columnInWindow, lastDays } from '../sql/window';

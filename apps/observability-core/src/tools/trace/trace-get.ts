@@ -1,7 +1,7 @@
+import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { TRACE_GET_MAX_SPANS, type TraceSpanNode, traceGet } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
 import { type CoreToolContext, serve } from '../core-tool';
-import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from '../sanitize';
 import { nestSpans } from './span-tree';
 import { toMicrosecond } from './trace-search';
 

@@ -1,7 +1,7 @@
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { type TraceSummary, traceSearch } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
 import { serve } from '../core-tool';
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '../sanitize';
 import { combine, equals, paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, pageOf } from '../sql/page';
 

@@ -1,6 +1,6 @@
+import { sanitizeOptional } from '@svc/tool-kit';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { sanitizeOptional } from '../sanitize';
 
 // Counts and "where and when seen" of one id (a user or a session) over every table that
 // carries it. Table names, columns and time expressions are constants; the id is bound.

@@ -1,9 +1,9 @@
+import { FIELD_LIMITS, TRUNCATION_MARK } from '@svc/tool-kit';
 import { feedbackSearchOutput, trackRecentOutput, trackStatsOutput } from '@svc/tools-analytics';
 import { sessionDetailOutput, userDetailOutput } from '@svc/tools-users';
 import type { z } from 'zod';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
 import { PROPERTY_LIMITS } from '../analytics/properties';
-import { FIELD_LIMITS, TRUNCATION_MARK } from '../sanitize';
 
 // Crash text, feedback, log lines and event properties are attacker-controlled. Whatever they
 // contain comes back as plain data: capped per field, without invisible or bidirectional
