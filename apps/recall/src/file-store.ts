@@ -1,10 +1,9 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
 
 // The bytes of uploaded files, on disk under the data dir: <root>/<project>/<file_id>.bin, written
 // to a temporary name and renamed, so a crash never leaves half a file under its real name.
-
-const SAFE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 export interface FileStore {
   readonly root: string;
@@ -14,7 +13,8 @@ export interface FileStore {
 
 export function createFileStore(root: string): FileStore {
   const pathOf = (projectId: string, fileId: string) => {
-    if (!SAFE.test(projectId) || !SAFE.test(fileId)) throw new Error('unsafe file path');
+    if (!INTERNAL_PROJECT_ID.test(projectId) || !INTERNAL_PROJECT_ID.test(fileId))
+      throw new Error('unsafe file path');
     return { dir: join(root, projectId.replace(/:/g, '_')), file: `${fileId}.bin` };
   };
   return {

@@ -12,3 +12,6 @@ export function requireInternalSecret(secret: string): RequestHandler {
     else next(new UnauthorizedError('internal secret missing or wrong'));
   };
 }
+
+/** A project id as internal paths carry it (`/internal/v1/projects/{project_id}/...`). */
+export const INTERNAL_PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;

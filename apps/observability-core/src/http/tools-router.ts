@@ -1,7 +1,7 @@
 import { type ClickHouse, exceededBudget, QueryCancelledError } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
 import { NotFoundError, parseInput, QueryBudgetError, UserInputError } from '@svc/tool-kit';
-import { requireInternalSecret } from '@svc/tool-server/internal-auth';
+import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
 import { budgetedClickHouse } from '../scheduling/budgeted-clickhouse';
 import type { FairScheduler } from '../scheduling/fair-scheduler';
@@ -24,8 +24,6 @@ export interface ToolsRouterDeps {
   scheduler: FairScheduler;
   budget: QueryBudget;
 }
-
-const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /** A query the engine stopped at a budget, in words a caller can act on. */
 function budgetError(err: unknown, budget: QueryBudget): Error | undefined {
@@ -65,7 +63,7 @@ export function createToolsRouter(deps: ToolsRouterDeps): Router {
       try {
         if (!tool) throw new NotFoundError('Unknown tool.');
         const projectId = String(req.params.project_id);
-        if (!PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
+        if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
         // Validated again here with the tool's own schema: the gateway is not the only caller.
         const input = parseInput(tool.input, req.body ?? {}, tool.name);
         // The whole call holds its project's slot, building and writing the answer included: a

@@ -1,10 +1,9 @@
 import { NotFoundError, parseInput, UserInputError } from '@svc/tool-kit';
+import { INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
 import type { RecallContext } from '../context';
 import { actorOf } from '../tools/actor';
 import { recallTool } from '../tools/recall-tools';
-
-const PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 /**
  * POST /internal/v1/projects/:project_id/tools/:tool (docs/internal-api.md): the three recall
@@ -23,7 +22,7 @@ export function internalToolsRouter(ctx: RecallContext): Router {
     try {
       const tool = recallTool(name);
       const projectId = String(req.params.project_id);
-      if (!PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
+      if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
       const input = parseInput(tool.definition.input, req.body ?? {}, name);
       const actor = actorOf((h) => req.get(h));
       const answer = await tool.run({ ctx, projectId, actor, input: input as never });
@@ -41,7 +40,7 @@ export function internalToolsRouter(ctx: RecallContext): Router {
   // files already stored keep naming theirs and stay readable.
   router.post('/v1/projects/:project_id/keys/rotate', async (req, res) => {
     const projectId = String(req.params.project_id);
-    if (!PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
+    if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
     const key = await ctx.keys.rotate(projectId);
     ctx.logger.info({ project_id: projectId, key_version: key.version }, 'recall data key rotated');
     res.status(201).json({ project_id: projectId, key_version: key.version });
