@@ -13,6 +13,7 @@ export interface FileStore {
 
 export function createFileStore(root: string): FileStore {
   const pathOf = (projectId: string, fileId: string) => {
+    // Both become path segments: the pattern of project ids in internal paths keeps them safe.
     if (!INTERNAL_PROJECT_ID.test(projectId) || !INTERNAL_PROJECT_ID.test(fileId))
       throw new Error('unsafe file path');
     return { dir: join(root, projectId.replace(/:/g, '_')), file: `${fileId}.bin` };
