@@ -8,7 +8,15 @@ import {
 } from './client-config';
 
 export interface BannerInfo {
-  urls: { gateway: string; mcp: string; core: string; identity: string; recall: string; metrics: string };
+  urls: {
+    gateway: string;
+    mcp: string;
+    core: string;
+    identity: string;
+    recall: string;
+    copilot: string;
+    metrics: string;
+  };
   /** Optional tool groups: live (their service answers its health check), down, or not deployed. */
   groups: Record<string, string>;
   projectId: string;
@@ -33,6 +41,7 @@ export function banner(info: BannerInfo): string {
     `  Core (ingest)   ${info.urls.core}/ingest/v1/batch`,
     `  Identity        ${info.urls.identity}`,
     `  Recall          ${info.urls.recall}   (device log uploads and recalls)`,
+    `  Copilot         ${info.urls.copilot}   (verify.*: claims checked against the data)`,
     `  Metrics         ${info.urls.metrics}`,
     `  Demo project    ${info.projectId}   (org ${info.orgId})`,
     `  Tool groups     base, trace, ${Object.entries(info.groups)
@@ -82,6 +91,8 @@ export function banner(info: BannerInfo): string {
         orgId: info.orgId,
         coreUrl: info.urls.core,
         identityUrl: info.urls.identity,
+        recallUrl: info.urls.recall,
+        copilotUrl: info.urls.copilot,
         dataDir: info.dataDir,
       }),
     ),

@@ -65,6 +65,9 @@ export interface StdioTarget {
   orgId: string;
   coreUrl: string;
   identityUrl: string;
+  /** The optional services: their tool groups are listed while they answer. */
+  recallUrl?: string;
+  copilotUrl?: string;
   /** Where the stack keeps its internal secret, which the stdio server reads from there. */
   dataDir: string;
 }
@@ -86,6 +89,8 @@ export function stdioJson(t: StdioTarget): string {
             SVC_MCP_ORG_ID: t.orgId,
             SVC_OBSERVABILITY_ENDPOINT: t.coreUrl,
             SVC_IDENTITY_INTERNAL_URL: t.identityUrl,
+            ...(t.recallUrl ? { SVC_RECALL_ENDPOINT: t.recallUrl } : {}),
+            ...(t.copilotUrl ? { SVC_COPILOT_ENDPOINT: t.copilotUrl } : {}),
             SVC_DATA_DIR: t.dataDir,
           },
         },

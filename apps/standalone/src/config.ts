@@ -57,6 +57,8 @@ export function loadStandaloneConfig(
     SVC_IDENTITY_INTERNAL_URL: env.SVC_IDENTITY_INTERNAL_URL || 'http://localhost:8081',
     SVC_RECALL_ENDPOINT: env.SVC_RECALL_ENDPOINT || 'http://localhost:8087',
     SVC_RECALL_HOST: env.SVC_RECALL_HOST || host,
+    SVC_COPILOT_ENDPOINT: env.SVC_COPILOT_ENDPOINT || 'http://localhost:8093',
+    SVC_COPILOT_HOST: env.SVC_COPILOT_HOST || host,
     SVC_CORE_HOST: env.SVC_CORE_HOST || host,
     SVC_IDENTITY_HOST: env.SVC_IDENTITY_HOST || host,
     SVC_MCP_HTTP_HOST: env.SVC_MCP_HTTP_HOST || host,

@@ -51,11 +51,12 @@ export async function bootstrapDemoOrg(api: AdminApi): Promise<Bootstrap> {
 }
 
 /**
- * The demo org sees its traces and recalled device logs: vis_trace and vis_recall are switched on once, when the demo is seeded (an
- * operator who switches it off later keeps it off across restarts).
+ * The demo org sees its traces, recalled device logs and the verifier: the three controlled
+ * capabilities are switched on once, when the demo is seeded (an operator who switches one off
+ * later keeps it off across restarts).
  */
 export async function enableDemoCapabilities(api: AdminApi, orgId: string): Promise<void> {
-  for (const capability of ['vis_trace', 'vis_recall']) {
+  for (const capability of ['vis_trace', 'vis_recall', 'vis_ai_verifier']) {
     await api.put(`/internal/v1/admin/orgs/${orgId}/capabilities/${capability}`, { enabled: true });
   }
 }

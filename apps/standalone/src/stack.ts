@@ -1,3 +1,4 @@
+import { loadCopilotConfig, wireCopilot } from '@svc/copilot';
 import { loadGatewayConfig, wireGateway } from '@svc/http-gateway';
 import { loadIdentityConfig, wireIdentity } from '@svc/identity';
 import type { PinoLogger } from '@svc/logger';
@@ -10,7 +11,15 @@ import { listen } from './listen';
 export type GroupState = 'live' | 'down' | 'not deployed';
 
 export interface RunningStack {
-  urls: { gateway: string; mcp: string; core: string; identity: string; recall: string; metrics: string };
+  urls: {
+    gateway: string;
+    mcp: string;
+    core: string;
+    identity: string;
+    recall: string;
+    copilot: string;
+    metrics: string;
+  };
   /** The tool groups of optional services: live (registered), down, or not deployed. */
   groups(): Record<string, GroupState>;
   close(): Promise<void>;
@@ -30,6 +39,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     const identityConfig = loadIdentityConfig(config.serviceEnv);
     const coreConfig = loadCoreConfig(config.serviceEnv);
     const recallConfig = loadRecallConfig(config.serviceEnv);
+    const copilotConfig = loadCopilotConfig(config.serviceEnv);
     const gatewayConfig = loadGatewayConfig({
       ...config.serviceEnv,
       SVC_MCP_HTTP_PORT: String(config.gatewayPort),
@@ -59,6 +69,14 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     const recallServer = await listen('recall', recall.app, recallConfig.host, recallConfig.port);
     closers.push(recallServer.close);
 
+    const copilot = wireCopilot(copilotConfig, {
+      logger: logger.child({ service: 'copilot' }),
+      metrics: createPromMetrics({ prefix: 'svc_copilot_' }),
+    });
+    closers.push(copilot.close);
+    const copilotServer = await listen('copilot', copilot.app, copilotConfig.host, copilotConfig.port);
+    closers.push(copilotServer.close);
+
     const wired = wireGateway(gatewayConfig, {
       logger: logger.child({ service: 'gateway' }),
       metrics: createPromMetrics(),
@@ -80,6 +98,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
         core: base(coreServer.port),
         identity: base(identityServer.port),
         recall: base(recallServer.port),
+        copilot: base(copilotServer.port),
         metrics: `${base(metrics.port)}/metrics`,
       },
       groups: () => {

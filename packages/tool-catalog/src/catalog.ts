@@ -6,6 +6,7 @@ import { logsTools } from '@svc/tools-logs';
 import { recallTools } from '@svc/tools-recall';
 import { traceTools } from '@svc/tools-trace';
 import { usersTools } from '@svc/tools-users';
+import { verifyTools } from '@svc/tools-verify';
 
 /**
  * Every tool the stack implements. Transports register these; what a caller sees is then
@@ -19,4 +20,5 @@ export const allTools: readonly AnyTool[] = [
   ...usersTools,
   ...analyticsTools,
   ...recallTools,
+  ...verifyTools,
 ];

@@ -27,6 +27,11 @@ export interface CallActor {
   token_id: string | null;
   user_id: string | null;
   transport: Transport;
+  /**
+   * The controlled capabilities the caller's org has. A backend that calls other tools on the
+   * caller's behalf (copilot) keeps to them, so a verifier cannot read what the org may not.
+   */
+  capabilities?: Capability[];
 }
 
 export const ACTOR_HEADER = 'x-svc-actor';

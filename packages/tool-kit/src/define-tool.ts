@@ -87,7 +87,12 @@ function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
     (await ctx.backend(backend).callTool(ctx.projectId, name, input, {
       signal: ctx.signal,
       requestId: ctx.requestId,
-      actor: { token_id: ctx.principal.tokenId, user_id: ctx.principal.userId, transport: ctx.transport },
+      actor: {
+        token_id: ctx.principal.tokenId,
+        user_id: ctx.principal.userId,
+        transport: ctx.transport,
+        capabilities: [...ctx.principal.capabilities],
+      },
       ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
       ...(ctx.reserveAnswer ? { reserveAnswer: ctx.reserveAnswer } : {}),
       ...(ctx.unparsedFrom !== undefined ? { unparsedFrom: ctx.unparsedFrom } : {}),

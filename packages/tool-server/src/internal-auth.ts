@@ -1,6 +1,14 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '@svc/tool-kit';
+import {
+  ACTOR_HEADER,
+  type CallActor,
+  type Capability,
+  CONTROLLED_CAPABILITIES,
+  UnauthorizedError,
+  UserInputError,
+} from '@svc/tool-kit';
 import type { RequestHandler } from 'express';
+import { z } from 'zod';
 
 /** Service-to-service calls carry X-Internal-Secret; compared in constant time (over digests). */
 export function requireInternalSecret(secret: string): RequestHandler {
@@ -15,3 +23,37 @@ export function requireInternalSecret(secret: string): RequestHandler {
 
 /** A project id as internal paths carry it (`/internal/v1/projects/{project_id}/...`). */
 export const INTERNAL_PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+const callActor = z.strictObject({
+  token_id: z.string().max(200).nullable(),
+  user_id: z.string().max(200).nullable(),
+  transport: z.enum(['mcp', 'rest', 'stdio']),
+  capabilities: z.array(z.string().max(40)).max(20).optional(),
+});
+
+/**
+ * Who the gateway or stdio server calls for (X-Svc-Actor, CallActor). Backends that audit a read
+ * or act on the caller's behalf need one, so a call without a valid header is refused rather than
+ * recorded as nobody. Capabilities this build does not know are dropped.
+ */
+export function callActorOf(header: (name: string) => string | undefined): CallActor {
+  const raw = header(ACTOR_HEADER);
+  let parsed: unknown;
+  try {
+    parsed = raw === undefined ? undefined : JSON.parse(raw);
+  } catch {
+    parsed = undefined;
+  }
+  const result = callActor.safeParse(parsed);
+  if (!result.success)
+    throw new UserInputError(`A valid ${ACTOR_HEADER} header naming the caller is required.`);
+  const { capabilities, ...actor } = result.data;
+  return capabilities === undefined
+    ? actor
+    : {
+        ...actor,
+        capabilities: capabilities.filter((c): c is Capability =>
+          CONTROLLED_CAPABILITIES.includes(c as Capability),
+        ),
+      };
+}

@@ -48,17 +48,24 @@ export type Expectation =
 
 export type Grade = 'A' | 'B' | 'C' | 'D' | 'F';
 
-/** The forms, as the tool descriptions and the inconclusive answers list them. */
-export const CLAIM_FORMS: readonly string[] = [
-  'crash <signature> (recurred | did not recur) after (version <v> | <YYYY-MM-DD>)',
-  '(p50 | p99) of operation <name> is (above | below | at least | at most) <n> ms [over <d> days]',
-  'error rate of operation <name> is (above | below | at least | at most) <x>% [over <d> days]',
-  '(p50 | p95 | p99) of metric <name> is (above | below | at least | at most) <n> [over <d> days]',
-  'release <v> crash-free rate is (above | below | at least | at most) <x>% [over <d> days]',
-  'release <v> grade is (at least | at most) <A-F> [over <d> days]',
-  'conversion from <event a> to <event b> is (above | below | at least | at most) <x>% [over <d> days]',
-  'user <id> (crashed | did not crash) [in session <id>]',
-];
+/** Each form, as the tool descriptions, the docs and the inconclusive answers write it. */
+export const CLAIM_FORM_OF: Readonly<Record<Claim['kind'], string>> = {
+  crash_recurrence: 'crash <signature> (recurred | did not recur) after (version <v> | <YYYY-MM-DD>)',
+  operation_latency:
+    '(p50 | p99) of operation <name> is (above | below | at least | at most) <n> ms [over <d> days]',
+  operation_error_rate:
+    'error rate of operation <name> is (above | below | at least | at most) <x>% [over <d> days]',
+  metric_percentile:
+    '(p50 | p95 | p99) of metric <name> is (above | below | at least | at most) <n> [over <d> days]',
+  release_crash_free:
+    'release <v> crash-free rate is (above | below | at least | at most) <x>% [over <d> days]',
+  release_grade: 'release <v> grade is (at least | at most) <A-F> [over <d> days]',
+  funnel_conversion:
+    'conversion from <event a> to <event b> is (above | below | at least | at most) <x>% [over <d> days]',
+  user_crashed: 'user <id> (crashed | did not crash) [in session <id>]',
+};
+
+export const CLAIM_FORMS: readonly string[] = Object.values(CLAIM_FORM_OF);
 
 /** What every form shares, said once. */
 export const GRAMMAR_NOTE =
@@ -200,6 +207,14 @@ export function parseClaim(text: string): Claim | undefined {
   return undefined;
 }
 
+/** The parts of an expectation text: separated by ";" or " and ", trimmed, empty ones dropped. */
+export function expectationParts(text: string): string[] {
+  return normalize(text)
+    .split(/\s*;\s*|\s+and\s+/i)
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
+}
+
 /**
  * Expectations separated by ";" or " and ": every part must be one of EXPECTATION_FORMS, else the
  * parts that are not come back as `unparsed`.
@@ -207,9 +222,7 @@ export function parseClaim(text: string): Claim | undefined {
 export function parseExpectations(text: string): { expectations: Expectation[]; unparsed: string[] } {
   const expectations: Expectation[] = [];
   const unparsed: string[] = [];
-  for (const raw of normalize(text).split(/\s*;\s*|\s+and\s+/i)) {
-    if (raw === '') continue;
-    const part = raw.trim();
+  for (const part of expectationParts(text)) {
     let m = part.match(/^no span (?:over|longer than|above) (\d+(?:\.\d+)?) ?ms$/i);
     if (m) {
       expectations.push({ kind: 'no_span_over', ms: Number(m[1]) });

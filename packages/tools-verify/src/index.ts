@@ -1,9 +1,12 @@
+export { closestClaimForms } from './closest-forms';
 export {
+  CLAIM_FORM_OF,
   CLAIM_FORMS,
   type Claim,
   type Comparison,
   EXPECTATION_FORMS,
   type Expectation,
+  expectationParts,
   GRAMMAR_NOTE,
   type Grade,
   parseClaim,

@@ -49,11 +49,14 @@ const expectationResult = z.strictObject({
 });
 
 export const verifyRunSessionOutput = z.strictObject({
-  verdict: verdict.describe('supported when every expectation holds in every trace; refuted when one fails.'),
+  verdict: verdict.describe(
+    'supported when every expectation holds in every trace; refuted when one fails in one trace.',
+  ),
+  reason: z.string().describe('Why the verdict, in one sentence.'),
   expectations: z.array(expectationResult),
   unparsed: z
     .array(z.string())
-    .describe('Parts of the expectation outside the forms (they make the verdict inconclusive).'),
+    .describe('Parts of the expectation outside the forms: the verdict is then at best inconclusive.'),
   traces: z.array(z.strictObject({ trace_id: z.string(), found: z.boolean(), span_count: z.number().int() })),
   doc_refs: z.array(z.string()),
   code_scope: z.string().nullable(),

@@ -20,9 +20,16 @@ export const verifyRunInput = z.strictObject({
 export const verifyRunOutput = z.strictObject({
   verdict,
   claim: z
-    .strictObject({ form: z.string(), parsed: z.record(z.string(), z.unknown()) })
+    .strictObject({
+      form: z.string().describe('The grammar form the claim was read as.'),
+      text: z.string().describe('The claim as checked: the query, or its restatement in the grammar.'),
+      via: z
+        .enum(['grammar', 'llm'])
+        .describe('grammar: the query is in a form as given; llm: the optional parser restated it.'),
+      parsed: z.record(z.string(), z.unknown()).describe('The parts read from it (rates as fractions).'),
+    })
     .nullable()
-    .describe('The form the claim was read as; null when it matches none.'),
+    .describe('null when the query matches no form.'),
   reason: z.string().describe('Why the verdict, in one or two sentences.'),
   evidence: z.array(evidenceStep),
   closest_forms: z.array(z.string()).describe('For a claim outside the grammar: the forms nearest to it.'),
@@ -32,13 +39,13 @@ export const verifyRun = defineTool({
   name: 'verify.run',
   title: 'Verify a claim against the data',
   description:
-    'Checks a claim about this project against its data: supported, refuted or inconclusive, with ' +
-    'an evidence chain of tool calls. Forms (<cmp>: above|below|at least|at most; optional "over ' +
+    'Checks a claim against the data: supported, refuted or inconclusive, with the evidence ' +
+    '(tool calls). Forms (<cmp>: above|below|at least|at most; optional "over ' +
     '<d> days", default 14): crash <signature> recurred|did not recur after version <v>|<date>; ' +
     'p50|p99 of operation <name> is <cmp> <n> ms; error rate of operation <name> is <cmp> <x>%; ' +
     'p50|p95|p99 of metric <name> is <cmp> <n>; release <v> crash-free rate is <cmp> <x>%; release ' +
     '<v> grade is <cmp> <A-F>; conversion from <a> to <b> is <cmp> <x>%; user <id> crashed. Quote ' +
-    'names with spaces; others are inconclusive.',
+    'names with spaces. Else inconclusive, with the closest forms.',
   input: verifyRunInput,
   output: verifyRunOutput,
   capability: 'vis_ai_verifier',

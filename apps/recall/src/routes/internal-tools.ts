@@ -1,8 +1,8 @@
 import { NotFoundError, parseInput, UserInputError } from '@svc/tool-kit';
-import { INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
+import { callActorOf, INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
 import type { RecallContext } from '../context';
-import { actorOf } from '../tools/actor';
+
 import { recallTool } from '../tools/recall-tools';
 
 /**
@@ -24,7 +24,7 @@ export function internalToolsRouter(ctx: RecallContext): Router {
       const projectId = String(req.params.project_id);
       if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
       const input = parseInput(tool.definition.input, req.body ?? {}, name);
-      const actor = actorOf((h) => req.get(h));
+      const actor = callActorOf((h) => req.get(h));
       const answer = await tool.run({ ctx, projectId, actor, input: input as never });
       res.json(tool.definition.output.parse(answer));
       outcome = 'ok';

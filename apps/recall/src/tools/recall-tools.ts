@@ -1,3 +1,4 @@
+import type { CallActor } from '@svc/tool-kit';
 import { NotFoundError, sanitizeOptional } from '@svc/tool-kit';
 import { logAudit, logFileEntries, logListFiles } from '@svc/tools-recall';
 import type { z } from 'zod';
@@ -5,13 +6,12 @@ import type { RecallContext } from '../context';
 import { readStoredFile } from '../read-file';
 import { appendRecallAudit, listRecallAudit } from '../store/audit';
 import { getFile, listFiles, toRecallFile } from '../store/files';
-import type { Actor } from './actor';
 import { sanitizeEntry } from './sanitize-entry';
 
 export interface RecallToolCall<I> {
   ctx: RecallContext;
   projectId: string;
-  actor: Actor;
+  actor: CallActor;
   input: I;
 }
 

@@ -35,7 +35,7 @@ interface FileItem {
 
 describe('recall on the standalone stack', () => {
   it('says the recall group is live', () => {
-    expect(stack.ready.groups).toEqual({ recall: 'live', verify: 'not deployed' });
+    expect(stack.ready.groups).toEqual({ recall: 'live', verify: 'live' });
   });
 
   it("log.list_files: the demo's files, newest upload first, by user and by fuzzy name", async () => {

@@ -6,7 +6,15 @@ import { fileURLToPath } from 'node:url';
 import { freePorts } from './free-ports';
 
 export interface ReadyInfo {
-  urls: { gateway: string; mcp: string; core: string; identity: string; recall: string; metrics: string };
+  urls: {
+    gateway: string;
+    mcp: string;
+    core: string;
+    identity: string;
+    recall: string;
+    copilot: string;
+    metrics: string;
+  };
   groups: Record<string, string>;
   project_id: string;
   org_id: string;
@@ -38,7 +46,7 @@ export async function spawnStack(
 ): Promise<SpawnedStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const readyFile = join(dataDir, `ready-${Date.now()}.json`);
-  const [gateway, core, identity, metrics, recall] = await freePorts(5);
+  const [gateway, core, identity, metrics, recall, copilot] = await freePorts(6);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -47,6 +55,7 @@ export async function spawnStack(
     SVC_OBSERVABILITY_ENDPOINT: `http://127.0.0.1:${core}`,
     SVC_IDENTITY_INTERNAL_URL: `http://127.0.0.1:${identity}`,
     SVC_RECALL_ENDPOINT: `http://127.0.0.1:${recall}`,
+    SVC_COPILOT_ENDPOINT: `http://127.0.0.1:${copilot}`,
     SVC_METRICS_PORT: String(metrics),
     SVC_STANDALONE_READY_FILE: readyFile,
     // The size `pnpm start` uses: the demo's stories (release grades, leaks, the slow endpoint)

@@ -1,0 +1,39 @@
+import { ConfigError } from '@svc/config';
+import { createLogger } from '@svc/logger';
+import { createPromMetrics } from '@svc/metrics';
+import { loadCopilotConfig } from './config';
+import { wireCopilot } from './wiring';
+
+function main(): void {
+  const config = loadCopilotConfig(process.env);
+  const logger = createLogger({ name: 'copilot', level: config.logLevel });
+  const copilot = wireCopilot(config, { logger, metrics: createPromMetrics({ prefix: 'svc_copilot_' }) });
+  const server = copilot.app.listen(config.port, config.host, () => {
+    logger.info(
+      {
+        port: config.port,
+        host: config.host,
+        core: config.coreUrl,
+        llm: config.llm ? config.llm.model : null,
+      },
+      'copilot listening',
+    );
+  });
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    server.close(() => {
+      void copilot.close().finally(() => process.exit(0));
+    });
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+}
+
+try {
+  main();
+} catch (err) {
+  console.error(err instanceof ConfigError ? err.message : err);
+  process.exit(1);
+}
