@@ -1,5 +1,5 @@
 import type { Claim } from '@svc/tools-verify';
-import { COMPARISON_WORDS, compareVersions, gradeHolds, holds, num, pct } from './compare';
+import { COMPARISON_WORDS, compareVersions, count, gradeHolds, holds, num, pct } from './compare';
 import type { Evidence } from './evidence';
 
 export type Verdict = 'supported' | 'refuted' | 'inconclusive';
@@ -75,7 +75,7 @@ async function recurrenceSinceDate(claim: Recurrence, date: string, evidence: Ev
   return decided(
     r.recurred === claim.recurred,
     r.recurred
-      ? `The issue recurred: ${r.count_since} events after ${date}, the first at ${r.first_since}.`
+      ? `The issue recurred: ${count(r.count_since, 'event')} after ${date}, the first at ${r.first_since}.`
       : `No event of the issue after ${date}; the last was at ${r.last_seen}.`,
   );
 }
@@ -116,7 +116,7 @@ async function recurrenceSinceVersion(
   if (hits.length > 0)
     return decided(
       claim.recurred,
-      `The issue recurred in version ${version} or later: ${hits.length} events, the newest in ${hits[0]!.app_version} at ${hits[0]!.timestamp}.`,
+      `The issue recurred in version ${version} or later: ${count(hits.length, 'event')}, the newest in ${hits[0]!.app_version} at ${hits[0]!.timestamp}.`,
     );
   if (r.has_more)
     return inconclusive(
@@ -234,7 +234,7 @@ async function release(claim: ReleaseClaim, evidence: Evidence): Promise<Finding
           ? 'no crash-free rate'
           : `crash-free sessions ${pct(r.crash_free_session_rate)}`;
       const grade = r.grade === null ? 'no grade' : `score ${num(r.score!)}, grade ${r.grade}`;
-      return `Version ${claim.version}: ${r.sessions} sessions, ${rate}, ${grade}.`;
+      return `Version ${claim.version}: ${count(r.sessions, 'session')}, ${rate}, ${grade}.`;
     },
   );
   const r = a.releases[0];
@@ -296,7 +296,7 @@ async function userCrashed(claim: UserClaim, evidence: Evidence): Promise<Findin
     { user_id: claim.user_id, limit: 1 },
     (a) =>
       a.found
-        ? `User ${claim.user_id}: ${a.crashes.total} crash events over ${a.sessions.total} sessions.`
+        ? `User ${claim.user_id}: ${count(a.crashes.total, 'crash event')} over ${count(a.sessions.total, 'session')}.`
         : `Nothing is stored for user ${claim.user_id}.`,
   );
   if (!user.found) return inconclusive(`Nothing is stored for user ${claim.user_id}.`);
@@ -305,7 +305,7 @@ async function userCrashed(claim: UserClaim, evidence: Evidence): Promise<Findin
     return decided(
       crashed === claim.crashed,
       crashed
-        ? `User ${claim.user_id} has ${user.crashes.total} crash events.`
+        ? `User ${claim.user_id} has ${count(user.crashes.total, 'crash event')}.`
         : `User ${claim.user_id} has no crash event.`,
     );
   }
@@ -317,7 +317,7 @@ async function userCrashed(claim: UserClaim, evidence: Evidence): Promise<Findin
     crashes: Channel;
   }>('session.detail', { session_id: sessionId, limit: 1 }, (a) =>
     a.found
-      ? `Session ${sessionId} of ${a.user_ids.join(', ') || 'no user'}: status ${a.session?.status ?? 'unknown'}, ${a.crashes.total} crash events.`
+      ? `Session ${sessionId} of ${a.user_ids.join(', ') || 'no user'}: status ${a.session?.status ?? 'unknown'}, ${count(a.crashes.total, 'crash event')}.`
       : `Nothing is stored for session ${sessionId}.`,
   );
   if (!session.found) return inconclusive(`Nothing is stored for session ${sessionId}.`);
@@ -327,7 +327,7 @@ async function userCrashed(claim: UserClaim, evidence: Evidence): Promise<Findin
   return decided(
     crashed === claim.crashed,
     crashed
-      ? `Session ${sessionId} of user ${claim.user_id} crashed (status ${session.session?.status ?? 'unknown'}, ${session.crashes.total} crash events).`
+      ? `Session ${sessionId} of user ${claim.user_id} crashed (status ${session.session?.status ?? 'unknown'}, ${count(session.crashes.total, 'crash event')}).`
       : `Session ${sessionId} of user ${claim.user_id} did not crash (status ${session.session?.status ?? 'unknown'}).`,
   );
 }

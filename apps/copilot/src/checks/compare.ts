@@ -49,3 +49,6 @@ export const pct = (rate: number) => `${Math.round(rate * 10_000) / 100}%`;
 
 /** A number with at most two decimals, for sentences. */
 export const num = (n: number) => `${Math.round(n * 100) / 100}`;
+
+/** "1 event", "3 events". */
+export const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
