@@ -10,9 +10,7 @@ export const analyticsCohortsInput = z.strictObject({
   granularity: z
     .enum(COHORT_GRANULARITIES)
     .default('day')
-    .describe(
-      'How day-0 dates are grouped: UTC day, ISO week (from Monday) or calendar month (default day).',
-    ),
+    .describe('Day-0 dates grouped by UTC day, ISO week (from Monday) or calendar month.'),
   ...eventFilters,
 });
 export const analyticsCohortsOutput = z.strictObject({

@@ -13,10 +13,7 @@ export const analyticsFunnelInput = z.strictObject({
     .array(z.string().min(1).max(200))
     .min(FUNNEL_STEPS_MIN)
     .max(FUNNEL_STEPS_MAX)
-    .describe(
-      'Exact event names in funnel order. A name may repeat; timestamps need only be ' +
-        'non-decreasing, so one event can meet a step and its repeat.',
-    ),
+    .describe('Exact event names in order; a name may repeat (one event can meet a step and its repeat).'),
   days: days(14),
   window_hours: z
     .number()

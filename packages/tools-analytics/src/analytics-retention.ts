@@ -18,8 +18,7 @@ export const analyticsRetention = defineTool({
   title: 'Day-N retention',
   description:
     'Day-N retention of the users first seen in the last N days: the cohort is the users whose ' +
-    'first event matching the filters (platform, app_version, utm_*) ever falls in the window; day ' +
-    '0 is that UTC date. Per day offset 0..max_day: retained users (a matching event that day), ' +
+    'first event matching the filters ever falls in the window; day 0 is that UTC date. Per day offset 0..max_day: retained users (a matching event that day), ' +
     'eligible users (day reached by today) and rate (null when none eligible). Returns {window, ' +
     'max_day, cohort_size, days: [{day, retained, eligible, rate}]}. Call analytics.dimensions ' +
     'first for filter values.',

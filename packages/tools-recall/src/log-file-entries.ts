@@ -61,10 +61,9 @@ export const logFileEntries = defineTool({
   name: 'log.file_entries',
   title: 'Entries of a device log file',
   description:
-    'The entries of one recalled device log file, decrypted and decompressed on the server, in file ' +
-    'order; filters: level and q (text in message or tag); page with after_line. A file that cannot ' +
-    'be decrypted, decompressed or parsed says so (status unreadable, problem with the stage and the ' +
-    'line where reading stopped) and is never shown as empty. Every call is recorded in the recall ' +
+    'The entries of one recalled device log file, decrypted on the server, in file order; filters ' +
+    'level and q (text in message or tag); page with after_line. A file that cannot be read says ' +
+    'so (status unreadable; problem: the stage and the line where reading stopped), never empty. Every call is recorded in the recall ' +
     'audit trail (log.audit). Returns {file_id, found, file, status, problem, lines_read, items: ' +
     '[{line, ts, level, tag, message, fields}], limit, has_more}. Find files with log.list_files.',
   input: logFileEntriesInput,

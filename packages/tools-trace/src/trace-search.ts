@@ -32,8 +32,7 @@ export const traceSearch = defineTool({
   title: 'Search traces',
   description:
     'Recent distributed traces, newest first, one row per trace: root operation and service, total ' +
-    'duration, span count, error flag and the services involved; filters: user_id, session_id, ' +
-    'status (error/ok), root operation, min_duration_ms. Returns {items: [{trace_id, started_at, ' +
+    'duration, span count, error flag and the services involved, filtered as given. Returns {items: [{trace_id, started_at, ' +
     'duration_ms, span_count, error, root_operation, root_service, root_orphan, services}], limit, ' +
     'has_more}. Then trace.get for the span tree of one trace.',
   input: traceSearchInput,

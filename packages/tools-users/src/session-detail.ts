@@ -7,7 +7,7 @@ import { channelOf, seenFields, sessionSummary } from './schemas';
 
 export const sessionDetailInput = z.strictObject({
   session_id: identifier('session id'),
-  limit: limit(50).describe('Maximum number of items per channel (1-1000, default 50).'),
+  limit: limit(50).describe('Most items per channel.'),
 });
 export const sessionDetailOutput = z.strictObject({
   session_id: z.string(),
@@ -26,9 +26,8 @@ export const sessionDetail = defineTool({
   name: 'session.detail',
   title: 'Everything about one session',
   description:
-    'A cross-channel view of one session: the session record (status, start, end, platform, ' +
-    'version) and its logs, crashes, tracking events and feedback, each newest first up to limit, ' +
-    'with totals, first/last seen, users, platforms and app versions. Returns {session_id, found, ' +
+    'One session across channels: its record (status, start, end, platform, version), its logs, ' +
+    'crashes, events and feedback, newest first up to limit. Returns {session_id, found, ' +
     'session, user_ids, first_seen, last_seen, platforms, app_versions, limit, logs, crashes, ' +
     'events, feedback}; found is false when nothing exists. log.by_session reads the logs oldest ' +
     'first.',

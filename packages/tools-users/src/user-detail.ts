@@ -7,7 +7,7 @@ import { channelOf, seenFields, sessionSummary } from './schemas';
 
 export const userDetailInput = z.strictObject({
   user_id: identifier('end-user id'),
-  limit: limit(10).describe('Maximum number of items per channel (1-1000, default 10).'),
+  limit: limit(10).describe('Most items per channel.'),
 });
 export const userDetailOutput = z.strictObject({
   user_id: z.string(),
@@ -25,11 +25,10 @@ export const userDetail = defineTool({
   name: 'user.detail',
   title: 'Everything about one user',
   description:
-    'A 360-degree view of one end user: logs, crashes, tracking events, feedback and sessions, each ' +
-    'newest first up to limit, with per-channel totals, first/last seen, platforms and app ' +
-    'versions. Returns {user_id, found, first_seen, last_seen, platforms, app_versions, limit, ' +
+    'One end user across channels: logs, crashes, tracking events, feedback and sessions, each ' +
+    'newest first up to limit. Returns {user_id, found, first_seen, last_seen, platforms, app_versions, limit, ' +
     'logs, crashes, events, feedback, sessions}, each channel {total, items, has_more}; found is ' +
-    'false when nothing exists. crash.get shows a crash in full.',
+    'false when nothing exists.',
   input: userDetailInput,
   output: userDetailOutput,
   capability: 'base',

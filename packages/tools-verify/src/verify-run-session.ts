@@ -12,25 +12,21 @@ export const verifyRunSessionInput = z
       .array(traceId)
       .min(1)
       .max(VERIFY_TRACES_MAX)
-      .describe('Several traces checked alike.')
+      .describe('Up to 20 traces, checked alike.')
       .optional(),
     expectation: z
       .string()
       .trim()
       .min(1)
       .max(2000)
-      .describe('What every trace must show, in the forms of the description, joined by ";" or "and".'),
+      .describe('Forms of the description, joined by ";" or "and".'),
     doc_refs: z
       .array(z.string().trim().min(1).max(500))
+      .min(1)
       .max(20)
-      .describe('Documents the expectation comes from (recorded with the verdict).')
+      .describe('Where the expectation comes from; kept with the verdict.')
       .optional(),
-    code_scope: z
-      .string()
-      .trim()
-      .max(500)
-      .describe('The code the traces exercise (recorded with the verdict).')
-      .optional(),
+    code_scope: z.string().trim().max(500).describe('Kept with the verdict.').optional(),
   })
   .superRefine((input, ctx) => {
     if ((input.trace_id === undefined) === (input.trace_ids === undefined)) {
@@ -66,11 +62,9 @@ export const verifyRunSession = defineTool({
   name: 'verify.run_session',
   title: 'Verify traces against an expectation',
   description:
-    'Fetches the spans of one or more traces of this project (trace.get) and checks an expectation ' +
-    `against each: ${EXPECTATION_FORMS.join('; ')} (several joined by ";" or "and"). Answers ` +
-    'supported, refuted or inconclusive per expectation and overall, each with its evidence chain. ' +
-    'Returns {verdict, expectations: [{expectation, verdict, evidence}], unparsed, traces, doc_refs, ' +
-    'code_scope}. Find trace ids with trace.search.',
+    `Checks traces (trace.get) against expectations: ${EXPECTATION_FORMS.join('; ')}; joined by ` +
+    '";" or "and". Returns {verdict: supported|refuted|inconclusive, reason, expectations: ' +
+    '[{expectation, verdict, evidence}], unparsed, traces, doc_refs, code_scope}. Trace ids: trace.search.',
   input: verifyRunSessionInput,
   output: verifyRunSessionOutput,
   capability: 'vis_ai_verifier',

@@ -3,17 +3,12 @@ import { z } from 'zod';
 import { evidenceStep, verdict } from './verdict';
 
 export const verifyRunInput = z.strictObject({
-  query: z
-    .string()
-    .trim()
-    .min(1)
-    .max(1000)
-    .describe('The claim to check, in one of the forms of the description.'),
+  query: z.string().trim().min(1).max(1000).describe('The claim, in a form of the description.'),
   evidence_context: z
     .string()
     .trim()
     .max(4000)
-    .describe('Anything the caller knows that narrows the claim (shown to the optional parser only).')
+    .describe('Narrows a free-text claim (seen by the optional parser only).')
     .optional(),
 });
 
@@ -39,13 +34,13 @@ export const verifyRun = defineTool({
   name: 'verify.run',
   title: 'Verify a claim against the data',
   description:
-    'Checks a claim against the data: supported, refuted or inconclusive, with the evidence ' +
-    '(tool calls). Forms (<cmp>: above|below|at least|at most; optional "over ' +
-    '<d> days", default 14): crash <signature> recurred|did not recur after version <v>|<date>; ' +
-    'p50|p99 of operation <name> is <cmp> <n> ms; error rate of operation <name> is <cmp> <x>%; ' +
-    'p50|p95|p99 of metric <name> is <cmp> <n>; release <v> crash-free rate is <cmp> <x>%; release ' +
-    '<v> grade is <cmp> <A-F>; conversion from <a> to <b> is <cmp> <x>%; user <id> crashed. Quote ' +
-    'names with spaces. Else inconclusive, with the closest forms.',
+    'Checks a claim against the data. Returns {verdict (supported|refuted|inconclusive), claim, ' +
+    'reason, evidence (tool calls), closest_forms}. Forms (<cmp>: ' +
+    'above|below|at least|at most; [over <d> days], default 14): crash <signature> recurred|did ' +
+    'not recur after version <v>|<date>; p50|p99 of operation <name> is <cmp> <n> ms; error rate ' +
+    'of operation <name> is <cmp> <x>%; p50|p95|p99 of metric <name> is <cmp> <n>; release <v> ' +
+    'crash-free rate is <cmp> <x>%; release <v> grade is <cmp> <A-F>; conversion from <a> to <b> ' +
+    'is <cmp> <x>%; user <id> crashed [in session <s>]. Quote names with spaces.',
   input: verifyRunInput,
   output: verifyRunOutput,
   capability: 'vis_ai_verifier',
