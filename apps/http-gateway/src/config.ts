@@ -33,7 +33,7 @@ const gatewayEnv = z.object({
   SVC_OBSERVABILITY_ENDPOINT: httpUrl.default('http://localhost:8080'),
   SVC_IDENTITY_INTERNAL_URL: httpUrl.default('http://localhost:8081'),
   // The contract gives recall and copilot default addresses, but an unset endpoint here means
-  // "not deployed" and we ship neither service yet. Decision: unset or empty = not deployed (the
+  // "not deployed": both are optional services. Decision: unset or empty = not deployed (the
   // group is never registered); any URL set, including the documented default
   // http://localhost:8087 / :8093, = deployed, and its tools are listed while its /healthz answers.
   SVC_RECALL_ENDPOINT: optionalUrl,
