@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AnyTool } from '@svc/tool-kit';
 import { NotFoundError, parseInput, UserInputError } from '@svc/tool-kit';
 import { callActorOf, INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
@@ -40,7 +41,7 @@ export function internalToolsRouter(ctx: CopilotContext): Router {
       const input = parseInput(tool.definition.input, req.body ?? {}, name);
       const scope: CallScope = {
         projectId,
-        requestId: req.get('x-request-id') ?? 'copilot',
+        requestId: req.get('x-request-id') ?? randomUUID(),
         actor: callActorOf((h) => req.get(h)),
         signal: gone.signal,
       };

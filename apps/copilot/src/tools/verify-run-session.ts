@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { type CallScope, callCore } from '../checks/evidence';
 import { checkTrace, combine, type FetchedTrace, traceStep } from '../checks/expectations';
 import type { CopilotContext } from '../context';
+import type { Translator } from '../llm/translator';
 
 type Input = z.output<typeof verifyRunSessionInput>;
 type Output = z.input<typeof verifyRunSessionOutput>;
@@ -20,7 +21,7 @@ type Output = z.input<typeof verifyRunSessionOutput>;
  * the grammar reads all of it.
  */
 async function readExpectations(
-  ctx: CopilotContext,
+  translator: Translator | undefined,
   text: string,
   signal: AbortSignal,
 ): Promise<{ expectations: { text: string; expectation: Expectation }[]; unparsed: string[] }> {
@@ -32,8 +33,8 @@ async function readExpectations(
       expectations.push({ text: part, expectation: direct.expectations[0]! });
       continue;
     }
-    if (ctx.translator) {
-      const t = await ctx.translator.translate(
+    if (translator) {
+      const t = await translator.translate(
         { text: part, forms: EXPECTATION_FORMS, note: GRAMMAR_NOTE },
         signal,
       );
@@ -54,8 +55,14 @@ async function readExpectations(
 export async function runVerifySession(ctx: CopilotContext, scope: CallScope, input: Input): Promise<Output> {
   const ids = [...new Set((input.trace_ids ?? [input.trace_id!]).map((id) => id.toLowerCase()))];
   const recorded = { doc_refs: input.doc_refs ?? [], code_scope: input.code_scope ?? null };
-  const { expectations, unparsed } = await readExpectations(ctx, input.expectation, scope.signal);
-  if (!(scope.actor.capabilities?.includes('vis_trace') ?? false))
+  const traceAccess = scope.actor.capabilities?.includes('vis_trace') ?? false;
+  // Without trace access nothing will be checked: the LLM is not asked either.
+  const { expectations, unparsed } = await readExpectations(
+    traceAccess ? ctx.translator : undefined,
+    input.expectation,
+    scope.signal,
+  );
+  if (!traceAccess)
     return {
       verdict: 'inconclusive',
       reason: 'Checking traces needs trace access (vis_trace), which this organization does not have.',
