@@ -101,7 +101,7 @@ async function recurrenceSinceVersion(
       const versions = [...new Set(hits.map((c) => c.app_version))].sort(compareVersions);
       return a.items.length === 0
         ? `No event of signature ${claim.signature} is stored.`
-        : `${hits.length} of the ${a.has_more ? 'newest ' : ''}${a.items.length} events are in version ${version} or later` +
+        : `Of the ${a.has_more ? 'newest ' : ''}${count(a.items.length, 'event')}, ${hits.length} ${hits.length === 1 ? 'is' : 'are'} in version ${version} or later` +
             (hits.length > 0
               ? ` (${versions.join(', ')}; newest ${hits[0]!.event_id} at ${hits[0]!.timestamp})`
               : '') +

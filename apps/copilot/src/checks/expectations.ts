@@ -96,14 +96,14 @@ export function checkTrace(expectation: Expectation, trace: FetchedTrace): Findi
       const before =
         a.span.offset_ms < b.span.offset_ms ||
         (a.span.offset_ms === b.span.offset_ms && b.above.includes(a.span.span_id));
-      const at = (s: TraceSpan) => `${label(s)} at +${num(s.offset_ms)} ms`;
+      const at = (s: TraceSpan) => `span ${label(s)} at +${num(s.offset_ms)} ms`;
       return before
         ? passed(
-            `In ${traceOf(trace)}, ${expectation.first} is first called at ${at(a.span)}, ${expectation.later} at ${at(b.span)}.`,
+            `In ${traceOf(trace)}, ${expectation.first} first appears in ${at(a.span)}, ${expectation.later} in ${at(b.span)}.`,
           )
         : {
             verdict: 'refuted',
-            reason: `In ${traceOf(trace)}, ${expectation.later} is called first, ${at(b.span)}; ${expectation.first} only at ${at(a.span)}.`,
+            reason: `In ${traceOf(trace)}, ${expectation.later} appears first, in ${at(b.span)}; ${expectation.first} only in ${at(a.span)}.`,
           };
     }
   }

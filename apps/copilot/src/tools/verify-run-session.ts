@@ -103,7 +103,8 @@ function sessionReason(
 ): string {
   const traces = `${traceCount} trace${traceCount > 1 ? 's' : ''}`;
   const failed = results.filter((r) => r.verdict === 'refuted').map((r) => `"${r.expectation}"`);
-  if (verdict === 'refuted') return `${failed.join(', ')} fails in at least one of ${traces}.`;
+  if (verdict === 'refuted')
+    return `${failed.join(', ')} fails${traceCount > 1 ? ` in at least one of ${traces}` : ' in the trace'}.`;
   if (verdict === 'supported') return `Every expectation holds in all ${traces}.`;
   if (results.length === 0)
     return `No part of the expectation is one of the supported forms (${EXPECTATION_FORMS.join('; ')}).`;

@@ -81,7 +81,7 @@ describe('verify on the standalone stack', () => {
 
     const inNewest = await verify(`crash ${signature} recurred after version ${newest}`);
     expect(inNewest).toMatchObject({ verdict: 'supported', evidence: [{ tool: 'crash.by_signature' }] });
-    expect(inNewest.evidence[0]!.observed).toContain(`events are in version ${newest} or later (`);
+    expect(inNewest.evidence[0]!.observed).toContain(` in version ${newest} or later (`);
     expect(
       await verdicts(
         `crash ${signature} did not recur after version ${newest}`,
