@@ -79,7 +79,7 @@ export const EXPECTATION_FORMS: readonly string[] = [
 
 const DEFAULT_DAYS = 14;
 const NUMBER = String.raw`(\d+(?:\.\d+)?)`;
-const COMPARISON = String.raw`(above|below|at least|at most|over|under|greater than|less than)`;
+const COMPARISON = '(above|below|at least|at most|over|under|greater than|less than)';
 const DAYS = String.raw`(?:\s+over\s+(?:the\s+last\s+)?(\d{1,3})\s+days?)?`;
 const NAME = String.raw`("[^"]+"|'[^']+'|\S+)`;
 
@@ -232,7 +232,7 @@ export function parseExpectations(text: string): { expectations: Expectation[]; 
       expectations.push({ kind: 'no_error_span' });
       continue;
     }
-    m = part.match(new RegExp(String.raw`^calls service ${NAME} before (?:service )?${NAME}$`, 'i'));
+    m = part.match(new RegExp(`^calls service ${NAME} before (?:service )?${NAME}$`, 'i'));
     if (m) {
       expectations.push({ kind: 'calls_before', first: unquote(m[1]!), later: unquote(m[2]!) });
       continue;

@@ -24,7 +24,12 @@ function span(
 
 function trace(spans: TraceSpan[], options: { truncated?: boolean; span_count?: number } = {}): FetchedTrace {
   const services = new Set<string>();
-  const walk = (s: TraceSpan[]) => s.forEach((x) => (services.add(x.service!), walk(x.children)));
+  const walk = (s: TraceSpan[]) => {
+    for (const x of s) {
+      services.add(x.service!);
+      walk(x.children);
+    }
+  };
   walk(spans);
   return {
     trace_id: 't1',

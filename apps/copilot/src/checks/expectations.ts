@@ -1,6 +1,6 @@
 import type { EvidenceStep, Expectation } from '@svc/tools-verify';
-import type { Finding, Verdict } from './claims';
 import { num } from './compare';
+import type { Finding, Verdict } from './finding';
 
 export interface TraceSpan {
   span_id: string;

@@ -9,7 +9,7 @@ import {
   type verifyRunOutput,
 } from '@svc/tools-verify';
 import type { z } from 'zod';
-import { checkClaim } from '../checks/claims';
+import { checkClaim } from '../checks/check-claim';
 import { type CallScope, Evidence } from '../checks/evidence';
 import type { CopilotContext } from '../context';
 import type { Translation } from '../llm/translator';
