@@ -1,6 +1,8 @@
 import { traceAggregateOutput } from '@svc/tools-trace';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
 import { seededRandom } from '../../testing/seeded-random';
+import { whereOf } from '../sql/filter';
+import { sumsByBucket, WHOLE_DAYS } from './trace-aggregate';
 
 // Expected statistics are computed here, with plain loops, from the spans that were ingested.
 
@@ -185,6 +187,16 @@ describe('trace.aggregate on chDB', () => {
     expect(week).toEqual(expected(7));
     expect(week.operations.find((o) => o.operation === 'edge')).toMatchObject({ spans: 2, p50_ms: 1 });
     expect(await aggregate({ days: 30, limit: 2 })).toEqual(expected(30, 2));
+  });
+
+  it('reads the whole days of its window from the projection (migration 19), not span by span', async () => {
+    const sql = `EXPLAIN projections = 1 ${sumsByBucket(whereOf({ where: [...WHOLE_DAYS], params: {} }))}`;
+    const plan = await h.ch.query<{ explain: string }>(sql, {
+      project_id: 'ta_a',
+      from_ms: NOW - 14 * DAY,
+      to_ms: NOW,
+    });
+    expect(plan.map((r) => r.explain).join('\n')).toContain('p_operation_day_histogram');
   });
 
   it('answers an empty window with no operations', async () => {

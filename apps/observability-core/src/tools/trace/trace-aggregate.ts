@@ -37,26 +37,51 @@ interface BucketRow {
 // Pass 1: the totals and, per operation, a histogram of integer weights over buckets 1/64 of a
 // doubling wide: `duration_bucket`, stored with each span (migration 18), is 0 below 2^-10 ms,
 // 2561 from 2^30 ms, and in between the top bits of the duration's IEEE 754 double, which order
-// like the values. The percentile's bucket is the first whose cumulative weight reaches ceil(p W),
-// and `need` the weight still missing when it starts. (Each threshold is computed before the
-// lambda that searches for it: a lambda copies what it captures for every element it visits.) Pass 2: the distinct durations of those few
-// buckets with their weights; the percentile is the first whose cumulative weight inside the
-// bucket reaches `need`. `weight_milli` = round(1000 w), also stored with each span.
+// like the values. The sums per (operation, bucket) come from whole days of an aggregate
+// projection and the edge days' spans (sumsByBucket). The percentile's bucket is the first whose
+// cumulative weight reaches ceil(p W), and `need` the weight still missing when it starts. (Each
+// threshold is computed before the lambda that searches for it: a lambda copies what it captures
+// for every element it visits.) Pass 2: the distinct durations of those few buckets with their
+// weights; the percentile is the first whose cumulative weight inside the bucket reaches `need`.
+// `weight_milli` = round(1000 w), also stored with each span.
 const BUCKETS = 2562;
 const PERCENTILES = [0.5, 0.99] as const;
+
+const FROM = "toDate(fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC'))";
+const TO = "toDate(fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC'))";
+
+/** The UTC days strictly inside the window [from_ms, to_ms]. */
+export const WHOLE_DAYS: readonly string[] = [`toDate(start_time) > ${FROM}`, `toDate(start_time) < ${TO}`];
+
+/**
+ * Pass 1's sums per (operation, bucket) of the spans `where` selects. Over whole days the engine
+ * answers from the projection p_operation_day_histogram (migration 19), whose aggregates these
+ * expressions must match exactly; the two partial days at the window's edges are read span by span.
+ */
+export const sumsByBucket = (where: string) =>
+  `SELECT operation, duration_bucket AS bucket, sum(weight) AS w, sumIf(weight, status = 'error') AS ew,
+          count() AS n, sum(weight_milli) AS wm
+   FROM spans WHERE ${where}
+   GROUP BY operation, bucket`;
 
 export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
   const w = lastDays(ctx.now, input.days);
   const filter = { where: columnInWindow('start_time'), params: w.filter.params };
+  // The window as whole UTC days strictly inside it, and its two partial edge days.
+  const wholeDays = { where: [...WHOLE_DAYS], params: {} };
+  const edgeDays = {
+    where: [...filter.where, `(toDate(start_time) = ${FROM} OR toDate(start_time) = ${TO})`],
+    params: {},
+  };
   const rows = await ctx.ch.query<Row>(
     // The histograms stay inside the subquery: only the targets leave the engine.
     `SELECT operation, weight_sum, error_weight, spans, targets, sum(weight_sum) OVER () AS total
      FROM (
        SELECT operation,
-              sum(weight) AS weight_sum,
-              sumIf(weight, status = 'error') AS error_weight,
-              count() AS spans,
-              sumResample(0, ${BUCKETS}, 1)(weight_milli, duration_bucket) AS histogram,
+              sum(w) AS weight_sum,
+              sum(ew) AS error_weight,
+              sum(n) AS spans,
+              sumResample(0, ${BUCKETS}, 1)(wm, bucket) AS histogram,
               arrayCumSum(histogram) AS cumulative,
               ${PERCENTILES.map(
                 (p, k) => `ceil(toFloat64(cumulative[-1]) * ${p}) AS need${k},
@@ -66,7 +91,7 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
                 (_, k) =>
                   `(toString(at${k} - 1), toString(need${k} - (cumulative[at${k}] - histogram[at${k}])))`,
               ).join(', ')}] AS targets
-       FROM spans WHERE ${whereOf(filter)}
+       FROM (${sumsByBucket(whereOf(wholeDays))} UNION ALL ${sumsByBucket(whereOf(edgeDays))})
        GROUP BY operation
      )
      ORDER BY round(weight_sum, 6) DESC, operation ASC
