@@ -455,5 +455,17 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         'ALTER TABLE spans MATERIALIZE PROJECTION p_operation_day_histogram',
       ],
     },
+    {
+      version: 20,
+      name: 'spans_trace_key',
+      statements: [
+        // trace.search by user or session keeps the spans of the traces it picked: a 64-bit hash of
+        // the trace id is checked first for every span (PREWHERE), the id itself only where the
+        // hash matched. Bench, 10M spans: 190 to 125 ms, for 15 MB per 10M spans. (A list of trace
+        // ids does not use p_trace_rows: only trace_id = x does.)
+        'ALTER TABLE spans ADD COLUMN IF NOT EXISTS trace_key UInt64 MATERIALIZED cityHash64(trace_id)',
+        'ALTER TABLE spans MATERIALIZE COLUMN trace_key',
+      ],
+    },
   ];
 }
