@@ -1,5 +1,6 @@
-import type { CallActor } from '@svc/tool-kit';
-import { NotFoundError, sanitizeOptional } from '@svc/tool-kit';
+import type { AnyTool, CallActor } from '@svc/tool-kit';
+import { sanitizeOptional } from '@svc/tool-kit';
+import type { InternalTool } from '@svc/tool-server/internal-tools';
 import { logAudit, logFileEntries, logListFiles } from '@svc/tools-recall';
 import type { z } from 'zod';
 import type { RecallContext } from '../context';
@@ -98,17 +99,16 @@ async function auditTool({ ctx, projectId, input }: RecallToolCall<z.output<type
   );
 }
 
-export const RECALL_TOOLS = new Map<
-  string,
-  { definition: typeof logListFiles | typeof logFileEntries | typeof logAudit; run: Handler }
->([
-  [logListFiles.name, { definition: logListFiles, run: listFilesTool as Handler }],
-  [logFileEntries.name, { definition: logFileEntries, run: fileEntriesTool as Handler }],
-  [logAudit.name, { definition: logAudit, run: auditTool as Handler }],
-]);
+const HANDLERS: [AnyTool, Handler][] = [
+  [logListFiles, listFilesTool as Handler],
+  [logFileEntries, fileEntriesTool as Handler],
+  [logAudit, auditTool as Handler],
+];
 
-export function recallTool(name: string) {
-  const tool = RECALL_TOOLS.get(name);
-  if (!tool) throw new NotFoundError('Unknown tool.');
-  return tool;
+/** The three recall tools, bound to the service's context, for the internal tool endpoint. */
+export function recallTools(ctx: RecallContext): InternalTool[] {
+  return HANDLERS.map(([definition, handler]) => ({
+    definition,
+    run: ({ projectId, actor, input }) => handler({ ctx, projectId, actor, input: input as never }),
+  }));
 }
