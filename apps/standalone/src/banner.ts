@@ -6,17 +6,10 @@ import {
   mcpServersJson,
   stdioJson,
 } from './client-config';
+import type { StackUrls } from './stack';
 
 export interface BannerInfo {
-  urls: {
-    gateway: string;
-    mcp: string;
-    core: string;
-    identity: string;
-    recall: string;
-    copilot: string;
-    metrics: string;
-  };
+  urls: StackUrls;
   /** Optional tool groups: live (their service answers its health check), down, or not deployed. */
   groups: Record<string, string>;
   projectId: string;

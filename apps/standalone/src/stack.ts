@@ -10,16 +10,19 @@ import { listen } from './listen';
 
 export type GroupState = 'live' | 'down' | 'not deployed';
 
+/** Where each service of the stack answers (also in the banner and the ready file). */
+export interface StackUrls {
+  gateway: string;
+  mcp: string;
+  core: string;
+  identity: string;
+  recall: string;
+  copilot: string;
+  metrics: string;
+}
+
 export interface RunningStack {
-  urls: {
-    gateway: string;
-    mcp: string;
-    core: string;
-    identity: string;
-    recall: string;
-    copilot: string;
-    metrics: string;
-  };
+  urls: StackUrls;
   /** The tool groups of optional services: live (registered), down, or not deployed. */
   groups(): Record<string, GroupState>;
   close(): Promise<void>;

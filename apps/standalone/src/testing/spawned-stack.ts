@@ -3,18 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { StackUrls } from '../stack';
 import { freePorts } from './free-ports';
 
 export interface ReadyInfo {
-  urls: {
-    gateway: string;
-    mcp: string;
-    core: string;
-    identity: string;
-    recall: string;
-    copilot: string;
-    metrics: string;
-  };
+  urls: StackUrls;
   groups: Record<string, string>;
   project_id: string;
   org_id: string;
