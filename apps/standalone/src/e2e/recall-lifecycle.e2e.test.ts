@@ -4,10 +4,13 @@ import { type InProcessStack, startInProcessStack } from '../testing/in-process-
 import { bearer, callRest, connectMcp, setOrgCapability } from './support';
 
 // The recall group follows its service: a real recall process stopped and started again under a
-// live MCP session. The gateway probes every PROBE_MS; the group goes within one probe, the session
-// is told, and a call that was in flight when the service died answers 503 instead of hanging.
+// live MCP session. The gateway probes every PROBE_MS; the group goes at the first probe after the
+// service stopped, the session is told, and a call that was in flight when the service died
+// answers 503 instead of hanging.
 
 const PROBE_MS = 300;
+/** How long a notification may take to reach the client: generous, the test machine may be busy. */
+const NOTIFY_MS = 5_000;
 const RECALL_TOOLS = ['log.audit', 'log.file_entries', 'log.list_files'];
 
 let stack: InProcessStack;
@@ -63,14 +66,20 @@ describe('recall group lifecycle', () => {
     const answer = await pending;
     expect(answer.status).toBe(503);
     expect(answer.body.error).toBe('backend_unavailable');
-    expect(Date.now() - t0).toBeLessThan(1_500);
+    // Before recall would have answered (it held the call for 2 s): the gateway did not wait.
+    expect(Date.now() - t0).toBeLessThan(2_000);
     stack.recall!.delayMs = 0;
   });
 
-  it('disappears within a probe interval of the service stopping; the session is told; REST 404', async () => {
+  it('disappears at the first probe after the service stopped; the session is told; REST 404', async () => {
     const before = changes;
-    const waited = await until('list_changed', () => changes > before, 2 * PROBE_MS + 500);
-    expect(waited).toBeLessThan(2 * PROBE_MS + 500);
+    // One probe started after the stop is enough (the first call may join a round already in
+    // flight). Counted in probes, not milliseconds: on a loaded machine a round can run late.
+    const monitor = stack.gateway.healthMonitor;
+    await monitor.probeNow();
+    await monitor.probeNow();
+    expect(monitor.isAvailable('recall')).toBe(false);
+    await until('list_changed', () => changes > before, NOTIFY_MS);
     expect(await listed()).toEqual([]);
     const rest = await callRest(stack.urls.gateway, 'log.list_files', {}, bearer(stack.token));
     expect(rest.status).toBe(404);
@@ -81,7 +90,8 @@ describe('recall group lifecycle', () => {
   it('comes back when it starts again, and the session is told again', async () => {
     const before = changes;
     await stack.recall!.start();
-    await until('list_changed', () => changes > before, 2 * PROBE_MS + 500);
+    // The periodic probe finds it (no probeNow here).
+    await until('list_changed', () => changes > before, NOTIFY_MS);
     expect(await listed()).toEqual(RECALL_TOOLS);
     const rest = await callRest(stack.urls.gateway, 'log.list_files', {}, bearer(stack.token));
     expect(rest.status).toBe(200);
