@@ -1,0 +1,93 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { runInSpan } from './context';
+import { parseTraceparent } from './traceparent';
+import type { Tracer } from './tracer';
+
+/** What express adds to a request once a route matched (read structurally: no express import). */
+interface RoutedRequest extends IncomingMessage {
+  baseUrl?: string;
+  route?: { path?: unknown };
+}
+
+const ID_SEGMENT = [
+  /^\d+$/,
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+  /^[0-9a-f]{12,}$/i,
+  // Prefixed ids such as usr_k3vkzzr97hszmn14puzv or ord-8f2k1m3n.
+  /^[a-z]{2,8}[_-][a-z0-9]{8,}$/i,
+];
+
+/**
+ * A path with its ids replaced by `:id` (`/v1/orders/123/items` -> `/v1/orders/:id/items`): the
+ * operation of a request no router named, so that one endpoint is one operation, not one per id.
+ */
+export function templatePath(url: string): string {
+  const path = url.split('?')[0]!.split('#')[0]!;
+  return path
+    .split('/')
+    .map((segment) => (ID_SEGMENT.some((re) => re.test(segment)) ? ':id' : segment))
+    .join('/');
+}
+
+function operationOf(
+  req: RoutedRequest,
+  route: ((req: IncomingMessage) => string | undefined) | undefined,
+): string {
+  const method = req.method ?? 'GET';
+  const routed = typeof req.route?.path === 'string' ? `${req.baseUrl ?? ''}${req.route.path}` : undefined;
+  return `${method} ${route?.(req) ?? routed ?? templatePath(req.url ?? '/')}`;
+}
+
+export interface ServerTracingOptions {
+  /** The route of a request (e.g. `/v1/orders/:id`); default: express's matched route, else the path with ids templated. */
+  route?: (req: IncomingMessage) => string | undefined;
+}
+
+/**
+ * A server span around one request: it continues the caller's trace when a valid `traceparent`
+ * came in (the caller's span is its parent), else starts a root. Code handling the request runs
+ * with the span active. Status error on a 5xx answer or a connection closed before the answer.
+ */
+function traceRequest(
+  tracer: Tracer,
+  req: RoutedRequest,
+  res: ServerResponse,
+  handle: () => void,
+  options: ServerTracingOptions,
+): void {
+  const span = tracer.startSpan(`${req.method ?? 'GET'} ${templatePath(req.url ?? '/')}`, {
+    kind: 'server',
+    parent: parseTraceparent(req.headers.traceparent),
+  });
+  span.setAttribute('http.method', req.method ?? 'GET');
+  let over = false;
+  const done = (aborted: boolean) => {
+    if (over) return;
+    over = true;
+    span.setOperation(operationOf(req, options.route));
+    span.setAttribute('http.status_code', res.statusCode);
+    if (aborted) span.setAttribute('http.aborted', true);
+    span.setStatus(aborted || res.statusCode >= 500 ? 'error' : 'ok');
+    span.end();
+  };
+  res.once('finish', () => done(false));
+  res.once('close', () => done(!res.writableFinished));
+  runInSpan(span.context, handle);
+}
+
+/** Express (or connect) middleware: `app.use(expressTracing(tracer))` before the routes. */
+export function expressTracing(
+  tracer: Tracer,
+  options: ServerTracingOptions = {},
+): (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void {
+  return (req, res, next) => traceRequest(tracer, req, res, () => next(), options);
+}
+
+/** A node:http request listener with a server span around every request. */
+export function traceRequests(
+  tracer: Tracer,
+  listener: RequestListener,
+  options: ServerTracingOptions = {},
+): RequestListener {
+  return (req, res) => traceRequest(tracer, req, res, () => listener(req, res), options);
+}
