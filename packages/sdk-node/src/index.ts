@@ -8,6 +8,7 @@ export {
   type ExporterOptions,
   type ExporterStats,
 } from './exporter';
+export { instrumentFetch } from './fetch';
 export { expressTracing, type ServerTracingOptions, templatePath, traceRequests } from './http-server';
 export { newSpanId, newTraceId } from './ids';
 export type { LogRecord, SpanRecord } from './records';
