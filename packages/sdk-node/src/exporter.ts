@@ -94,7 +94,10 @@ export function createExporter(options: ExporterOptions): Exporter {
   /** One batch, with its retries; counted as sent or dropped. */
   async function post(batch: Queued[]): Promise<void> {
     const body: Record<string, unknown[]> = {};
-    for (const item of batch) (body[item.type] ??= []).push(item.record);
+    for (const item of batch) {
+      body[item.type] ??= [];
+      body[item.type]!.push(item.record);
+    }
     const raw = JSON.stringify(body);
     for (let attempt = 1; ; attempt++) {
       let status: number | undefined;
