@@ -9,6 +9,7 @@ export {
   type ExporterStats,
 } from './exporter';
 export { instrumentFetch } from './fetch';
+export { instrumentHttp } from './http-client';
 export { expressTracing, type ServerTracingOptions, templatePath, traceRequests } from './http-server';
 export { newSpanId, newTraceId } from './ids';
 export type { LogRecord, SpanRecord } from './records';
