@@ -1,4 +1,11 @@
-export { authenticateIngest, type IngestAuthDeps, IngestAuthError } from './authenticate';
+export {
+  authenticateIngest,
+  authenticateIngestKey,
+  INGEST_KEY_HEADER,
+  type IngestAuthDeps,
+  IngestAuthError,
+  IngestKeyAuthError,
+} from './authenticate';
 export {
   createHttpIngestKeyResolver,
   type HttpIngestKeyResolverOptions,

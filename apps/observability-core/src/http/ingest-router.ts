@@ -1,5 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { ClickHouse } from '@svc/clickhouse';
-import { authenticateIngest, type IngestKeyResolver } from '@svc/ingest-auth';
+import { authenticateIngest, authenticateIngestKey, type IngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
 import {
   BackendUnavailableError,
@@ -9,6 +10,7 @@ import {
   UserInputError,
 } from '@svc/tool-kit';
 import express, { type Router } from 'express';
+import { spansFromOtlp } from '../ingest/otlp-traces';
 import { createReplayGuard, parseIdempotencyKey, type ReplayGuard } from '../ingest/replay-guard';
 import { rowsOf } from '../ingest/rows';
 import { RECORD_TYPES, type RecordType, type ValidBatch } from '../ingest/schemas';
@@ -32,7 +34,7 @@ export interface IngestRouterDeps {
   replayGuard?: ReplayGuard;
 }
 
-/** POST /ingest/v1/batch (docs/ingest.md). */
+/** POST /ingest/v1/batch and POST /v1/traces (OTLP/HTTP JSON) (docs/ingest.md). */
 export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
   const accepted = deps.metrics.counter('core_ingest_records_total', 'Ingested records by type', ['type']);
@@ -116,6 +118,45 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
           rejected.inc({ reason: 'invalid_input' });
         } else if (err instanceof ConflictError) {
           replays.inc({ outcome: 'refused' });
+        }
+        next(err);
+      }
+    },
+  );
+  // OTLP/HTTP JSON traces (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors send here
+  // with a fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is stored once
+  // (its hash is the insert's deduplication token).
+  router.post(
+    '/v1/traces',
+    express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 }),
+    async (req, res, next) => {
+      try {
+        const projectId = await authenticateIngestKey(req.get.bind(req), deps);
+        const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        if (type !== 'application/json')
+          throw new UserInputError(
+            'Only OTLP/HTTP JSON is accepted (Content-Type: application/json); set OTEL_EXPORTER_OTLP_PROTOCOL=http/json.',
+          );
+        const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          throw new UserInputError('The request body is not valid JSON.');
+        }
+        const batch = validateBatch(
+          { spans: spansFromOtlp(parsed) },
+          { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
+        );
+        const hash = createHash('sha256').update(body).digest('hex');
+        await write(batch, projectId, (table) => `otlp:${hash}:${table}`);
+        res.status(200).json({});
+      } catch (err) {
+        if (err instanceof UnauthorizedError) {
+          rejected.inc({ reason: 'unauthorized' });
+          deps.logger.warn({ reason: err.reason }, 'otlp ingest refused');
+        } else if (err instanceof UserInputError) {
+          rejected.inc({ reason: 'invalid_input' });
         }
         next(err);
       }
