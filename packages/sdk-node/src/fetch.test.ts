@@ -4,7 +4,7 @@ import express from 'express';
 import { instrumentFetch } from './fetch';
 import { expressTracing } from './http-server';
 import { newSpanId, newTraceId } from './ids';
-import { startTestCore, type TestCore } from './testing/core';
+import { startTestCore, type TestCore, type TraceNode } from './testing/core';
 import { formatTraceparent } from './traceparent';
 import { createTracer, type Tracer } from './tracer';
 
@@ -16,17 +16,6 @@ let shop: Tracer;
 let stock: Tracer;
 let uninstall: () => void;
 const servers: Server[] = [];
-
-interface Node {
-  span_id: string;
-  parent_span_id: string | null;
-  operation: string;
-  service: string | null;
-  kind: string;
-  status: string;
-  attributes: Record<string, string>;
-  children: Node[];
-}
 
 async function serve(app: express.Express): Promise<string> {
   const server = await new Promise<Server>((resolve) => {
@@ -79,13 +68,15 @@ async function call(path: string): Promise<{ status: number; traceId: string }> 
   return { status: res.status, traceId: caller.traceId };
 }
 
-const flat = (nodes: Node[]): Node[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
+const flat = (nodes: TraceNode[]): TraceNode[] => nodes.flatMap((n) => [n, ...flat(n.children)]);
 
 describe('fetch instrumentation', () => {
   it('puts the downstream service in the same trace, under the client span that called it', async () => {
     const { status, traceId } = await call('/v1/products/sku-42');
     expect(status).toBe(200);
-    const trace = await core.tool<{ span_count: number; spans: Node[] }>('trace.get', { trace_id: traceId });
+    const trace = await core.tool<{ span_count: number; spans: TraceNode[] }>('trace.get', {
+      trace_id: traceId,
+    });
     expect(trace.span_count).toBe(3);
     const [shopServer] = trace.spans;
     expect(shopServer).toMatchObject({ service: 'shop', kind: 'server', operation: 'GET /v1/products/:sku' });
@@ -105,7 +96,7 @@ describe('fetch instrumentation', () => {
   it('marks a 5xx answer as an error where it was answered and where it was received', async () => {
     const { status, traceId } = await call('/v1/products/broken');
     expect(status).toBe(502);
-    const trace = await core.tool<{ spans: Node[] }>('trace.get', { trace_id: traceId });
+    const trace = await core.tool<{ spans: TraceNode[] }>('trace.get', { trace_id: traceId });
     const byKind = (service: string, kind: string) =>
       flat(trace.spans).find((n) => n.service === service && n.kind === kind)!;
     expect(byKind('shop', 'client').status).toBe('error');

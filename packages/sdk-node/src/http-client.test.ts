@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { instrumentHttp } from './http-client';
 import { traceRequests } from './http-server';
 import { newSpanId, newTraceId } from './ids';
-import { startTestCore, type TestCore } from './testing/core';
+import { startTestCore, type TestCore, type TraceNode } from './testing/core';
 import { formatTraceparent } from './traceparent';
 import { createTracer, type Tracer } from './tracer';
 
@@ -17,14 +17,6 @@ let uninstall: () => void;
 let frontUrl: string;
 let backUrl: string;
 const servers: Server[] = [];
-
-interface Node {
-  service: string | null;
-  kind: string;
-  operation: string;
-  status: string;
-  children: Node[];
-}
 
 async function listen(listener: http.RequestListener): Promise<string> {
   const server = http.createServer(listener);
@@ -78,7 +70,7 @@ afterAll(async () => {
   await core?.close();
 });
 
-async function through(path: string, method: 'GET' | 'POST'): Promise<Node[]> {
+async function through(path: string, method: 'GET' | 'POST'): Promise<TraceNode[]> {
   const caller = { traceId: newTraceId(), spanId: newSpanId(), sampled: true };
   const res = await fetch(`${frontUrl}${path}`, {
     method,
@@ -88,7 +80,7 @@ async function through(path: string, method: 'GET' | 'POST'): Promise<Node[]> {
   await res.arrayBuffer();
   await new Promise((r) => setImmediate(r));
   await front.exporter.flush();
-  return (await core.tool<{ spans: Node[] }>('trace.get', { trace_id: caller.traceId })).spans;
+  return (await core.tool<{ spans: TraceNode[] }>('trace.get', { trace_id: caller.traceId })).spans;
 }
 
 describe('node:http client instrumentation', () => {

@@ -5,7 +5,7 @@ import { createExporter, type ExportError } from './exporter';
 import { expressTracing, templatePath } from './http-server';
 import { newSpanId, newTraceId } from './ids';
 import { isSampled } from './sampling';
-import { startTestCore, type TestCore } from './testing/core';
+import { startTestCore, type TestCore, type TraceNode } from './testing/core';
 import { formatTraceparent } from './traceparent';
 import { createTracer, type Tracer } from './tracer';
 
@@ -17,22 +17,10 @@ let tracer: Tracer;
 let server: Server;
 let base: string;
 
-interface TraceSpan {
-  span_id: string;
-  parent_span_id: string | null;
-  operation: string;
-  service: string | null;
-  kind: string;
-  status: string;
-  orphan: boolean;
-  sample_rate: number;
-  attributes: Record<string, string>;
-  children: TraceSpan[];
-}
 interface Trace {
   found: boolean;
   span_count: number;
-  spans: TraceSpan[];
+  spans: TraceNode[];
 }
 
 beforeAll(async () => {

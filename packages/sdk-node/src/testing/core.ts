@@ -95,3 +95,17 @@ export async function startTestCore(name: string): Promise<TestCore> {
     },
   };
 }
+
+/** A span of trace.get's answer, as these tests read it. */
+export interface TraceNode {
+  span_id: string;
+  parent_span_id: string | null;
+  operation: string;
+  service: string | null;
+  kind: string;
+  status: string;
+  orphan: boolean;
+  sample_rate: number;
+  attributes: Record<string, string>;
+  children: TraceNode[];
+}
