@@ -157,17 +157,20 @@ export function createExporter(options: ExporterOptions): Exporter {
     return sending;
   }
 
+  async function flush(): Promise<void> {
+    // A drain in progress may have started before the latest records: drain again after it.
+    await drain();
+    if (queue.length > 0) await drain();
+  }
+
   return {
     endpoint: target.endpoint,
     addSpan: (record) => add({ type: 'spans', record }),
     addLog: (record) => add({ type: 'logs', record }),
-    async flush() {
-      // A drain in progress may have started before the latest records: drain again after it.
-      await drain();
-      if (queue.length > 0) await drain();
-    },
+    flush,
+    // Safe to pass around unbound (e.g. as a signal handler): no `this`.
     async shutdown() {
-      await this.flush();
+      await flush();
       stopped = true;
       clearInterval(timer);
     },
