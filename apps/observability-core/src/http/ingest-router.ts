@@ -10,6 +10,7 @@ import {
   UserInputError,
 } from '@svc/tool-kit';
 import express, { type Router } from 'express';
+import { logsFromOtlp } from '../ingest/otlp-logs';
 import { spansFromOtlp } from '../ingest/otlp-traces';
 import { createReplayGuard, parseIdempotencyKey, type ReplayGuard } from '../ingest/replay-guard';
 import { rowsOf } from '../ingest/rows';
@@ -34,7 +35,7 @@ export interface IngestRouterDeps {
   replayGuard?: ReplayGuard;
 }
 
-/** POST /ingest/v1/batch and POST /v1/traces (OTLP/HTTP JSON) (docs/ingest.md). */
+/** POST /ingest/v1/batch, and OTLP/HTTP JSON at POST /v1/traces and /v1/logs (docs/ingest.md). */
 export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
   const accepted = deps.metrics.counter('core_ingest_records_total', 'Ingested records by type', ['type']);
@@ -123,44 +124,47 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       }
     },
   );
-  // OTLP/HTTP JSON traces (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors send here
-  // with a fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is stored once
-  // (its hash is the insert's deduplication token).
-  router.post(
-    '/v1/traces',
-    express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 }),
-    async (req, res, next) => {
-      try {
-        const projectId = await authenticateIngestKey(req.get.bind(req), deps);
-        const type = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-        if (type !== 'application/json')
-          throw new UserInputError(
-            'Only OTLP/HTTP JSON is accepted (Content-Type: application/json); set OTEL_EXPORTER_OTLP_PROTOCOL=http/json.',
-          );
-        const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        let parsed: unknown;
+  // OTLP/HTTP JSON (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors send here with a
+  // fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is stored once (its
+  // hash is the inserts' deduplication token).
+  const otlp = (path: string, type: 'spans' | 'logs', recordsOf: (body: unknown) => unknown[]) =>
+    router.post(
+      path,
+      express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 }),
+      async (req, res, next) => {
         try {
-          parsed = JSON.parse(body.toString('utf8'));
-        } catch {
-          throw new UserInputError('The request body is not valid JSON.');
+          const projectId = await authenticateIngestKey(req.get.bind(req), deps);
+          const contentType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+          if (contentType !== 'application/json')
+            throw new UserInputError(
+              'Only OTLP/HTTP JSON is accepted (Content-Type: application/json); set OTEL_EXPORTER_OTLP_PROTOCOL=http/json.',
+            );
+          const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+          let parsed: unknown;
+          try {
+            parsed = JSON.parse(body.toString('utf8'));
+          } catch {
+            throw new UserInputError('The request body is not valid JSON.');
+          }
+          const batch = validateBatch(
+            { [type]: recordsOf(parsed) },
+            { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
+          );
+          const hash = createHash('sha256').update(body).digest('hex');
+          await write(batch, projectId, (table) => `otlp:${hash}:${table}`);
+          res.status(200).json({});
+        } catch (err) {
+          if (err instanceof UnauthorizedError) {
+            rejected.inc({ reason: 'unauthorized' });
+            deps.logger.warn({ reason: err.reason, path }, 'otlp ingest refused');
+          } else if (err instanceof UserInputError) {
+            rejected.inc({ reason: 'invalid_input' });
+          }
+          next(err);
         }
-        const batch = validateBatch(
-          { spans: spansFromOtlp(parsed) },
-          { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
-        );
-        const hash = createHash('sha256').update(body).digest('hex');
-        await write(batch, projectId, (table) => `otlp:${hash}:${table}`);
-        res.status(200).json({});
-      } catch (err) {
-        if (err instanceof UnauthorizedError) {
-          rejected.inc({ reason: 'unauthorized' });
-          deps.logger.warn({ reason: err.reason }, 'otlp ingest refused');
-        } else if (err instanceof UserInputError) {
-          rejected.inc({ reason: 'invalid_input' });
-        }
-        next(err);
-      }
-    },
-  );
+      },
+    );
+  otlp('/v1/traces', 'spans', spansFromOtlp);
+  otlp('/v1/logs', 'logs', logsFromOtlp);
   return router;
 }

@@ -2,16 +2,7 @@
 // to our span records (docs/ingest.md, "OTLP"); the records then go through the same validation
 // as /ingest/v1/batch. Ids are hex in OTLP JSON; enums may be numbers or their names.
 
-type AnyValue = {
-  stringValue?: string;
-  boolValue?: boolean;
-  intValue?: string | number;
-  doubleValue?: number;
-  arrayValue?: { values?: AnyValue[] };
-  kvlistValue?: { values?: KeyValue[] };
-  bytesValue?: string;
-};
-type KeyValue = { key?: string; value?: AnyValue };
+import { attributesOf, first, type KeyValue, nanos, SESSION_KEYS, USER_KEYS } from './otlp-values';
 
 interface OtlpSpan {
   traceId?: string;
@@ -39,27 +30,6 @@ const KIND_NAMES: Record<string, (typeof KINDS)[number]> = {
   SPAN_KIND_CONSUMER: 'consumer',
 };
 
-function text(value: AnyValue | undefined): string | undefined {
-  if (!value) return undefined;
-  if (value.stringValue !== undefined) return value.stringValue;
-  if (value.boolValue !== undefined) return String(value.boolValue);
-  if (value.intValue !== undefined) return String(value.intValue);
-  if (value.doubleValue !== undefined) return String(value.doubleValue);
-  if (value.bytesValue !== undefined) return value.bytesValue;
-  if (value.arrayValue) return JSON.stringify((value.arrayValue.values ?? []).map(text));
-  if (value.kvlistValue) return JSON.stringify(attributesOf(value.kvlistValue.values));
-  return undefined;
-}
-
-function attributesOf(list: KeyValue[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const kv of list ?? []) {
-    const value = text(kv.value);
-    if (kv.key && value !== undefined) out[kv.key] = value;
-  }
-  return out;
-}
-
 function kindOf(kind: number | string | undefined): (typeof KINDS)[number] {
   if (typeof kind === 'number') return KINDS[kind] ?? 'internal';
   return (kind && KIND_NAMES[kind]) || 'internal';
@@ -71,22 +41,8 @@ function statusOf(code: number | string | undefined): 'ok' | 'error' | 'unset' {
   return 'unset';
 }
 
-/** Nanoseconds since the epoch (a decimal string in OTLP JSON) as a BigInt, or undefined. */
-function nanos(value: string | number | undefined): bigint | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return BigInt(value);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Attributes that carry meaning of their own: the user, the session and the sampling rate. */
-const USER_KEYS = ['enduser.id', 'user.id'];
-const SESSION_KEYS = ['session.id'];
+/** The attribute that carries the head-sampling rate of a span. */
 const RATE_KEYS = ['sampling.rate', 'sample_rate'];
-const first = (attrs: Record<string, string>, keys: string[]) => keys.map((k) => attrs[k]).find((v) => v);
-
 /**
  * Our span records for an OTLP traces request: the resource's `service.name` is the service, the
  * span name the operation, the kind and status mapped, the duration from start and end. Events
