@@ -10,6 +10,12 @@ import { createCoreApp, migrateCore } from '@svc/observability-core';
 import { type Summary, summarize } from './stats';
 
 export const SECRET = 'bench-internal-secret-0123456789';
+/** The one ingest key the bench core knows (ingest benchmarks sign with it). */
+export const BENCH_INGEST_KEY = {
+  keyId: 'key_bench',
+  secret: 'bench-ingest-secret-0123456789ab',
+  projectId: 'bench_ingest',
+} as const;
 
 export interface BenchCore {
   ch: ClickHouse;
@@ -34,7 +40,12 @@ export async function startBenchCore(): Promise<BenchCore> {
   const now = Date.now();
   const app = createCoreApp({
     ch,
-    ingestKeys: { resolve: async () => null },
+    ingestKeys: {
+      resolve: async (keyId) =>
+        keyId === BENCH_INGEST_KEY.keyId
+          ? { projectId: BENCH_INGEST_KEY.projectId, secret: BENCH_INGEST_KEY.secret, active: true }
+          : null,
+    },
     internalSecret: SECRET,
     logger: silentLogger,
     metrics: createNoopMetrics(),
