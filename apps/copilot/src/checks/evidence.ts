@@ -8,6 +8,13 @@ export interface CallScope {
   signal: AbortSignal;
 }
 
+/**
+ * Whether the caller's org may read traces (vis_trace): only then do spans serve as evidence. An
+ * actor that names no capabilities has none (fail closed).
+ */
+export const canReadTraces = (scope: CallScope): boolean =>
+  scope.actor.capabilities?.includes('vis_trace') ?? false;
+
 /** One of the core's tools, called for the caller of this verification. */
 export function callCore(
   core: BackendToolCaller,

@@ -8,7 +8,7 @@ import {
   type verifyRunSessionOutput,
 } from '@svc/tools-verify';
 import type { z } from 'zod';
-import { type CallScope, callCore } from '../checks/evidence';
+import { type CallScope, callCore, canReadTraces } from '../checks/evidence';
 import { checkTrace, combine, type FetchedTrace, traceStep } from '../checks/expectations';
 import type { CopilotContext } from '../context';
 import type { Translator } from '../llm/translator';
@@ -55,7 +55,7 @@ async function readExpectations(
 export async function runVerifySession(ctx: CopilotContext, scope: CallScope, input: Input): Promise<Output> {
   const ids = [...new Set((input.trace_ids ?? [input.trace_id!]).map((id) => id.toLowerCase()))];
   const recorded = { doc_refs: input.doc_refs ?? [], code_scope: input.code_scope ?? null };
-  const traceAccess = scope.actor.capabilities?.includes('vis_trace') ?? false;
+  const traceAccess = canReadTraces(scope);
   // Without trace access nothing will be checked: the LLM is not asked either.
   const { expectations, unparsed } = await readExpectations(
     traceAccess ? ctx.translator : undefined,

@@ -10,7 +10,7 @@ import {
 } from '@svc/tools-verify';
 import type { z } from 'zod';
 import { checkClaim } from '../checks/check-claim';
-import { type CallScope, Evidence } from '../checks/evidence';
+import { type CallScope, canReadTraces, Evidence } from '../checks/evidence';
 import type { CopilotContext } from '../context';
 import type { Translation } from '../llm/translator';
 
@@ -63,8 +63,7 @@ export async function runVerify(ctx: CopilotContext, scope: CallScope, input: In
       closest_forms: closestClaimForms(input.query),
     };
   const evidence = new Evidence(ctx.core, scope);
-  const traces = scope.actor.capabilities?.includes('vis_trace') ?? false;
-  const finding = await checkClaim(read.claim, evidence, { traces });
+  const finding = await checkClaim(read.claim, evidence, { traces: canReadTraces(scope) });
   const { kind, ...parsed } = read.claim;
   return {
     verdict: finding.verdict,

@@ -42,6 +42,9 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   const rejected = deps.metrics.counter('core_ingest_rejected_total', 'Rejected ingest requests', ['reason']);
   const replays = deps.metrics.counter('core_ingest_repeats_total', 'Repeated ingest requests', ['outcome']);
   const guard = deps.replayGuard ?? createReplayGuard({ ch: deps.ch, now: deps.now });
+  // Raw bytes, whatever the content type: the signature covers the body exactly as sent, and the
+  // OTLP routes hash it.
+  const rawBody = express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 });
 
   async function write(
     batch: ValidBatch,
@@ -67,103 +70,94 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
     return counts;
   }
 
-  router.post(
-    '/ingest/v1/batch',
-    // Raw bytes: the signature covers the body exactly as sent.
-    express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 }),
-    async (req, res, next) => {
+  router.post('/ingest/v1/batch', rawBody, async (req, res, next) => {
+    try {
+      const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const projectId = await authenticateIngest(req.get.bind(req), body, deps);
+      const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
+      let parsed: unknown;
       try {
+        parsed = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw new UserInputError('The request body is not valid JSON.');
+      }
+      const batch = validateBatch(parsed, {
+        now: deps.now(),
+        ...(deps.retention ? { retention: deps.retention } : {}),
+      });
+      const decision = await guard.begin({
+        keyId: req.get('x-svc-key') as string,
+        projectId,
+        timestamp: req.get('x-svc-timestamp') as string,
+        signature: req.get('x-svc-signature') as string,
+        idempotencyKey,
+        body,
+      });
+      if (decision.kind === 'replayed') {
+        replays.inc({ outcome: 'replayed' });
+        res.status(200).json({ accepted: decision.accepted, replayed: true });
+        return;
+      }
+      let counts: Record<RecordType, number>;
+      try {
+        counts = await write(batch, projectId, decision.tokenFor);
+      } catch (err) {
+        decision.release();
+        throw err;
+      }
+      await decision.accepted(counts);
+      res.status(200).json({ accepted: counts });
+    } catch (err) {
+      if (err instanceof UnauthorizedError) {
+        rejected.inc({ reason: 'unauthorized' });
+        deps.logger.warn(
+          { reason: err.reason, key_id: req.get('x-svc-key')?.slice(0, 128) },
+          'ingest refused',
+        );
+      } else if (err instanceof UserInputError) {
+        rejected.inc({ reason: 'invalid_input' });
+      } else if (err instanceof ConflictError) {
+        replays.inc({ outcome: 'refused' });
+      }
+      next(err);
+    }
+  });
+  // OTLP/HTTP JSON (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors send here with a
+  // fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is stored once (its
+  // hash is the inserts' deduplication token).
+  const otlp = (path: string, type: 'spans' | 'logs', recordsOf: (body: unknown) => unknown[]) =>
+    router.post(path, rawBody, async (req, res, next) => {
+      try {
+        const projectId = await authenticateIngestKey(req.get.bind(req), deps);
+        const contentType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        if (contentType !== 'application/json')
+          throw new UserInputError(
+            'Only OTLP/HTTP JSON is accepted (Content-Type: application/json); set OTEL_EXPORTER_OTLP_PROTOCOL=http/json.',
+          );
         const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const projectId = await authenticateIngest(req.get.bind(req), body, deps);
-        const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
         let parsed: unknown;
         try {
           parsed = JSON.parse(body.toString('utf8'));
         } catch {
           throw new UserInputError('The request body is not valid JSON.');
         }
-        const batch = validateBatch(parsed, {
-          now: deps.now(),
-          ...(deps.retention ? { retention: deps.retention } : {}),
-        });
-        const decision = await guard.begin({
-          keyId: req.get('x-svc-key') as string,
-          projectId,
-          timestamp: req.get('x-svc-timestamp') as string,
-          signature: req.get('x-svc-signature') as string,
-          idempotencyKey,
-          body,
-        });
-        if (decision.kind === 'replayed') {
-          replays.inc({ outcome: 'replayed' });
-          res.status(200).json({ accepted: decision.accepted, replayed: true });
-          return;
-        }
-        let counts: Record<RecordType, number>;
-        try {
-          counts = await write(batch, projectId, decision.tokenFor);
-        } catch (err) {
-          decision.release();
-          throw err;
-        }
-        await decision.accepted(counts);
-        res.status(200).json({ accepted: counts });
+        const batch = validateBatch(
+          { [type]: recordsOf(parsed) },
+          { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
+        );
+        const hash = createHash('sha256').update(body).digest('hex');
+        await write(batch, projectId, (table) => `otlp:${hash}:${table}`);
+        res.status(200).json({});
       } catch (err) {
         if (err instanceof UnauthorizedError) {
           rejected.inc({ reason: 'unauthorized' });
-          deps.logger.warn(
-            { reason: err.reason, key_id: req.get('x-svc-key')?.slice(0, 128) },
-            'ingest refused',
-          );
+          deps.logger.warn({ reason: err.reason, path }, 'otlp ingest refused');
         } else if (err instanceof UserInputError) {
           rejected.inc({ reason: 'invalid_input' });
-        } else if (err instanceof ConflictError) {
-          replays.inc({ outcome: 'refused' });
         }
         next(err);
       }
-    },
-  );
-  // OTLP/HTTP JSON (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors send here with a
-  // fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is stored once (its
-  // hash is the inserts' deduplication token).
-  const otlp = (path: string, type: 'spans' | 'logs', recordsOf: (body: unknown) => unknown[]) =>
-    router.post(
-      path,
-      express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 }),
-      async (req, res, next) => {
-        try {
-          const projectId = await authenticateIngestKey(req.get.bind(req), deps);
-          const contentType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-          if (contentType !== 'application/json')
-            throw new UserInputError(
-              'Only OTLP/HTTP JSON is accepted (Content-Type: application/json); set OTEL_EXPORTER_OTLP_PROTOCOL=http/json.',
-            );
-          const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-          let parsed: unknown;
-          try {
-            parsed = JSON.parse(body.toString('utf8'));
-          } catch {
-            throw new UserInputError('The request body is not valid JSON.');
-          }
-          const batch = validateBatch(
-            { [type]: recordsOf(parsed) },
-            { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
-          );
-          const hash = createHash('sha256').update(body).digest('hex');
-          await write(batch, projectId, (table) => `otlp:${hash}:${table}`);
-          res.status(200).json({});
-        } catch (err) {
-          if (err instanceof UnauthorizedError) {
-            rejected.inc({ reason: 'unauthorized' });
-            deps.logger.warn({ reason: err.reason, path }, 'otlp ingest refused');
-          } else if (err instanceof UserInputError) {
-            rejected.inc({ reason: 'invalid_input' });
-          }
-          next(err);
-        }
-      },
-    );
+    });
   otlp('/v1/traces', 'spans', spansFromOtlp);
   otlp('/v1/logs', 'logs', logsFromOtlp);
   return router;

@@ -4,12 +4,13 @@ import type { SqlFilter } from './filter';
 // Time windows (docs/semantics.md): `days` means [now - days*24h, now], both ends included; daily
 // series are UTC days, zero-filled.
 
-/** A time column (a constant name) in [from_ms, to_ms] (bound Int64 epoch milliseconds). */
+/** The window's ends as SQL, from the bound Int64 epoch milliseconds from_ms and to_ms. */
+export const WINDOW_FROM = "fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')";
+export const WINDOW_TO = "fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')";
+
+/** A time column (a constant name) in [from_ms, to_ms]. */
 export function columnInWindow(column: string): string[] {
-  return [
-    `${column} >= fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC')`,
-    `${column} <= fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC')`,
-  ];
+  return [`${column} >= ${WINDOW_FROM}`, `${column} <= ${WINDOW_TO}`];
 }
 
 /** `timestamp` in [from_ms, to_ms]. */

@@ -4,7 +4,7 @@ import { serve } from '../core-tool';
 import { reported } from '../precision';
 import { paramsOf, whereOf } from '../sql/filter';
 import { fetchFor } from '../sql/page';
-import { columnInWindow, lastDays } from '../sql/window';
+import { columnInWindow, lastDays, WINDOW_FROM, WINDOW_TO } from '../sql/window';
 
 interface Row {
   operation: string;
@@ -47,8 +47,8 @@ interface BucketRow {
 const BUCKETS = 2562;
 const PERCENTILES = [0.5, 0.99] as const;
 
-const FROM = "toDate(fromUnixTimestamp64Milli({from_ms:Int64}, 'UTC'))";
-const TO = "toDate(fromUnixTimestamp64Milli({to_ms:Int64}, 'UTC'))";
+const FROM = `toDate(${WINDOW_FROM})`;
+const TO = `toDate(${WINDOW_TO})`;
 
 /** The UTC days strictly inside the window [from_ms, to_ms]. */
 export const WHOLE_DAYS: readonly string[] = [`toDate(start_time) > ${FROM}`, `toDate(start_time) < ${TO}`];
