@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import type { ClickHouse } from '@svc/clickhouse';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { createCoreApp, migrateCore, signIngestBody } from '@svc/observability-core';
+import { startLoopbackCore } from '@svc/observability-core/testing';
 import type { CallActor } from '@svc/tool-kit';
 import { loadCopilotConfig } from '../config';
 import { wireCopilot } from '../wiring';
@@ -69,20 +69,12 @@ async function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startCopilotHarness(name: string): Promise<CopilotHarness> {
   const nowMs = Date.now();
-  const ch = await createTestClickHouse(name);
-  await migrateCore(ch);
-  const coreApp = createCoreApp({
-    ch,
-    ingestKeys: {
-      resolve: async (keyId) =>
-        keyId === KEY.keyId ? { projectId: PROJECT, secret: KEY.secret, active: true } : null,
-    },
+  const core = await startLoopbackCore({
+    name,
+    key: { ...KEY, projectId: PROJECT },
     internalSecret: SECRET,
-    logger: silentLogger,
-    metrics: createNoopMetrics(),
     now: () => nowMs,
   });
-  const core = await listen(coreApp);
 
   const llm: LlmStub = {
     url: '',
@@ -121,32 +113,16 @@ export async function startCopilotHarness(name: string): Promise<CopilotHarness>
   );
   const plain = await listen(plainCopilot.app);
   const withLlm = await listen(llmCopilot.app);
-  const servers = [core.server, llmServer.server, plain.server, withLlm.server];
+  const servers = [llmServer.server, plain.server, withLlm.server];
 
   return {
-    ch,
+    ch: core.ch,
     coreUrl: core.url,
     plain: plain.url,
     withLlm: withLlm.url,
     llm,
     nowMs,
-    async ingest(records) {
-      const body = JSON.stringify(records);
-      const ts = Math.floor(nowMs / 1000);
-      const res = await fetch(`${core.url}/ingest/v1/batch`, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'x-svc-key': KEY.keyId,
-          'x-svc-timestamp': String(ts),
-          'x-svc-signature': signIngestBody(KEY.secret, ts, body),
-        },
-        body,
-      });
-      const answer = (await res.json()) as { rejected?: unknown[] };
-      if (!res.ok || (answer.rejected?.length ?? 0) > 0)
-        throw new Error(`ingest: ${res.status} ${JSON.stringify(answer)}`);
-    },
+    ingest: (records) => core.ingest(records),
     async tool(base, tool, input, options = {}) {
       const actor = options.actor === undefined ? ALL_ACCESS : options.actor;
       const res = await fetch(`${base}/internal/v1/projects/${options.project ?? PROJECT}/tools/${tool}`, {
@@ -168,7 +144,7 @@ export async function startCopilotHarness(name: string): Promise<CopilotHarness>
       }
       await plainCopilot.close();
       await llmCopilot.close();
-      await dropTestClickHouse(ch);
+      await core.close();
     },
   };
 }

@@ -1,9 +1,7 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
-import { silentLogger } from '@svc/logger';
-import { createNoopMetrics } from '@svc/metrics';
-import { createCoreApp, migrateCore } from '@svc/observability-core';
+import type { ClickHouse } from '@svc/clickhouse';
+import { startLoopbackCore } from '@svc/observability-core/testing';
 
 // A real core on a fresh chDB database, on a loopback port, with one ingest key; and a proxy in
 // front of it that can fail the next requests the way an overloaded core does.
@@ -29,20 +27,8 @@ async function listen(server: Server): Promise<string> {
 }
 
 export async function startTestCore(name: string): Promise<TestCore> {
-  const ch = await createTestClickHouse(name);
-  await migrateCore(ch);
-  const app = createCoreApp({
-    ch,
-    ingestKeys: {
-      resolve: async (keyId) =>
-        keyId === KEY.keyId ? { projectId: PROJECT, secret: KEY.secret, active: true } : null,
-    },
-    internalSecret: SECRET,
-    logger: silentLogger,
-    metrics: createNoopMetrics(),
-  });
-  const core = createServer(app);
-  const url = await listen(core);
+  const core = await startLoopbackCore({ name, key: { ...KEY, projectId: PROJECT }, internalSecret: SECRET });
+  const { url } = core;
 
   let failing = { status: 503, left: 0 };
   let seen = 0;
@@ -64,21 +50,13 @@ export async function startTestCore(name: string): Promise<TestCore> {
   const proxyUrl = await listen(proxyServer);
 
   return {
-    ch,
+    ch: core.ch,
     url,
     dsn: (base = url) => {
       const u = new URL(base);
       return `${u.protocol}//${KEY.keyId}:${KEY.secret}@${u.host}/${PROJECT}`;
     },
-    async tool<T>(tool: string, input: unknown) {
-      const res = await fetch(`${url}/internal/v1/projects/${PROJECT}/tools/${tool}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-secret': SECRET },
-        body: JSON.stringify(input),
-      });
-      if (!res.ok) throw new Error(`${tool}: ${res.status} ${await res.text()}`);
-      return (await res.json()) as T;
-    },
+    tool: (tool, input) => core.tool(tool, input),
     proxy: {
       url: proxyUrl,
       fail: (status, failures) => {
@@ -87,11 +65,9 @@ export async function startTestCore(name: string): Promise<TestCore> {
       requests: () => seen,
     },
     async close() {
-      for (const s of [proxyServer, core]) {
-        s.closeAllConnections();
-        await new Promise((r) => s.close(r));
-      }
-      await dropTestClickHouse(ch);
+      proxyServer.closeAllConnections();
+      await new Promise((r) => proxyServer.close(r));
+      await core.close();
     },
   };
 }
