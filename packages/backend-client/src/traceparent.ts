@@ -1,5 +1,5 @@
 // The ids module alone: the gateway needs no instrumentation loaded.
-import { newSpanId, newTraceId } from '@svc/sdk-node/ids';
+import { newSpanId, newTraceId } from '@svc/sdk-core/ids';
 
 // W3C Trace Context (W3C Trace Context, level 1): `00-<32 hex trace_id>-<16 hex span_id>-<2 hex flags>`.
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;

@@ -1,5 +1,5 @@
+import { newSpanId, newTraceId } from '@svc/sdk-core';
 import { activeSpan, runInSpan, traceFields } from './context';
-import { newSpanId, newTraceId } from './ids';
 
 describe('the active span', () => {
   it('follows async work started inside it, and nothing outside', async () => {

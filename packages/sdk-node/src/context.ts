@@ -1,11 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { SpanContext } from './traceparent';
-
-/** What code running inside a span can see of it: its ids, for logs and outbound headers. */
-export interface ActiveSpan extends SpanContext {
-  /** The span this one is a child of; undefined for a root. */
-  parentSpanId: string | undefined;
-}
+import type { ActiveSpan, SpanScope } from '@svc/sdk-core';
 
 // One store for the process: every instrumentation (server middleware, outbound calls, the log
 // mixin) reads the same active span, and async work started inside a span stays in it.
@@ -20,6 +14,9 @@ export function activeSpan(): ActiveSpan | undefined {
 export function runInSpan<T>(span: ActiveSpan, fn: () => T): T {
   return storage.run(span, fn);
 }
+
+/** Node's scope: the active span follows async work. */
+export const asyncScope: SpanScope = { active: activeSpan, run: runInSpan };
 
 /**
  * The trace fields a log line written now should carry: `{trace_id, span_id}` inside a span, `{}`

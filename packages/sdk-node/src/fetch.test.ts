@@ -1,12 +1,12 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Tracer } from '@svc/sdk-core';
+import { formatTraceparent, newSpanId, newTraceId } from '@svc/sdk-core';
 import express from 'express';
 import { instrumentFetch } from './fetch';
 import { expressTracing } from './http-server';
-import { newSpanId, newTraceId } from './ids';
 import { startTestCore, type TestCore, type TraceNode } from './testing/core';
-import { formatTraceparent } from './traceparent';
-import { createTracer, type Tracer } from './tracer';
+import { createTracer } from './tracer';
 
 // Two express services with the SDK: `shop` calls `stock` with fetch inside a request. The core
 // must show one tree: shop's server span -> its client span -> stock's server span.

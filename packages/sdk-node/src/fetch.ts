@@ -1,17 +1,4 @@
-import { EXPORTER_HEADER } from './exporter';
-import { templatePath } from './http-server';
-import { formatTraceparent } from './traceparent';
-import type { Tracer } from './tracer';
-
-type Fetch = typeof globalThis.fetch;
-
-function urlOf(input: Parameters<Fetch>[0]): URL | undefined {
-  try {
-    return new URL(input instanceof Request ? input.url : String(input));
-  } catch {
-    return undefined;
-  }
-}
+import { type Tracer, tracedFetch } from '@svc/sdk-core';
 
 /**
  * Wraps `globalThis.fetch` (undici): every outbound request gets a client span, a child of the
@@ -22,32 +9,8 @@ function urlOf(input: Parameters<Fetch>[0]): URL | undefined {
  */
 export function instrumentFetch(tracer: Tracer): () => void {
   const original = globalThis.fetch;
-  const ingestOrigin = new URL(tracer.exporter.endpoint).origin;
-  const wrapped: Fetch = async (input, init) => {
-    const url = urlOf(input);
-    const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-    if (!url || url.origin === ingestOrigin || headers.has(EXPORTER_HEADER)) return original(input, init);
-    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const span = tracer.startSpan(`${method} ${url.host}${templatePath(url.pathname)}`, { kind: 'client' });
-    span.setAttribute('http.method', method);
-    span.setAttribute('http.url', `${url.origin}${url.pathname}`);
-    // An explicit traceparent from the app wins: it knows which span the call belongs to.
-    if (!headers.has('traceparent')) headers.set('traceparent', formatTraceparent(span.context));
-    try {
-      const res = await original(input instanceof Request ? new Request(input, { headers }) : input, {
-        ...init,
-        headers,
-      });
-      span.setAttribute('http.status_code', res.status);
-      span.setStatus(res.status >= 500 ? 'error' : 'ok');
-      return res;
-    } catch (err) {
-      span.recordError(err);
-      throw err;
-    } finally {
-      span.end();
-    }
-  };
+  // A server's outbound calls go to its own backends: each may carry the trace.
+  const wrapped = tracedFetch(original, tracer, { propagate: () => true });
   globalThis.fetch = wrapped;
   return () => {
     if (globalThis.fetch === wrapped) globalThis.fetch = original;

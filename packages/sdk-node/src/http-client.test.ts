@@ -1,11 +1,11 @@
 import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Tracer } from '@svc/sdk-core';
+import { formatTraceparent, newSpanId, newTraceId } from '@svc/sdk-core';
 import { instrumentHttp } from './http-client';
 import { traceRequests } from './http-server';
-import { newSpanId, newTraceId } from './ids';
 import { startTestCore, type TestCore, type TraceNode } from './testing/core';
-import { formatTraceparent } from './traceparent';
-import { createTracer, type Tracer } from './tracer';
+import { createTracer } from './tracer';
 
 // Two plain node:http services: `front` calls `back` with http.get and http.request. The core must
 // show one tree, the client span between the two server spans.

@@ -1,9 +1,7 @@
 import http, { type ClientRequest, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { syncBuiltinESMExports } from 'node:module';
-import { templatePath } from './http-server';
-import { formatTraceparent } from './traceparent';
-import type { Tracer } from './tracer';
+import { formatTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
 
 type RequestFn = typeof http.request;
 

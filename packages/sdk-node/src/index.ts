@@ -1,18 +1,33 @@
-export { type ActiveSpan, activeSpan, runInSpan, traceFields } from './context';
-export { type IngestTarget, parseDsn } from './dsn';
+// The Node SDK: what @svc/sdk-core shares with browsers, plus what only Node has (AsyncLocalStorage
+// context, node:crypto signing, server middleware, node:http instrumentation).
 export {
-  createExporter,
+  type ActiveSpan,
+  checkSampleRate,
   EXPORTER_HEADER,
   type ExportError,
   type Exporter,
   type ExporterOptions,
   type ExporterStats,
-} from './exporter';
+  fnv1a32,
+  formatTraceparent,
+  type IngestTarget,
+  isSampled,
+  type LogRecord,
+  newSpanId,
+  newTraceId,
+  parseDsn,
+  parseTraceparent,
+  type Span,
+  type SpanContext,
+  type SpanRecord,
+  type StartSpanOptions,
+  type Tracer,
+  type TracerOptions,
+  templatePath,
+} from '@svc/sdk-core';
+export { activeSpan, runInSpan, traceFields } from './context';
+export { createExporter } from './exporter';
 export { instrumentFetch } from './fetch';
 export { instrumentHttp } from './http-client';
-export { expressTracing, type ServerTracingOptions, templatePath, traceRequests } from './http-server';
-export { newSpanId, newTraceId } from './ids';
-export type { LogRecord, SpanRecord } from './records';
-export { checkSampleRate, fnv1a32, isSampled } from './sampling';
-export { formatTraceparent, parseTraceparent, type SpanContext } from './traceparent';
-export { createTracer, type Span, type StartSpanOptions, type Tracer, type TracerOptions } from './tracer';
+export { expressTracing, type ServerTracingOptions, traceRequests } from './http-server';
+export { createTracer } from './tracer';

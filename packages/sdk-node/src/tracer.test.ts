@@ -1,13 +1,19 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Tracer } from '@svc/sdk-core';
+import {
+  type ExportError,
+  formatTraceparent,
+  isSampled,
+  newSpanId,
+  newTraceId,
+  templatePath,
+} from '@svc/sdk-core';
 import express from 'express';
-import { createExporter, type ExportError } from './exporter';
-import { expressTracing, templatePath } from './http-server';
-import { newSpanId, newTraceId } from './ids';
-import { isSampled } from './sampling';
+import { createExporter } from './exporter';
+import { expressTracing } from './http-server';
 import { startTestCore, type TestCore, type TraceNode } from './testing/core';
-import { formatTraceparent } from './traceparent';
-import { createTracer, type Tracer } from './tracer';
+import { createTracer } from './tracer';
 
 // An express service instrumented with the SDK, sending to a real core; what it reported is read
 // back with the core's own tools (trace.get, log.search).

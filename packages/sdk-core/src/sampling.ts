@@ -1,20 +1,24 @@
 // Consistent head sampling (SPEC rule 6): the decision is a function of the trace id alone, the
 // same in every SDK, so each service keeps or drops a whole trace. The rule and its vectors are
-// shared with the Web and Go SDKs (fixtures/sampling.json).
+// shared with the Web and Go SDKs (fixtures/sampling.json). No Node APIs: this file runs in browsers.
 
 const FNV_OFFSET_BASIS = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const TWO_POW_32 = 2 ** 32;
+// Printable ASCII: each character is its own UTF-8 byte.
+const PRINTABLE_ASCII = /^[ -~]*$/;
 
 /** FNV-1a, 32 bits, over the UTF-8 bytes of `text`, as an unsigned integer. */
 export function fnv1a32(text: string): number {
   let hash = FNV_OFFSET_BASIS;
-  for (const byte of Buffer.from(text, 'utf8')) {
-    hash ^= byte;
-    // Math.imul keeps the product in 32 bits; >>> 0 makes it unsigned again.
-    hash = Math.imul(hash, FNV_PRIME) >>> 0;
-  }
-  return hash >>> 0;
+  // Math.imul keeps the product in 32 bits; >>> 0 makes it unsigned again.
+  const step = (byte: number) => {
+    hash = Math.imul(hash ^ byte, FNV_PRIME) >>> 0;
+  };
+  // A trace id is printable ASCII: no encoder on the hot path.
+  if (PRINTABLE_ASCII.test(text)) for (let i = 0; i < text.length; i++) step(text.charCodeAt(i));
+  else for (const byte of new TextEncoder().encode(text)) step(byte);
+  return hash;
 }
 
 /**

@@ -1,0 +1,232 @@
+import { type IngestTarget, parseDsn } from './dsn';
+import type { LogRecord, SpanRecord } from './records';
+
+export interface ExporterOptions {
+  /** The ingest key's DSN, or its parts. */
+  dsn: string | IngestTarget;
+  /** Records waiting at most; beyond, new ones are dropped and counted. Default 10,000. */
+  maxQueue?: number;
+  /** Records per request. Default 500. */
+  batchSize?: number;
+  /** A partial batch waits at most this long. Default 1000 ms. */
+  flushIntervalMs?: number;
+  /** Attempts per batch on 429, 5xx or a network error. Default 5. */
+  maxAttempts?: number;
+  /** First retry delay, doubled each attempt (full jitter), or the answer's Retry-After. Default 200 ms. */
+  retryBaseMs?: number;
+  /** Per request. Default 10,000 ms. */
+  timeoutMs?: number;
+  /** Told of what could not be delivered (never thrown into the app). Default: silent. */
+  onError?: (error: ExportError) => void;
+}
+
+/** What differs between Node and browsers: how a body is signed and how it travels. */
+export interface ExportTransport {
+  /** `X-Svc-Signature` of a body (docs/ingest.md, "Signing"). */
+  sign(secret: string, timestamp: number, body: string): string | Promise<string>;
+  /** The ingest URL; browsers name the key in it, for the CORS preflight. */
+  url(target: IngestTarget): string;
+  /**
+   * Browsers: send with fetch's keepalive, so a batch posted while the page goes away still
+   * arrives. Keepalive bodies are limited (64 KiB in flight), so batches are split below it.
+   */
+  keepalive?: boolean;
+}
+
+export interface ExportError {
+  reason: 'queue_full' | 'rejected' | 'gave_up';
+  /** Records lost with it. */
+  records: number;
+  status?: number;
+}
+
+export interface ExporterStats {
+  sent: number;
+  /** Dropped because the queue was full, the core refused the batch (4xx), or retries ran out. */
+  dropped: number;
+  queued: number;
+}
+
+export interface Exporter {
+  addSpan(span: SpanRecord): void;
+  addLog(log: LogRecord): void;
+  /** Sends everything queued now; resolves when it is delivered or given up. Never rejects. */
+  flush(): Promise<void>;
+  /** Flushes, then stops the timer; later records are dropped. Never rejects. */
+  shutdown(): Promise<void>;
+  stats(): ExporterStats;
+  /** The core's base URL: outbound instrumentation leaves requests to it alone. */
+  readonly endpoint: string;
+}
+
+type Queued = { type: 'spans'; record: SpanRecord } | { type: 'logs'; record: LogRecord };
+
+/** Requests of the exporter itself carry this header, so outbound instrumentation skips them. */
+export const EXPORTER_HEADER = 'x-svc-sdk-export';
+
+/** A timer that does not keep a Node process alive (browsers have no unref). */
+function unref<T>(timer: T): T {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+const sleep = (ms: number) => new Promise((r) => unref(setTimeout(r, ms)));
+
+// Keepalive requests may carry 64 KiB in flight per page; stay under it with room for another.
+const KEEPALIVE_BODY_BYTES = 48 * 1024;
+// A Date answer further than this from the local clock is taken as the local clock being wrong.
+const CLOCK_SKEW_MS = 60_000;
+
+/**
+ * Batches spans and logs and posts them, signed with the project's ingest key, to the core's
+ * `/ingest/v1/batch`. The queue is bounded (the app's memory is not ours to spend), failures are
+ * retried with backoff on 429 and 5xx, and nothing it does throws into the app. A 401 whose Date
+ * shows the local clock off by more than a minute is retried once with the server's time: a
+ * laptop with a wrong clock must not lose its telemetry to the signature's freshness check.
+ */
+export function createExporter(options: ExporterOptions, transport: ExportTransport): Exporter {
+  const target = typeof options.dsn === 'string' ? parseDsn(options.dsn) : options.dsn;
+  const maxQueue = options.maxQueue ?? 10_000;
+  const batchSize = options.batchSize ?? 500;
+  const maxAttempts = options.maxAttempts ?? 5;
+  const retryBaseMs = options.retryBaseMs ?? 200;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const report = (e: ExportError) => {
+    try {
+      options.onError?.(e);
+    } catch {
+      // The app's callback must not break the exporter either.
+    }
+  };
+  const queue: Queued[] = [];
+  const stats = { sent: 0, dropped: 0 };
+  const url = transport.url(target);
+  let stopped = false;
+  let sending: Promise<void> | undefined;
+  /** Server time minus local time, once a 401 showed the local clock is off. */
+  let clockOffsetMs = 0;
+
+  const timer = unref(setInterval(() => void drain(), options.flushIntervalMs ?? 1000));
+
+  function add(item: Queued) {
+    if (stopped || queue.length >= maxQueue) {
+      stats.dropped++;
+      report({ reason: 'queue_full', records: 1 });
+      return;
+    }
+    queue.push(item);
+    if (queue.length >= batchSize) void drain();
+  }
+
+  function bodyOf(batch: Queued[]): string {
+    const body: Record<string, unknown[]> = {};
+    for (const item of batch) {
+      body[item.type] ??= [];
+      body[item.type]!.push(item.record);
+    }
+    return JSON.stringify(body);
+  }
+
+  /** One batch, with its retries; counted as sent or dropped. */
+  async function post(batch: Queued[]): Promise<void> {
+    const raw = bodyOf(batch);
+    if (transport.keepalive && raw.length > KEEPALIVE_BODY_BYTES && batch.length > 1) {
+      const half = Math.ceil(batch.length / 2);
+      await post(batch.slice(0, half));
+      return post(batch.slice(half));
+    }
+    let clockFixed = false;
+    for (let attempt = 1; ; attempt++) {
+      let status: number | undefined;
+      let retryAfterMs: number | undefined;
+      try {
+        const ts = Math.floor((Date.now() + clockOffsetMs) / 1000);
+        const res = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'x-svc-key': target.keyId,
+            'x-svc-timestamp': String(ts),
+            'x-svc-signature': await transport.sign(target.secret, ts, raw),
+            [EXPORTER_HEADER]: '1',
+          },
+          body: raw,
+          // One record larger than the keepalive budget goes without it: late rather than never.
+          keepalive: transport.keepalive === true && raw.length <= KEEPALIVE_BODY_BYTES,
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+        status = res.status;
+        await res.arrayBuffer().catch(() => undefined);
+        if (res.ok) {
+          stats.sent += batch.length;
+          return;
+        }
+        if (status === 401 && !clockFixed && skewCorrected(res.headers.get('date'))) {
+          clockFixed = true;
+          attempt--;
+          continue;
+        }
+        const after = Number(res.headers.get('retry-after'));
+        if (Number.isFinite(after) && after > 0) retryAfterMs = Math.min(after * 1000, 60_000);
+        if (status !== 429 && status < 500) {
+          // The core refused the records themselves (400, 401, 413): sending again cannot help.
+          stats.dropped += batch.length;
+          report({ reason: 'rejected', records: batch.length, status });
+          return;
+        }
+      } catch {
+        // A network error or timeout: retried like a 5xx.
+      }
+      if (attempt >= maxAttempts) {
+        stats.dropped += batch.length;
+        report({ reason: 'gave_up', records: batch.length, ...(status ? { status } : {}) });
+        return;
+      }
+      await sleep(retryAfterMs ?? Math.random() * retryBaseMs * 2 ** (attempt - 1));
+    }
+  }
+
+  /** Whether a 401's Date shows the local clock off, in which case the offset is now corrected. */
+  function skewCorrected(date: string | null): boolean {
+    const serverMs = date ? Date.parse(date) : Number.NaN;
+    if (!Number.isFinite(serverMs)) return false;
+    const offset = serverMs - Date.now();
+    if (Math.abs(offset - clockOffsetMs) < CLOCK_SKEW_MS) return false;
+    clockOffsetMs = offset;
+    return true;
+  }
+
+  /** Sends batches until the queue is empty; one drain at a time, so batches keep their order. */
+  function drain(): Promise<void> {
+    if (sending) return sending;
+    if (queue.length === 0) return Promise.resolve();
+    const run = (async () => {
+      while (queue.length > 0) await post(queue.splice(0, batchSize));
+    })();
+    // Cleared in a callback, never synchronously inside `run`: a drain that finished at once
+    // would otherwise leave its settled promise behind as the one in progress.
+    sending = run.finally(() => {
+      sending = undefined;
+    });
+    return sending;
+  }
+
+  async function flush(): Promise<void> {
+    // A drain in progress may have started before the latest records: drain again after it.
+    await drain();
+    if (queue.length > 0) await drain();
+  }
+
+  return {
+    endpoint: target.endpoint,
+    addSpan: (record) => add({ type: 'spans', record }),
+    addLog: (record) => add({ type: 'logs', record }),
+    flush,
+    // Safe to pass around unbound (e.g. as a signal handler): no `this`.
+    async shutdown() {
+      await flush();
+      stopped = true;
+      clearInterval(timer);
+    },
+    stats: () => ({ ...stats, queued: queue.length }),
+  };
+}

@@ -1,0 +1,25 @@
+export type { ActiveSpan, SpanScope } from './context';
+export { type IngestTarget, parseDsn } from './dsn';
+export {
+  createExporter,
+  EXPORTER_HEADER,
+  type ExportError,
+  type Exporter,
+  type ExporterOptions,
+  type ExporterStats,
+  type ExportTransport,
+} from './exporter';
+export { type FetchTracingRules, tracedFetch } from './fetch-spans';
+export { newSpanId, newTraceId } from './ids';
+export type { LogRecord, SpanRecord } from './records';
+export { checkSampleRate, fnv1a32, isSampled } from './sampling';
+export { templatePath } from './template-path';
+export { formatTraceparent, parseTraceparent, type SpanContext } from './traceparent';
+export {
+  createTracerIn,
+  type Span,
+  type StartSpanOptions,
+  type Tracer,
+  type TracerOptions,
+  type TracerRuntime,
+} from './tracer';
