@@ -20,10 +20,17 @@ export interface ExporterOptions {
   onError?: (error: ExportError) => void;
 }
 
-/** What differs between Node and browsers: how a body is signed and how it travels. */
+/** What differs between runtimes: how a request is authenticated and where it goes. */
 export interface ExportTransport {
-  /** `X-Svc-Signature` of a body (docs/ingest.md, "Signing"). */
-  sign(secret: string, timestamp: number, body: string): string | Promise<string>;
+  /**
+   * The headers that authenticate `body` sent at `timestamp` (unix seconds). The SDKs sign it
+   * with the ingest key (docs/ingest.md, "Signing"); the stack's own services use its internal secret.
+   */
+  headers(
+    target: IngestTarget,
+    timestamp: number,
+    body: string,
+  ): Record<string, string> | Promise<Record<string, string>>;
   /** The ingest URL; browsers name the key in it, for the CORS preflight. */
   url(target: IngestTarget): string;
   /**
@@ -61,7 +68,10 @@ export interface Exporter {
 
 type Queued = { type: 'spans'; record: SpanRecord } | { type: 'logs'; record: LogRecord };
 
-/** Requests of the exporter itself carry this header, so outbound instrumentation skips them. */
+/**
+ * Requests of the exporter itself carry this header, so outbound instrumentation skips them and
+ * server middleware does not trace them (a traced export would export its own span, forever).
+ */
 export const EXPORTER_HEADER = 'x-svc-sdk-export';
 
 /** A timer that does not keep a Node process alive (browsers have no unref). */
@@ -144,9 +154,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'x-svc-key': target.keyId,
-            'x-svc-timestamp': String(ts),
-            'x-svc-signature': await transport.sign(target.secret, ts, raw),
+            ...(await transport.headers(target, ts, raw)),
             [EXPORTER_HEADER]: '1',
           },
           body: raw,
@@ -229,4 +237,15 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
     },
     stats: () => ({ ...stats, queued: queue.length }),
   };
+}
+
+/** The signed headers of docs/ingest.md ("Signing"), given a runtime's HMAC-SHA256 `sign`. */
+export function signedHeaders(
+  sign: (secret: string, timestamp: number, body: string) => string | Promise<string>,
+): ExportTransport['headers'] {
+  return async (target, timestamp, body) => ({
+    'x-svc-key': target.keyId,
+    'x-svc-timestamp': String(timestamp),
+    'x-svc-signature': await sign(target.secret, timestamp, body),
+  });
 }

@@ -8,6 +8,7 @@ export {
   type ExporterOptions,
   type ExporterStats,
   type ExportTransport,
+  signedHeaders,
 } from './exporter';
 export { type FetchTracingRules, tracedFetch } from './fetch-spans';
 export { newSpanId, newTraceId } from './ids';

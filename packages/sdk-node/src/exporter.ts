@@ -1,4 +1,9 @@
-import { createExporter as createExporterWith, type Exporter, type ExporterOptions } from '@svc/sdk-core';
+import {
+  createExporter as createExporterWith,
+  type Exporter,
+  type ExporterOptions,
+  signedHeaders,
+} from '@svc/sdk-core';
 import { signBody } from './sign';
 
 /**
@@ -7,7 +12,7 @@ import { signBody } from './sign';
  */
 export function createExporter(options: ExporterOptions): Exporter {
   return createExporterWith(options, {
-    sign: signBody,
+    headers: signedHeaders(signBody),
     url: (target) => `${target.endpoint}/ingest/v1/batch`,
   });
 }

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import { parseTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
+import { EXPORTER_HEADER, parseTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
 import { runInSpan } from './context';
 
 /** What express adds to a request once a route matched (read structurally: no express import). */
@@ -20,6 +20,8 @@ function operationOf(
 export interface ServerTracingOptions {
   /** The route of a request (e.g. `/v1/orders/:id`); default: express's matched route, else the path with ids templated. */
   route?: (req: IncomingMessage) => string | undefined;
+  /** Requests not to trace (health checks, say). Exports of an SDK are never traced. */
+  ignore?: (req: IncomingMessage) => boolean;
 }
 
 /**
@@ -34,6 +36,7 @@ function traceRequest(
   handle: () => void,
   options: ServerTracingOptions,
 ): void {
+  if (req.headers[EXPORTER_HEADER] !== undefined || options.ignore?.(req)) return handle();
   const span = tracer.startSpan(`${req.method ?? 'GET'} ${templatePath(req.url ?? '/')}`, {
     kind: 'server',
     parent: parseTraceparent(req.headers.traceparent),

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Tracer } from '@svc/sdk-core';
 import {
+  EXPORTER_HEADER,
   type ExportError,
   formatTraceparent,
   isSampled,
@@ -132,6 +133,44 @@ describe('an express service with the SDK', () => {
     });
   });
 });
+
+describe('requests the middleware leaves alone', () => {
+  it('does not trace an SDK export (it would export its own span forever) nor what `ignore` names', async () => {
+    const seen: string[] = [];
+    const local = createTracer({
+      service: 'quiet',
+      exporter: { ...fakeExporter(seen), endpoint: core.url } as never,
+    });
+    const app = express();
+    app.use(expressTracing(local, { ignore: (req) => req.url === '/healthz' }));
+    app.use((_req, res) => void res.send('ok'));
+    const s = await new Promise<Server>((resolve) => {
+      const srv = app.listen(0, '127.0.0.1', () => resolve(srv));
+    });
+    const url = `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    try {
+      await fetch(`${url}/ingest/v1/batch`, { method: 'POST', headers: { [EXPORTER_HEADER]: '1' } });
+      await fetch(`${url}/healthz`);
+      await fetch(`${url}/v1/things/12`);
+      await new Promise((r) => setImmediate(r));
+      expect(seen).toEqual(['GET /v1/things/:id']);
+    } finally {
+      s.closeAllConnections();
+      await new Promise((r) => s.close(r));
+    }
+  });
+});
+
+/** An exporter that keeps the operations of the spans it is given. */
+function fakeExporter(seen: string[]) {
+  return {
+    addSpan: (span: { operation: string }) => void seen.push(span.operation),
+    addLog: () => undefined,
+    flush: async () => undefined,
+    shutdown: async () => undefined,
+    stats: () => ({ sent: 0, dropped: 0, queued: 0 }),
+  };
+}
 
 describe('sampling in the tracer', () => {
   it('keeps a trace by its id alone, and states the rate on the spans it keeps', async () => {
