@@ -36,7 +36,10 @@ function traceRequest(
   handle: () => void,
   options: ServerTracingOptions,
 ): void {
-  if (req.headers[EXPORTER_HEADER] !== undefined || options.ignore?.(req)) return handle();
+  if (req.headers[EXPORTER_HEADER] !== undefined || options.ignore?.(req)) {
+    handle();
+    return;
+  }
   const span = tracer.startSpan(`${req.method ?? 'GET'} ${templatePath(req.url ?? '/')}`, {
     kind: 'server',
     parent: parseTraceparent(req.headers.traceparent),
