@@ -6,7 +6,9 @@ import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors'
 import express, { type Express } from 'express';
 import { createDebugFilesRouter } from './http/debug-files-router';
 import { createIngestRouter } from './http/ingest-router';
+import { createInternalIngestRouter } from './http/internal-ingest-router';
 import { createToolsRouter, type QueryBudget } from './http/tools-router';
+import { createBatchWriter } from './ingest/write-batch';
 import { defaultPerProject, FairScheduler, type SchedulerLimits } from './scheduling/fair-scheduler';
 import type { Retention } from './storage/migrations';
 import { createTempDebugFileStore, type DebugFileStore } from './symbolication/debug-file-store';
@@ -36,6 +38,8 @@ export interface CoreAppDeps {
   /** How tool queries share the engine; defaults from the client (defaultQueryLimits). */
   queries?: Partial<SchedulerLimits & QueryBudget>;
 }
+
+const DEFAULT_MAX_INGEST_BODY_BYTES = 10 * 1024 * 1024;
 
 /** Defaults of the query scheduler and budgets for a client (docs/decisions.md). */
 export function defaultQueryLimits(ch: Pick<ClickHouse, 'concurrency'>): SchedulerLimits & QueryBudget {
@@ -88,6 +92,22 @@ export function createCoreApp(deps: CoreAppDeps): Express {
       metrics: deps.metrics,
       now,
       ...(deps.maxDebugFileBytes ? { maxBytes: deps.maxDebugFileBytes } : {}),
+    }),
+  );
+  // The stack's own services send their spans here (SVC_SELF_TRACE_PROJECT), through the same writer.
+  app.use(
+    createInternalIngestRouter({
+      internalSecret: deps.internalSecret,
+      write: createBatchWriter({
+        ch: deps.ch,
+        logger: deps.logger,
+        metrics: deps.metrics,
+        now,
+        symbolicator,
+      }),
+      now,
+      ...(deps.retention ? { retention: deps.retention } : {}),
+      maxBodyBytes: deps.maxIngestBodyBytes ?? DEFAULT_MAX_INGEST_BODY_BYTES,
     }),
   );
   const queries = { ...defaultQueryLimits(deps.ch), ...deps.queries };

@@ -2,20 +2,14 @@ import { createHash } from 'node:crypto';
 import type { ClickHouse } from '@svc/clickhouse';
 import { authenticateIngest, authenticateIngestKey, type IngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
-import {
-  BackendUnavailableError,
-  ConflictError,
-  type Logger,
-  UnauthorizedError,
-  UserInputError,
-} from '@svc/tool-kit';
+import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
 import { logsFromOtlp } from '../ingest/otlp-logs';
 import { spansFromOtlp } from '../ingest/otlp-traces';
 import { createReplayGuard, parseIdempotencyKey, type ReplayGuard } from '../ingest/replay-guard';
-import { rowsOf } from '../ingest/rows';
-import { RECORD_TYPES, type RecordType, type ValidBatch } from '../ingest/schemas';
+import type { RecordType } from '../ingest/schemas';
 import { validateBatch } from '../ingest/validate-batch';
+import { createBatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 import type { Symbolicator } from '../symbolication/symbolicator';
 
@@ -38,7 +32,6 @@ export interface IngestRouterDeps {
 /** POST /ingest/v1/batch, and OTLP/HTTP JSON at POST /v1/traces and /v1/logs (docs/ingest.md). */
 export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
-  const accepted = deps.metrics.counter('core_ingest_records_total', 'Ingested records by type', ['type']);
   const rejected = deps.metrics.counter('core_ingest_rejected_total', 'Rejected ingest requests', ['reason']);
   const replays = deps.metrics.counter('core_ingest_repeats_total', 'Repeated ingest requests', ['outcome']);
   const guard = deps.replayGuard ?? createReplayGuard({ ch: deps.ch, now: deps.now });
@@ -46,29 +39,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   // OTLP routes hash it.
   const rawBody = express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 });
 
-  async function write(
-    batch: ValidBatch,
-    projectId: string,
-    tokenFor: (table: string) => string,
-  ): Promise<Record<RecordType, number>> {
-    const prepared = deps.symbolicator
-      ? await deps.symbolicator.prepareIngest(projectId, batch.crashes, deps.now())
-      : undefined;
-    const rows = rowsOf(prepared ? { ...batch, crashes: prepared.crashes } : batch, projectId, deps.now());
-    const counts = {} as Record<RecordType, number>;
-    for (const type of RECORD_TYPES) {
-      counts[type] = rows[type].length;
-      try {
-        await deps.ch.insert(type, rows[type], { deduplicationToken: tokenFor(type) });
-      } catch (err) {
-        deps.logger.error({ err, table: type, project_id: projectId }, 'ingest insert failed');
-        throw new BackendUnavailableError('storage');
-      }
-      accepted.inc({ type }, rows[type].length);
-    }
-    await prepared?.store();
-    return counts;
-  }
+  const write = createBatchWriter(deps);
 
   router.post('/ingest/v1/batch', rawBody, async (req, res, next) => {
     try {

@@ -1,0 +1,59 @@
+import { createHash } from 'node:crypto';
+import { UserInputError } from '@svc/tool-kit';
+import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/internal-auth';
+import express, { type Router } from 'express';
+import { validateBatch } from '../ingest/validate-batch';
+import type { BatchWriter } from '../ingest/write-batch';
+import type { Retention } from '../storage/migrations';
+
+export interface InternalIngestRouterDeps {
+  internalSecret: string;
+  write: BatchWriter;
+  now: () => number;
+  retention?: Retention;
+  /** Largest accepted body; beyond it 413. */
+  maxBodyBytes: number;
+}
+
+/**
+ * POST /internal/v1/projects/:project_id/ingest (docs/internal-api.md): the batch of
+ * /ingest/v1/batch, from the stack's own services (their spans, SVC_SELF_TRACE_PROJECT). They hold
+ * the internal secret, not an ingest key, so the project comes from the path, as on the internal
+ * tool route. Validated whole and written by the same writer as every ingest route. A retried body
+ * (the exporter retries timeouts) is stored once: its hash is the inserts' deduplication token.
+ */
+export function createInternalIngestRouter(deps: InternalIngestRouterDeps): Router {
+  const router = express.Router();
+  router.post(
+    '/internal/v1/projects/:project_id/ingest',
+    requireInternalSecret(deps.internalSecret),
+    express.raw({ type: () => true, limit: deps.maxBodyBytes }),
+    async (req, res, next) => {
+      try {
+        const projectId = String(req.params.project_id);
+        if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
+        const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(body.toString('utf8'));
+        } catch {
+          throw new UserInputError('The request body is not valid JSON.');
+        }
+        const batch = validateBatch(parsed, {
+          now: deps.now(),
+          ...(deps.retention ? { retention: deps.retention } : {}),
+        });
+        const hash = createHash('sha256').update(body).digest('hex');
+        const accepted = await deps.write(
+          batch,
+          projectId,
+          (table) => `internal:${projectId}:${hash}:${table}`,
+        );
+        res.status(200).json({ accepted });
+      } catch (err) {
+        next(err);
+      }
+    },
+  );
+  return router;
+}
