@@ -133,6 +133,20 @@ describe('createClickHouse (embedded chDB)', () => {
     expect(exceededBudget(new Error('other'))).toBeUndefined();
   });
 
+  it('says when a query leaves the wait for a session, so its wait can be told from its run', async () => {
+    const busy = Array.from({ length: a.concurrency }, () =>
+      a.query('SELECT sleepEachRow(0.1) FROM numbers(3) SETTINGS max_block_size = 1'),
+    );
+    const asked = performance.now();
+    let startedAt: number | undefined;
+    await a.query('SELECT 1', {}, { onStart: () => (startedAt = performance.now()) });
+    const answeredAt = performance.now();
+    await Promise.all(busy);
+    // Every session was busy for ~300 ms: the query waited, then ran quickly.
+    expect(startedAt! - asked).toBeGreaterThan(150);
+    expect(answeredAt - startedAt!).toBeLessThan(startedAt! - asked);
+  });
+
   it('pings while every session is busy', async () => {
     const busy = Array.from({ length: a.concurrency }, () =>
       a.query('SELECT sleepEachRow(0.25) FROM numbers(4) SETTINGS max_block_size = 1'),
@@ -166,6 +180,24 @@ describe('createClickHouse (embedded chDB)', () => {
 
   it('pings', async () => {
     expect(await a.ping()).toBe(true);
+  });
+
+  it('inserts rows that name different columns: a column a row leaves out gets its default', async () => {
+    await a.command(
+      `CREATE TABLE IF NOT EXISTS mixed (id UInt64, name String DEFAULT 'unnamed', note Nullable(String),
+         tags Map(String, String), quote String) ENGINE = MergeTree ORDER BY id`,
+    );
+    await a.insert('mixed', [
+      { id: 1, name: 'first', tags: { k: 'v' } },
+      { id: 2, note: null, quote: 'it\'s "quoted"\n\ttabbed \\ and ünïcödé' },
+    ]);
+    expect(await a.query('SELECT id, name, note, tags, quote FROM mixed ORDER BY id')).toEqual([
+      { id: '1', name: 'first', note: null, tags: { k: 'v' }, quote: '' },
+      { id: '2', name: 'unnamed', note: null, tags: {}, quote: 'it\'s "quoted"\n\ttabbed \\ and ünïcödé' },
+    ]);
+    await expect(a.insert('mixed', [{ id: 3, 'name) SELECT 1 --': 'x' }])).rejects.toThrow(
+      /invalid ClickHouse column/,
+    );
   });
 
   it('refuses table names that are not identifiers', async () => {

@@ -62,7 +62,7 @@ export function logsFromOtlp(body: unknown): unknown[] {
         const user = first(attributes, USER_KEYS);
         const session = first(attributes, SESSION_KEYS);
         out.push({
-          timestamp: time === undefined ? undefined : new Date(Number(time / 1_000_000n)).toISOString(),
+          timestamp: time === undefined ? undefined : Number(time / 1_000_000n),
           level: levelOf(log.severityNumber, log.severityText),
           message: text(log.body) ?? '',
           source: 'backend',

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../testing/core-harness';
+import { rateFromTraceState } from './otlp-traces';
 
 // OTLP/HTTP JSON as OpenTelemetry's exporters send it (ids in hex, times in nanoseconds as decimal
 // strings, enums as numbers), read back through trace.get.
@@ -123,4 +124,24 @@ describe('POST /v1/traces (OTLP/HTTP JSON)', () => {
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body.details)).toContain('trace_id');
   });
+});
+
+describe('rateFromTraceState', () => {
+  it.each([
+    ['ot=th:8', 0.5],
+    ['ot=th:c', 0.25],
+    ['ot=th:0', 1],
+    ['vendor=x,ot=th:fd70a4;rv:abcdef01234567', 1 - 0xfd70a400000000 / 2 ** 56],
+    ['ot=p:2', 0.25],
+    ['ot=rv:abcdef01234567;th:8', 0.5],
+  ])('reads the OpenTelemetry sampling probability from %s', (state, rate) => {
+    expect(rateFromTraceState(state)).toBeCloseTo(rate, 12);
+  });
+
+  it.each([undefined, '', 'vendor=th:8', 'ot=th:xyz', 'ot=th:123456789abcdef', 'ot=p:63'])(
+    'finds none in %s',
+    (state) => {
+      expect(rateFromTraceState(state)).toBeUndefined();
+    },
+  );
 });

@@ -8,6 +8,7 @@ interface OtlpSpan {
   traceId?: string;
   spanId?: string;
   parentSpanId?: string;
+  traceState?: string;
   name?: string;
   kind?: number | string;
   startTimeUnixNano?: string | number;
@@ -43,10 +44,32 @@ function statusOf(code: number | string | undefined): 'ok' | 'error' | 'unset' {
 
 /** The attribute that carries the head-sampling rate of a span. */
 const RATE_KEYS = ['sampling.rate', 'sample_rate'];
+
+/**
+ * The sampling probability an OpenTelemetry probability sampler wrote into the span's tracestate
+ * (the `ot` entry): `th:<hex>`, a rejection threshold of up to 14 hex digits over 2^56
+ * (probability 1 - th / 2^56; `th:8` is 0.5), or the older `p:<n>` (probability 2^-n).
+ */
+export function rateFromTraceState(traceState: string | undefined): number | undefined {
+  const ot = /(?:^|,)\s*ot=([^,]*)/.exec(traceState ?? '')?.[1];
+  for (const part of ot?.split(';') ?? []) {
+    const [key, value = ''] = part.trim().split(':');
+    if (key === 'th' && /^[0-9a-f]{1,14}$/.test(value))
+      return 1 - Number.parseInt(value.padEnd(14, '0'), 16) / 2 ** 56;
+    if (key === 'p' && /^\d{1,2}$/.test(value) && Number(value) <= 62) return 2 ** -Number(value);
+  }
+  return undefined;
+}
+
+/** The span's rate: its attribute when it states one, else its tracestate's. */
+function rateOf(attributes: Record<string, string>, traceState: string | undefined): number | undefined {
+  const stated = Number(first(attributes, RATE_KEYS) ?? Number.NaN);
+  return Number.isFinite(stated) ? stated : rateFromTraceState(traceState);
+}
 /**
  * Our span records for an OTLP traces request: the resource's `service.name` is the service, the
- * span name the operation, the kind and status mapped, the duration from start and end. Events
- * and links are not kept. A span that cannot be mapped is passed on as it is, so that validation
+ * span name the operation, the kind and status mapped, the duration from start and end, the
+ * sampling rate from the span's attributes or its tracestate. Events and links are not kept. A span that cannot be mapped is passed on as it is, so that validation
  * names its problem.
  */
 export function spansFromOtlp(body: unknown): unknown[] {
@@ -62,7 +85,7 @@ export function spansFromOtlp(body: unknown): unknown[] {
         const end = nanos(span.endTimeUnixNano);
         const user = first(attributes, USER_KEYS);
         const session = first(attributes, SESSION_KEYS);
-        const rate = first(attributes, RATE_KEYS);
+        const rate = rateOf(attributes, span.traceState);
         out.push({
           trace_id: span.traceId?.toLowerCase(),
           span_id: span.spanId?.toLowerCase(),
@@ -71,13 +94,13 @@ export function spansFromOtlp(body: unknown): unknown[] {
           status: statusOf(span.status?.code),
           operation: span.name,
           ...(service ? { service } : {}),
-          start_time: start === undefined ? undefined : new Date(Number(start / 1_000_000n)).toISOString(),
+          start_time: start === undefined ? undefined : Number(start / 1_000_000n),
           duration_ms:
             start === undefined || end === undefined || end < start ? undefined : Number(end - start) / 1e6,
           ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
           ...(user ? { user_id: user } : {}),
           ...(session ? { session_id: session } : {}),
-          ...(rate !== undefined && Number.isFinite(Number(rate)) ? { sample_rate: Number(rate) } : {}),
+          ...(rate !== undefined ? { sample_rate: rate } : {}),
         });
       }
     }

@@ -33,7 +33,11 @@ export function attributesOf(list: KeyValue[] | undefined): Record<string, strin
   return out;
 }
 
-/** Nanoseconds since the epoch (a decimal string in OTLP JSON) as a BigInt, or undefined. */
+/**
+ * Nanoseconds since the epoch (a decimal string in OTLP JSON) as a BigInt, or undefined. The
+ * mappings hand on epoch milliseconds (which the ingest format takes as they are), not ISO text
+ * the validation would parse back.
+ */
 export function nanos(value: string | number | undefined): bigint | undefined {
   if (value === undefined) return undefined;
   try {

@@ -4,15 +4,15 @@ import { crashSignature } from './crash-signature';
 import type { RecordType, ValidBatch } from './schemas';
 
 // Validated records -> table rows. The project comes from the ingest key, never from a record.
-// Absent optional strings are stored as ''.
+// Absent optional strings are stored as ''. Each row is one object literal: spreading a shared
+// object into it (`{...p, ...}`) made V8 build every row the slow way, 15x the cost per span.
 
 type Row = Record<string, unknown>;
 
 export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Record<RecordType, Row[]> {
-  const p = { project_id: projectId };
   return {
     logs: batch.logs.map((r) => ({
-      ...p,
+      project_id: projectId,
       timestamp: toChTime(r.timestamp),
       level: r.level,
       message: r.message,
@@ -28,7 +28,7 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       attributes: r.attributes ?? {},
     })),
     crashes: batch.crashes.map((r) => ({
-      ...p,
+      project_id: projectId,
       timestamp: toChTime(r.timestamp),
       event_id: r.event_id,
       signature: r.signature ?? crashSignature(r.error_type, r.frames),
@@ -45,7 +45,7 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       session_id: r.session_id ?? '',
     })),
     spans: batch.spans.map((r) => ({
-      ...p,
+      project_id: projectId,
       start_time: toChTime(r.start_time),
       trace_id: r.trace_id,
       span_id: r.span_id,
@@ -61,7 +61,7 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       sample_rate: r.sample_rate,
     })),
     metrics: batch.metrics.map((r) => ({
-      ...p,
+      project_id: projectId,
       name: r.name,
       timestamp: toChTime(r.timestamp),
       value: r.value,
@@ -73,7 +73,7 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       attributes: r.attributes ?? {},
     })),
     events: batch.events.map((r) => ({
-      ...p,
+      project_id: projectId,
       event_name: r.event_name,
       timestamp: toChTime(r.timestamp),
       user_id: r.user_id,
@@ -83,7 +83,7 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       properties: JSON.stringify(r.properties ?? {}),
     })),
     feedback: batch.feedback.map((r) => ({
-      ...p,
+      project_id: projectId,
       timestamp: toChTime(r.timestamp),
       feedback_id: r.feedback_id ?? randomUUID(),
       user_id: r.user_id,
@@ -94,7 +94,7 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       app_version: r.app_version ?? '',
     })),
     sessions: batch.sessions.map((r) => ({
-      ...p,
+      project_id: projectId,
       session_id: r.session_id,
       user_id: r.user_id,
       started_at: toChTime(r.started_at),
@@ -105,7 +105,7 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       ingested_at: toChTime(nowMs),
     })),
     experiments: batch.experiments.map((r) => ({
-      ...p,
+      project_id: projectId,
       experiment_key: r.experiment_key,
       goal_event: r.goal_event,
       variants: r.variants,
