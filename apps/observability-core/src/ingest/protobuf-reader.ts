@@ -178,8 +178,9 @@ class Reader {
         if (wire !== WIRE_OF[field.type]) throw new ProtobufError(`${field.name}: wrong wire type ${wire}`);
         value = this.scalar(field.type);
       }
-      if (field.repeated) ((out[field.name] ??= []) as unknown[]).push(value);
-      else out[field.name] = value;
+      if (!field.repeated) out[field.name] = value;
+      else if (Array.isArray(out[field.name])) (out[field.name] as unknown[]).push(value);
+      else out[field.name] = [value];
     }
     return out;
   }
