@@ -1,4 +1,4 @@
-export { type ClickHouse, createClickHouse, DEFAULT_EMBEDDED_SESSIONS } from './client';
+export { type ClickHouse, compactRows, createClickHouse, DEFAULT_EMBEDDED_SESSIONS } from './client';
 export { exceededBudget, QueryCancelledError } from './errors';
 export { type Migration, type MigrationReport, runMigrations } from './migrations';
 export type {

@@ -54,3 +54,9 @@ export const first = (attrs: Record<string, string>, keys: string[]) =>
 /** Attributes that carry meaning of their own in both mappings. */
 export const USER_KEYS = ['enduser.id', 'user.id'];
 export const SESSION_KEYS = ['session.id'];
+
+/** Whether an object has a key (without listing them all). */
+export function hasAny(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
+}

@@ -4,8 +4,8 @@ import { z } from 'zod';
 // reject unknown keys, which is how a `project_id` smuggled into a record is refused: records
 // always land in the project of the ingest key.
 
-const MIN_TIME = Date.parse('2000-01-01T00:00:00Z');
-const MAX_TIME = Date.parse('2100-01-01T00:00:00Z');
+export const MIN_TIME = Date.parse('2000-01-01T00:00:00Z');
+export const MAX_TIME = Date.parse('2100-01-01T00:00:00Z');
 
 /** ISO 8601 with a zone, or epoch milliseconds; parsed to epoch ms. */
 export const timestamp = z

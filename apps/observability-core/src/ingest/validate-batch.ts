@@ -2,6 +2,7 @@ import { UserInputError } from '@svc/tool-kit';
 import type { z } from 'zod';
 import { DEFAULT_RETENTION, type Retention, TTL_COLUMNS } from '../storage/migrations';
 import { DAY_MS } from '../storage/time';
+import { fastParse } from './fast-records';
 import { RECORD_SCHEMAS, RECORD_TYPES, type RecordType, type ValidBatch } from './schemas';
 
 export interface RecordProblem {
@@ -77,14 +78,18 @@ export function validateBatch(body: unknown, bounds?: TimeBounds): ValidBatch {
     }
     const schema: z.ZodType = RECORD_SCHEMAS[type];
     records.forEach((record, index) => {
-      const parsed = schema.safeParse(record);
-      if (!parsed.success) {
-        problems.push({ type, index, reason: reasonOf(parsed.error.issues) });
-        return;
+      let data: unknown = fastParse(type, record);
+      if (data === undefined) {
+        const parsed = schema.safeParse(record);
+        if (!parsed.success) {
+          problems.push({ type, index, reason: reasonOf(parsed.error.issues) });
+          return;
+        }
+        data = parsed.data;
       }
-      const late = bounds ? timeProblem(type, parsed.data as Record<string, unknown>, bounds) : undefined;
+      const late = bounds ? timeProblem(type, data as Record<string, unknown>, bounds) : undefined;
       if (late) problems.push({ type, index, reason: late });
-      else batch[type]!.push(parsed.data);
+      else batch[type]!.push(data);
     });
   }
   if (problems.length > 0) {
