@@ -43,7 +43,12 @@ export async function startBenchCore(): Promise<BenchCore> {
     ingestKeys: {
       resolve: async (keyId) =>
         keyId === BENCH_INGEST_KEY.keyId
-          ? { projectId: BENCH_INGEST_KEY.projectId, secret: BENCH_INGEST_KEY.secret, active: true }
+          ? {
+              projectId: BENCH_INGEST_KEY.projectId,
+              secret: BENCH_INGEST_KEY.secret,
+              active: true,
+              allowedOrigins: [],
+            }
           : null,
     },
     internalSecret: SECRET,

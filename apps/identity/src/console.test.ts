@@ -20,7 +20,7 @@ async function userWithProject(name: string) {
   await h.internal('post', '/internal/v1/admin/users').send({ email, password, org_id: orgId }).expect(201);
   const login = await request(h.app).post('/console/v1/login').send({ email, password }).expect(200);
   const session: string = login.body.session_token;
-  const as = (method: 'get' | 'post' | 'delete', path: string) =>
+  const as = (method: 'get' | 'post' | 'put' | 'delete', path: string) =>
     request(h.app)[method](path).set('Authorization', `Bearer ${session}`);
   return { orgId, projectId, email, password, session, as, login: login.body };
 }
@@ -59,6 +59,28 @@ describe('login and sessions', () => {
       expect((await u.as('get', path)).status).toBe(401);
     } finally {
       h.clock.now = start;
+    }
+  });
+});
+
+describe('session matrix', () => {
+  // Every route behind the session: without a live one, 401 before anything else is looked at.
+  const routes: [method: 'get' | 'post' | 'put' | 'delete', path: string][] = [
+    ['post', '/console/v1/step-up'],
+    ['post', '/console/v1/projects/prj_x/mcp-tokens'],
+    ['get', '/console/v1/projects/prj_x/mcp-tokens'],
+    ['delete', '/console/v1/mcp-tokens/tok_x'],
+    ['post', '/console/v1/api-tokens'],
+    ['post', '/console/v1/projects/prj_x/ingest-keys'],
+    ['put', '/console/v1/projects/prj_x/ingest-keys/key_x/allowed-origins'],
+  ];
+
+  it.each(routes)('%s %s refuses a missing or unknown session with 401', async (method, path) => {
+    for (const authorization of [undefined, 'Bearer svc_ses_nope', 'Basic x']) {
+      const req = request(h.app)[method](path);
+      const res = await (authorization ? req.set('Authorization', authorization) : req).send({});
+      expect(res.status).toBe(401);
+      expect(res.body.error).toBe('unauthorized');
     }
   });
 });
@@ -140,6 +162,13 @@ describe('MCP tokens', () => {
       (await a.as('post', `/console/v1/projects/${b.projectId}/mcp-tokens`).send({ name: 'x' })).status,
     ).toBe(404);
     expect((await a.as('post', `/console/v1/projects/${b.projectId}/ingest-keys`)).status).toBe(404);
+    const bKey = (await b.as('post', `/console/v1/projects/${b.projectId}/ingest-keys`).expect(201)).body;
+    const bOrigins = `/console/v1/projects/${b.projectId}/ingest-keys/${bKey.key_id}/allowed-origins`;
+    const aOrigins = `/console/v1/projects/${a.projectId}/ingest-keys/${bKey.key_id}/allowed-origins`;
+    for (const path of [bOrigins, aOrigins]) {
+      const res = await a.as('put', path).send({ allowed_origins: ['https://a.example'] });
+      expect(res.status).toBe(404);
+    }
     expect((await a.as('delete', `/console/v1/mcp-tokens/${bToken.token_id}`)).status).toBe(404);
     expect((await introspect(bToken.token)).active).toBe(true);
   });

@@ -1,3 +1,4 @@
+import type { Logger } from '@svc/tool-kit';
 import type { IngestKey } from './store/ingest-keys';
 
 /** The creation answer: the DSN form of docs/ingest.md, `http://<key_id>:<secret>@<host>/<project_id>`. */
@@ -6,5 +7,35 @@ export function ingestKeyAnswer(key: IngestKey, ingestEndpoint: string) {
   dsn.username = key.key_id;
   dsn.password = key.secret;
   dsn.pathname = `/${encodeURIComponent(key.project_id)}`;
-  return { key_id: key.key_id, secret: key.secret, project_id: key.project_id, dsn: dsn.toString() };
+  return {
+    key_id: key.key_id,
+    secret: key.secret,
+    project_id: key.project_id,
+    dsn: dsn.toString(),
+    allowed_origins: key.allowed_origins,
+  };
+}
+
+/** After a change of the origins: never the secret, which is shown only at creation. */
+export function ingestKeyOriginsAnswer(key: IngestKey) {
+  return {
+    key_id: key.key_id,
+    project_id: key.project_id,
+    active: key.active,
+    allowed_origins: key.allowed_origins,
+  };
+}
+
+/** Who may send from a browser changed: an operator's trail of it (the origins are not secret). */
+export function logOriginsChange(logger: Logger, key: IngestKey, userId?: string): void {
+  logger.info(
+    {
+      event: 'ingest_key_origins_set',
+      key_id: key.key_id,
+      project_id: key.project_id,
+      allowed_origins: key.allowed_origins,
+      ...(userId ? { user_id: userId } : {}),
+    },
+    'ingest key allowed origins set',
+  );
 }

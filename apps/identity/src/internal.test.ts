@@ -31,6 +31,7 @@ describe('internal secret', () => {
     ['get', '/internal/v1/admin/tokens?project_id=p'],
     ['post', '/internal/v1/admin/tokens/tok_x/revoke'],
     ['post', '/internal/v1/admin/ingest-keys'],
+    ['put', '/internal/v1/admin/ingest-keys/key_x/allowed-origins'],
     ['post', '/internal/v1/admin/bootstrap'],
   ];
 
@@ -192,7 +193,7 @@ describe('ingest keys', () => {
       `/${projectId}`,
     ]);
     const got = await h.internal('get', `/internal/v1/ingest-keys/${key_id}`).expect(200);
-    expect(got.body).toEqual({ key_id, project_id: projectId, secret, active: true });
+    expect(got.body).toEqual({ key_id, project_id: projectId, secret, active: true, allowed_origins: [] });
   });
 
   it('answers 404 for unknown keys and projects', async () => {

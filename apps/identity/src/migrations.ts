@@ -135,6 +135,16 @@ export const identityMigrations: Migration[] = [
       );
     `,
   },
+  {
+    // The browser origins that may send with a key (docs/ingest.md, browsers). text[] rather than
+    // JSON in a text column: PostgreSQL and PGlite both take and give it as a JS string array (as
+    // tokens.scopes already does), so no JSON is parsed or written by hand and no row can hold a
+    // malformed list. Existing keys get the empty list: no browser may send with them.
+    id: '0005_ingest_key_allowed_origins',
+    sql: `
+      ALTER TABLE ingest_keys ADD COLUMN allowed_origins text[] NOT NULL DEFAULT '{}';
+    `,
+  },
 ];
 
 /** Brings the identity schema up to date; safe at every start. */

@@ -37,7 +37,44 @@ export const createTokenBody = z.strictObject({
     .default(['mcp:read']),
 });
 export const projectQuery = z.object({ project_id: id });
-export const createIngestKeyBody = z.strictObject({ project_id: id });
+/** Ingest keys hold at most this many browser origins (docs/ingest.md, browsers). */
+export const MAX_ALLOWED_ORIGINS = 20;
+
+/**
+ * An exact web origin as browsers send it in `Origin`: http(s), host, optional port; no path,
+ * query, user, wildcard or trailing slash (the URL's own origin must be the string itself).
+ */
+function isWebOrigin(value: string): boolean {
+  if (value.includes('*')) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value;
+  } catch {
+    return false;
+  }
+}
+
+const webOrigin = z
+  .string()
+  .max(300)
+  .refine(isWebOrigin, {
+    error: (issue) =>
+      `must be a web origin, scheme://host[:port] with no path and no wildcard (e.g. https://app.example.com), got ${JSON.stringify(String(issue.input).slice(0, 100))}`,
+  });
+
+// Repeats are dropped, the first place kept.
+const allowedOrigins = z
+  .array(webOrigin)
+  .max(MAX_ALLOWED_ORIGINS)
+  .transform((origins) => [...new Set(origins)]);
+
+export const createIngestKeyBody = z.strictObject({
+  project_id: id,
+  allowed_origins: allowedOrigins.default([]),
+});
+/** The console's form: the project is in the path. */
+export const consoleIngestKeyBody = z.strictObject({ allowed_origins: allowedOrigins.default([]) });
+export const allowedOriginsBody = z.strictObject({ allowed_origins: allowedOrigins });
 export const bootstrapBody = z.strictObject({
   org_name: name,
   project_name: name,

@@ -11,7 +11,10 @@ describe('createHttpIngestKeyResolver', () => {
   let server: Server;
   let baseUrl: string;
   let calls: string[];
-  let keys: Record<string, { project_id: string; secret: string; active: boolean }>;
+  let keys: Record<
+    string,
+    { project_id: string; secret: string; active: boolean; allowed_origins?: unknown }
+  >;
   let failing = false;
 
   beforeAll(async () => {
@@ -50,6 +53,7 @@ describe('createHttpIngestKeyResolver', () => {
       projectId: 'proj_1',
       secret: 's3cret',
       active: true,
+      allowedOrigins: [],
     });
     keys.ik_live!.active = false;
     now += 29_000;
@@ -58,6 +62,29 @@ describe('createHttpIngestKeyResolver', () => {
     now += 2_000;
     expect((await resolver.resolve('ik_live'))?.active).toBe(false);
     expect(calls).toEqual(['ik_live', 'ik_live']);
+  });
+
+  it('maps allowed_origins, and an answer without them to no origins', async () => {
+    keys.ik_web = {
+      project_id: 'proj_1',
+      secret: 'web-secret',
+      active: true,
+      allowed_origins: ['https://app.example.com', 'http://localhost:5173'],
+    };
+    const resolver = createHttpIngestKeyResolver({ identityUrl: baseUrl, internalSecret: SECRET });
+    expect(await resolver.resolve('ik_web')).toEqual({
+      projectId: 'proj_1',
+      secret: 'web-secret',
+      active: true,
+      allowedOrigins: ['https://app.example.com', 'http://localhost:5173'],
+    });
+    expect((await resolver.resolve('ik_live'))?.allowedOrigins).toEqual([]);
+  });
+
+  it('fails closed when allowed_origins is not a list of strings', async () => {
+    keys.ik_odd = { project_id: 'proj_1', secret: 's', active: true, allowed_origins: '*' };
+    const resolver = createHttpIngestKeyResolver({ identityUrl: baseUrl, internalSecret: SECRET });
+    await expect(resolver.resolve('ik_odd')).rejects.toMatchObject({ code: 'backend_unavailable' });
   });
 
   it('answers null for an unknown key, and for ids that cannot be keys without asking', async () => {

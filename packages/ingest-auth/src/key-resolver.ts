@@ -5,9 +5,11 @@ export interface IngestKey {
   projectId: string;
   secret: string;
   active: boolean;
+  /** Exact web origins whose pages may send with this key (the core's CORS); empty: none. */
+  allowedOrigins: readonly string[];
 }
 
-/** Where the core learns which project an ingest key writes to, and its secret. */
+/** Where the core learns which project an ingest key writes to, its secret and its browser origins. */
 export interface IngestKeyResolver {
   /** null: no such key. Throws BackendUnavailableError when it cannot tell. */
   resolve(keyId: string): Promise<IngestKey | null>;
@@ -18,6 +20,8 @@ const identityAnswer = z.object({
   project_id: z.string().min(1),
   secret: z.string().min(1),
   active: z.boolean(),
+  // Absent from an identity that predates browser origins: no browser may send.
+  allowed_origins: z.array(z.string()).optional(),
 });
 
 export interface HttpIngestKeyResolverOptions {
@@ -62,7 +66,12 @@ export function createHttpIngestKeyResolver(options: HttpIngestKeyResolverOption
     if (!parsed.success || parsed.data.key_id !== keyId) {
       throw new BackendUnavailableError('identity', 5, { cause: new Error('unexpected ingest key answer') });
     }
-    return { projectId: parsed.data.project_id, secret: parsed.data.secret, active: parsed.data.active };
+    return {
+      projectId: parsed.data.project_id,
+      secret: parsed.data.secret,
+      active: parsed.data.active,
+      allowedOrigins: parsed.data.allowed_origins ?? [],
+    };
   }
 
   return {

@@ -13,6 +13,8 @@ export interface ParsedArgs {
     'project-name'?: string;
     email?: string;
     password?: string;
+    /** Repeatable: every --origin given, in order. */
+    origin?: string[];
   };
 }
 
@@ -36,13 +38,16 @@ export const USAGE = `Usage: pnpm svc <command> [--json]
   token create --project <project_id> [--name N] [--days D]
   token list --project <project_id>
   token revoke <token_id>
-  ingest-key create --project <project_id>
+  ingest-key create --project <project_id> [--origin <origin>]...
+  ingest-key origins <key_id> [--origin <origin>]...
   capability set --org <org_id> <vis_trace|vis_recall|vis_ai_verifier> on|off
   audit verify [--project <project_id>]
 
 Talks to identity at SVC_IDENTITY_INTERNAL_URL (default http://localhost:8081) with
 SVC_INTERNAL_SECRET, or the secret the standalone keeps in its data dir: SVC_DATA_DIR,
 by default .data at the repository root (<data dir>/internal-secret).
+--origin (repeatable) names a web origin, e.g. https://app.example.com, whose pages may send with
+the key from a browser; ingest-key origins replaces a key's list (no --origin: no browser may).
 With --json every command prints exactly one JSON object on stdout. audit verify holds every
 project's audit chain (or one) against the checkpoint log and exits 1 when any does not verify,
 still printing the whole result.`;
@@ -147,10 +152,23 @@ export async function runCommand(args: ParsedArgs, call: AdminCall): Promise<Com
     }
     case 'ingest-key create': {
       expectArgs(args, 2);
-      const r = await call<{ key_id: string; dsn: string }>('POST', '/internal/v1/admin/ingest-keys', {
-        project_id: required(v.project, '--project'),
-      });
-      return { json: r, text: `ingest key ${r.key_id}\nDSN: ${r.dsn}` };
+      const r = await call<{ key_id: string; dsn: string; allowed_origins: string[] }>(
+        'POST',
+        '/internal/v1/admin/ingest-keys',
+        { project_id: required(v.project, '--project'), ...(v.origin ? { allowed_origins: v.origin } : {}) },
+      );
+      const origins = r.allowed_origins.length > 0 ? `\n${originsText(r.allowed_origins)}` : '';
+      return { json: r, text: `ingest key ${r.key_id}\nDSN: ${r.dsn}${origins}` };
+    }
+    case 'ingest-key origins': {
+      expectArgs(args, 3);
+      const id = args.positionals[2]!;
+      const r = await call<{ key_id: string; allowed_origins: string[] }>(
+        'PUT',
+        `/internal/v1/admin/ingest-keys/${encodeURIComponent(id)}/allowed-origins`,
+        { allowed_origins: v.origin ?? [] },
+      );
+      return { json: r, text: `ingest key ${r.key_id}: ${originsText(r.allowed_origins)}` };
     }
     case 'capability set': {
       expectArgs(args, 4);
@@ -179,6 +197,11 @@ export async function runCommand(args: ParsedArgs, call: AdminCall): Promise<Com
       throw usage(group ? `unknown command "${args.positionals.join(' ')}"` : 'missing command');
   }
 }
+
+const originsText = (origins: readonly string[]) =>
+  origins.length > 0
+    ? `allowed origins: ${origins.join(', ')}`
+    : 'no allowed origins (no browser may send with it)';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 

@@ -130,6 +130,74 @@ describe('pnpm svc', () => {
     });
   });
 
+  it('creates an ingest key with browser origins and sets them later', async () => {
+    const project = await json(['project', 'create', 'browser app']);
+    const key = await json([
+      'ingest-key',
+      'create',
+      '--project',
+      project.project_id,
+      '--origin',
+      'https://app.example.com',
+      '--origin',
+      'http://localhost:5173',
+    ]);
+    expect(key.allowed_origins).toEqual(['https://app.example.com', 'http://localhost:5173']);
+    const served = async () =>
+      (await h.internal('get', `/internal/v1/ingest-keys/${key.key_id}`).expect(200)).body.allowed_origins;
+    expect(await served()).toEqual(['https://app.example.com', 'http://localhost:5173']);
+
+    expect(await json(['ingest-key', 'origins', key.key_id, '--origin', 'https://shop.example.com'])).toEqual(
+      {
+        key_id: key.key_id,
+        project_id: project.project_id,
+        active: true,
+        allowed_origins: ['https://shop.example.com'],
+      },
+    );
+    expect(await served()).toEqual(['https://shop.example.com']);
+
+    const text = await cli(['ingest-key', 'origins', key.key_id, '--origin', 'http://localhost:5173']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toBe(`ingest key ${key.key_id}: allowed origins: http://localhost:5173\n`);
+
+    // No --origin clears the list.
+    const cleared = await cli(['ingest-key', 'origins', key.key_id]);
+    expect(cleared.stdout).toBe(
+      `ingest key ${key.key_id}: no allowed origins (no browser may send with it)\n`,
+    );
+    expect(await served()).toEqual([]);
+
+    const created = await cli([
+      'ingest-key',
+      'create',
+      '--project',
+      project.project_id,
+      '--origin',
+      'https://a.example',
+    ]);
+    expect(created.stdout).toMatch(
+      /^ingest key key_\w+\nDSN: http:\/\/.*\nallowed origins: https:\/\/a\.example\n$/,
+    );
+
+    const bad = await cli([
+      'ingest-key',
+      'origins',
+      key.key_id,
+      '--origin',
+      'https://a.example/path',
+      '--json',
+    ]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe('');
+    const refusal = JSON.parse(bad.stderr);
+    expect(refusal.error).toBe('invalid_input');
+    expect(refusal.message).toContain('"https://a.example/path"');
+    const unknown = await cli(['ingest-key', 'origins', 'key_unknown', '--json']);
+    expect(JSON.parse(unknown.stderr)).toMatchObject({ error: 'not_found' });
+    expect((await cli(['ingest-key', 'origins'])).code).toBe(2);
+  });
+
   it('prints readable lines without --json', async () => {
     const project = await json(['project', 'create', 'readable']);
     const run = await cli(['token', 'create', '--project', project.project_id]);
@@ -195,6 +263,8 @@ describe('pnpm svc', () => {
     const help = await cli(['--help']);
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('token create --project');
+    expect(help.stdout).toContain('ingest-key create --project <project_id> [--origin <origin>]...');
+    expect(help.stdout).toContain('ingest-key origins <key_id> [--origin <origin>]...');
   });
 });
 

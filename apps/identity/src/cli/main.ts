@@ -46,6 +46,7 @@ function parse(argv: string[]) {
       'project-name': { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
+      origin: { type: 'string', multiple: true },
     },
   });
 }

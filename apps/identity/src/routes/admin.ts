@@ -3,10 +3,11 @@ import express, { type Router } from 'express';
 import type { IdentityContext } from '../context';
 import { parseRequest } from '../http';
 import { randomSecret } from '../ids';
-import { ingestKeyAnswer } from '../ingest-key-answer';
+import { ingestKeyAnswer, ingestKeyOriginsAnswer, logOriginsChange } from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
 import { hashPassword } from '../passwords';
 import {
+  allowedOriginsBody,
   bootstrapBody,
   capabilityBody,
   capabilityName,
@@ -17,7 +18,7 @@ import {
   createUserBody,
   projectQuery,
 } from '../schemas';
-import { createIngestKey } from '../store/ingest-keys';
+import { createIngestKey, setAllowedOrigins } from '../store/ingest-keys';
 import { recordInvalidation } from '../store/invalidations';
 import {
   createOrg,
@@ -123,10 +124,18 @@ export function adminRouter(ctx: IdentityContext): Router {
   });
 
   router.post('/ingest-keys', async (req, res) => {
-    const { project_id } = parseRequest(createIngestKeyBody, req.body);
-    if (!(await getProject(ctx.db, project_id))) throw new NotFoundError('Unknown project.');
-    const key = await createIngestKey(ctx.db, project_id, ctx.clock());
+    const body = parseRequest(createIngestKeyBody, req.body);
+    if (!(await getProject(ctx.db, body.project_id))) throw new NotFoundError('Unknown project.');
+    const key = await createIngestKey(ctx.db, body.project_id, body.allowed_origins, ctx.clock());
     res.status(201).json(ingestKeyAnswer(key, ctx.ingestEndpoint));
+  });
+
+  router.put('/ingest-keys/:key_id/allowed-origins', async (req, res) => {
+    const { allowed_origins } = parseRequest(allowedOriginsBody, req.body);
+    const key = await setAllowedOrigins(ctx.db, req.params.key_id, allowed_origins);
+    if (!key) throw new NotFoundError('Unknown ingest key.');
+    logOriginsChange(ctx.logger, key);
+    res.json(ingestKeyOriginsAnswer(key));
   });
 
   router.post('/bootstrap', async (req, res) => {

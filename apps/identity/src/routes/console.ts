@@ -5,11 +5,17 @@ import express, { type Response, type Router } from 'express';
 import type { IdentityContext } from '../context';
 import { parseRequest, StepUpRequiredError } from '../http';
 import { randomSecret } from '../ids';
-import { ingestKeyAnswer } from '../ingest-key-answer';
+import { ingestKeyAnswer, ingestKeyOriginsAnswer, logOriginsChange } from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
 import { decoyPasswordHash, verifyPassword } from '../passwords';
-import { consoleTokenBody, loginBody, stepUpBody } from '../schemas';
-import { createIngestKey } from '../store/ingest-keys';
+import {
+  allowedOriginsBody,
+  consoleIngestKeyBody,
+  consoleTokenBody,
+  loginBody,
+  stepUpBody,
+} from '../schemas';
+import { createIngestKey, setAllowedOrigins } from '../store/ingest-keys';
 import { getProject, type Project } from '../store/projects';
 import { createSession, findLiveSession, setStepUp } from '../store/sessions';
 import { getToken, listTokens } from '../store/tokens';
@@ -150,8 +156,21 @@ export function consoleRouter(ctx: IdentityContext): Router {
 
   router.post('/v1/projects/:project_id/ingest-keys', async (req, res) => {
     const project = await projectOf(sessionOf(res), req.params.project_id);
-    const key = await createIngestKey(ctx.db, project.project_id, ctx.clock());
+    // The body is optional: without one the key allows no browser origin.
+    const body = parseRequest(consoleIngestKeyBody, req.body ?? {});
+    const key = await createIngestKey(ctx.db, project.project_id, body.allowed_origins, ctx.clock());
     res.status(201).json(ingestKeyAnswer(key, ctx.ingestEndpoint));
+  });
+
+  // Keys of another project (of this org or another) answer like unknown ones.
+  router.put('/v1/projects/:project_id/ingest-keys/:key_id/allowed-origins', async (req, res) => {
+    const session = sessionOf(res);
+    const project = await projectOf(session, req.params.project_id);
+    const { allowed_origins } = parseRequest(allowedOriginsBody, req.body);
+    const key = await setAllowedOrigins(ctx.db, req.params.key_id, allowed_origins, project.project_id);
+    if (!key) throw new NotFoundError('Unknown ingest key.');
+    logOriginsChange(ctx.logger, key, session.userId);
+    res.json(ingestKeyOriginsAnswer(key));
   });
 
   return router;

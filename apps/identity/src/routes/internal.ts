@@ -171,7 +171,13 @@ export function internalRouter(ctx: IdentityContext): Router {
   router.get('/v1/ingest-keys/:key_id', async (req, res) => {
     const key = await getIngestKey(ctx.db, req.params.key_id);
     if (!key) throw new NotFoundError('Unknown ingest key.');
-    res.json({ key_id: key.key_id, project_id: key.project_id, secret: key.secret, active: key.active });
+    res.json({
+      key_id: key.key_id,
+      project_id: key.project_id,
+      secret: key.secret,
+      active: key.active,
+      allowed_origins: key.allowed_origins,
+    });
   });
 
   return router;

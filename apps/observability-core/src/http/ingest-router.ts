@@ -12,6 +12,7 @@ import { validateBatch } from '../ingest/validate-batch';
 import { createBatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 import type { Symbolicator } from '../symbolication/symbolicator';
+import { createIngestCors } from './ingest-cors';
 
 export interface IngestRouterDeps {
   ch: ClickHouse;
@@ -29,7 +30,10 @@ export interface IngestRouterDeps {
   replayGuard?: ReplayGuard;
 }
 
-/** POST /ingest/v1/batch, and OTLP/HTTP JSON at POST /v1/traces and /v1/logs (docs/ingest.md). */
+/**
+ * POST /ingest/v1/batch, and OTLP/HTTP JSON at POST /v1/traces and /v1/logs (docs/ingest.md);
+ * CORS for browsers on these three routes only (ingest-cors.ts).
+ */
 export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
   const rejected = deps.metrics.counter('core_ingest_rejected_total', 'Rejected ingest requests', ['reason']);
@@ -38,10 +42,19 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   // Raw bytes, whatever the content type: the signature covers the body exactly as sent, and the
   // OTLP routes hash it.
   const rawBody = express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 });
+  // Browsers (an Origin header): checked against the named key before anything else is read.
+  const cors = createIngestCors({
+    ingestKeys: deps.ingestKeys,
+    onRefused: (reason, details) => {
+      rejected.inc({ reason: 'forbidden_origin' });
+      deps.logger.warn({ reason, ...details }, 'ingest refused for a browser origin');
+    },
+  });
+  for (const path of ['/ingest/v1/batch', '/v1/traces', '/v1/logs']) router.options(path, cors.preflight);
 
   const write = createBatchWriter(deps);
 
-  router.post('/ingest/v1/batch', rawBody, async (req, res, next) => {
+  router.post('/ingest/v1/batch', cors.post, rawBody, async (req, res, next) => {
     try {
       const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const projectId = await authenticateIngest(req.get.bind(req), body, deps);
@@ -97,7 +110,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   // fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is stored once (its
   // hash is the inserts' deduplication token).
   const otlp = (path: string, type: 'spans' | 'logs', recordsOf: (body: unknown) => unknown[]) =>
-    router.post(path, rawBody, async (req, res, next) => {
+    router.post(path, cors.post, rawBody, async (req, res, next) => {
       try {
         const projectId = await authenticateIngestKey(req.get.bind(req), deps);
         const contentType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();

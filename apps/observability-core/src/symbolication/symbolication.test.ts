@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
-import { type IngestKey, signIngestBody } from '@svc/ingest-auth';
+import { signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import {
@@ -16,7 +16,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createCoreApp } from '../app';
 import { migrateCore } from '../storage/migrate';
-import { INTERNAL_SECRET, staticIngestKeys } from '../testing/core-harness';
+import { INTERNAL_SECRET, staticIngestKeys, type TestIngestKey } from '../testing/core-harness';
 import {
   type BreakpadFunc,
   type Bundle,
@@ -213,7 +213,7 @@ describe('symbolication end to end', () => {
     dir = mkdtempSync(join(tmpdir(), 'symbolication-test-'));
     files = createDebugFileStore(dir);
     symbolicator = createSymbolicator({ ch, files, logger: silentLogger });
-    const keys = new Map<string, IngestKey>([
+    const keys = new Map<string, TestIngestKey>([
       [KEY.keyId, { projectId: KEY.projectId, secret: KEY.secret, active: true }],
       [OTHER.keyId, { projectId: OTHER.projectId, secret: OTHER.secret, active: true }],
     ]);

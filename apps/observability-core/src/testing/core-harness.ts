@@ -12,14 +12,17 @@ import { migrateCore } from '../storage/migrate';
 
 export const INTERNAL_SECRET = 'test-internal-secret-0123456789';
 
-export interface TestKey extends IngestKey {
+/** A key as tests write it: without `allowedOrigins` it allows no browser origin. */
+export type TestIngestKey = Omit<IngestKey, 'allowedOrigins'> & { allowedOrigins?: readonly string[] };
+
+export interface TestKey extends TestIngestKey {
   keyId: string;
 }
 
 export interface CoreHarness {
   ch: ClickHouse;
   app: Express;
-  keys: Map<string, IngestKey>;
+  keys: Map<string, TestIngestKey>;
   nowMs: number;
   /** POSTs a signed batch with `key`; `timestampSeconds` defaults to now. */
   ingest(key: TestKey, body: unknown, timestampSeconds?: number): request.Test;
@@ -29,15 +32,23 @@ export interface CoreHarness {
   close(): Promise<void>;
 }
 
-export function staticIngestKeys(keys: Map<string, IngestKey>): IngestKeyResolver {
-  return { resolve: async (keyId) => keys.get(keyId) ?? null };
+export function staticIngestKeys(keys: Map<string, TestIngestKey>): IngestKeyResolver {
+  return {
+    resolve: async (keyId) => {
+      const key = keys.get(keyId);
+      return key ? { ...key, allowedOrigins: key.allowedOrigins ?? [] } : null;
+    },
+  };
 }
 
 export async function createCoreHarness(name: string, nowMs: number, keys: TestKey[]): Promise<CoreHarness> {
   const ch = await createTestClickHouse(name);
   await migrateCore(ch);
-  const keyMap = new Map<string, IngestKey>(
-    keys.map((k) => [k.keyId, { projectId: k.projectId, secret: k.secret, active: k.active }]),
+  const keyMap = new Map<string, TestIngestKey>(
+    keys.map((k) => [
+      k.keyId,
+      { projectId: k.projectId, secret: k.secret, active: k.active, allowedOrigins: k.allowedOrigins ?? [] },
+    ]),
   );
   const app = createCoreApp({
     ch,

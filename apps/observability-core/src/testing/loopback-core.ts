@@ -13,7 +13,8 @@ import { migrateCore } from '../storage/migrate';
 export interface LoopbackCoreOptions {
   /** Names the throwaway database. */
   name: string;
-  key: { keyId: string; secret: string; projectId: string };
+  /** `allowedOrigins`: the browser origins the key allows (default none). */
+  key: { keyId: string; secret: string; projectId: string; allowedOrigins?: readonly string[] };
   internalSecret: string;
   /** The core's clock; default the real one. */
   now?: () => number;
@@ -37,7 +38,14 @@ export async function startLoopbackCore(options: LoopbackCoreOptions): Promise<L
     ch,
     ingestKeys: {
       resolve: async (keyId) =>
-        keyId === key.keyId ? { projectId: key.projectId, secret: key.secret, active: true } : null,
+        keyId === key.keyId
+          ? {
+              projectId: key.projectId,
+              secret: key.secret,
+              active: true,
+              allowedOrigins: key.allowedOrigins ?? [],
+            }
+          : null,
     },
     internalSecret: options.internalSecret,
     logger: silentLogger,
