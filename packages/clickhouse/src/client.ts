@@ -277,7 +277,9 @@ function embeddedClient(
       try {
         await session.raw.rawInsert({
           table: `${database}.${assertIdentifier('table', table)}`,
-          values: Buffer.from(values.map((row) => JSON.stringify(row)).join('\n'), 'utf8'),
+          // One stringify for the batch: `[[..],[..]]` less its outer brackets is rows separated
+          // by commas, which JSONCompactEachRow reads as it reads rows separated by newlines.
+          values: Buffer.from(JSON.stringify(values).slice(1, -1), 'utf8'),
           format: 'JSONCompactEachRow',
           columns,
           settings,

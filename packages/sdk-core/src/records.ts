@@ -7,7 +7,8 @@ export interface SpanRecord {
   status: 'ok' | 'error' | 'unset';
   operation: string;
   service?: string;
-  start_time: string;
+  /** Epoch milliseconds, or ISO 8601. */
+  start_time: number | string;
   duration_ms: number;
   attributes?: Record<string, string>;
   user_id?: string;
@@ -17,7 +18,8 @@ export interface SpanRecord {
 
 /** A log line as the core's ingest API takes it (docs/ingest.md, "logs"). */
 export interface LogRecord {
-  timestamp: string;
+  /** Epoch milliseconds, or ISO 8601. */
+  timestamp: number | string;
   level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'FATAL';
   message: string;
   source: 'backend' | 'device';
