@@ -1,3 +1,4 @@
+import { selfTraceMiddleware, type Tracer } from '@svc/self-trace';
 import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import { requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Express } from 'express';
@@ -6,6 +7,8 @@ import { internalToolsRouter } from './routes/internal-tools';
 
 export interface CopilotAppDeps extends CopilotContext {
   internalSecret: string;
+  /** Self-tracing (SVC_SELF_TRACE_PROJECT): a server span per request. Absent: no middleware. */
+  tracer?: Tracer;
 }
 
 /**
@@ -15,6 +18,7 @@ export interface CopilotAppDeps extends CopilotContext {
 export function createCopilotApp(deps: CopilotAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  if (deps.tracer) app.use(selfTraceMiddleware(deps.tracer));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok', parser: deps.translator ? 'grammar+llm' : 'grammar' });
   });

@@ -1,4 +1,5 @@
 import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, portOf } from '@svc/config';
+import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-trace';
 import { z } from 'zod';
 
 const emptyAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -20,6 +21,8 @@ const copilotEnvSchema = z
       z.coerce.number().int().min(100).max(120_000).default(10_000),
     ),
     SVC_LOG_LEVEL: logLevel,
+    // The stack traced by itself: spans go to the core it already calls (SVC_OBSERVABILITY_ENDPOINT).
+    ...selfTraceEnv,
   })
   .superRefine((e, ctx) => {
     if (e.SVC_COPILOT_LLM_API_KEY && !e.SVC_COPILOT_LLM_URL)
@@ -46,6 +49,8 @@ export interface CopilotConfig {
   /** Unset: claims are read by the grammar alone. */
   llm: LlmConfig | undefined;
   logLevel: z.output<typeof logLevel>;
+  /** SVC_SELF_TRACE_PROJECT: where copilot's own spans go; undefined: not traced. */
+  selfTrace: SelfTraceConfig | undefined;
 }
 
 export function loadCopilotConfig(env: Record<string, string | undefined>): CopilotConfig {
@@ -64,5 +69,9 @@ export function loadCopilotConfig(env: Record<string, string | undefined>): Copi
         }
       : undefined,
     logLevel: e.SVC_LOG_LEVEL,
+    selfTrace: selfTraceConfig('copilot', e, {
+      url: e.SVC_OBSERVABILITY_ENDPOINT,
+      variable: 'SVC_OBSERVABILITY_ENDPOINT',
+    }),
   };
 }

@@ -1,12 +1,18 @@
 import { ConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
+import { traceFields } from '@svc/self-trace';
 import { loadCopilotConfig } from './config';
 import { wireCopilot } from './wiring';
 
 function main(): void {
   const config = loadCopilotConfig(process.env);
-  const logger = createLogger({ name: 'copilot', level: config.logLevel });
+  const logger = createLogger({
+    name: 'copilot',
+    level: config.logLevel,
+    // Self-tracing: a line written while serving a request names its trace and span.
+    ...(config.selfTrace ? { mixin: traceFields } : {}),
+  });
   const copilot = wireCopilot(config, { logger, metrics: createPromMetrics({ prefix: 'svc_copilot_' }) });
   const server = copilot.app.listen(config.port, config.host, () => {
     logger.info(

@@ -1,5 +1,6 @@
 import { createBackendClient, DEFAULT_TIMEOUT_MS } from '@svc/backend-client';
 import type { Metrics } from '@svc/metrics';
+import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import { createCopilotApp } from './app';
@@ -8,11 +9,19 @@ import { createChatTranslator } from './llm/translator';
 
 export interface WiredCopilot {
   app: Express;
+  /** Self-tracing's tracer, when SVC_SELF_TRACE_PROJECT is set (shut down by close()). */
+  tracer: Tracer | undefined;
   close(): Promise<void>;
 }
 
 /** The core client (breaker, keep-alive, internal secret) and the optional LLM, from the config. */
 export function wireCopilot(config: CopilotConfig, deps: { logger: Logger; metrics: Metrics }): WiredCopilot {
+  const tracer = createSelfTracer({
+    service: 'copilot',
+    internalSecret: config.internalSecret,
+    logger: deps.logger,
+    ...config.selfTrace,
+  });
   const core = createBackendClient({
     name: 'core',
     baseUrl: config.coreUrl,
@@ -20,6 +29,7 @@ export function wireCopilot(config: CopilotConfig, deps: { logger: Logger; metri
     timeoutMs: DEFAULT_TIMEOUT_MS.core,
     metrics: deps.metrics,
     logger: deps.logger,
+    ...(tracer ? { tracer } : {}),
   });
   const app = createCopilotApp({
     core: core.asToolCaller(),
@@ -27,6 +37,14 @@ export function wireCopilot(config: CopilotConfig, deps: { logger: Logger; metri
     logger: deps.logger,
     metrics: deps.metrics,
     internalSecret: config.internalSecret,
+    ...(tracer ? { tracer } : {}),
   });
-  return { app, close: async () => core.close() };
+  return {
+    app,
+    tracer,
+    async close() {
+      core.close();
+      await tracer?.shutdown();
+    },
+  };
 }

@@ -2,6 +2,7 @@ import type { AuditSink } from '@svc/audit';
 import type { BackendHealth } from '@svc/backend-client';
 import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
+import { selfTraceMiddleware, type Tracer } from '@svc/self-trace';
 import type { AnyTool, BackendName, Backends, Logger } from '@svc/tool-kit';
 import {
   AnswerBudget,
@@ -23,6 +24,7 @@ import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from '
 import { isLoopbackBind, originGuard } from './origin-guard';
 import { createLimits, type LimitsConfig } from './rate-limit';
 import { requestIdMiddleware, requestIdOf } from './request-id';
+import { selfTraceRoute } from './self-trace-route';
 
 /** What the gateway needs of the health monitor (@svc/backend-client's satisfies it). */
 export interface BackendAvailability {
@@ -57,6 +59,11 @@ export interface GatewayDeps {
   logger: Logger;
   metrics: Metrics;
   now?: () => number;
+  /**
+   * Self-tracing (SVC_SELF_TRACE_PROJECT): a server span per request, before every other step.
+   * The backend clients get the same tracer (their calls' client spans). Absent: no middleware.
+   */
+  tracer?: Tracer;
 }
 
 export type GatewayApp = Express & {
@@ -120,6 +127,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   // Tool results are answers to POSTs, never cached: an ETag would only cost a hash of every body.
   app.set('etag', false);
   app.set('trust proxy', false);
+  if (deps.tracer) app.use(selfTraceMiddleware(deps.tracer, { route: selfTraceRoute(registry) }));
   app.use(requestIdMiddleware());
   app.use(originGuard({ allowedOrigins: config.allowedOrigins, checkHost }));
 

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { flag, httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port } from '@svc/config';
+import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-trace';
 import { DEFAULT_ANSWER_BUDGET } from '@svc/tool-server';
 import { z } from 'zod';
 import type { LimitsConfig } from './rate-limit';
@@ -62,6 +63,8 @@ const gatewayEnv = z.object({
   SVC_TOKEN_CACHE: z.enum(['0', '1']).default('1'),
   SVC_PUBLIC_URL: optionalUrl,
   SVC_LOG_LEVEL: logLevel,
+  // The stack traced by itself: spans go to the core it already calls (SVC_OBSERVABILITY_ENDPOINT).
+  ...selfTraceEnv,
 });
 
 export interface GatewayConfig {
@@ -85,6 +88,8 @@ export interface GatewayConfig {
   tokenCache: boolean;
   publicUrl: string | undefined;
   logLevel: string;
+  /** SVC_SELF_TRACE_PROJECT: where the gateway's own spans go; undefined: not traced. */
+  selfTrace: SelfTraceConfig | undefined;
 }
 
 /** A core is left to the event loop; more workers than large answers handled at once would idle. */
@@ -118,5 +123,9 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
     tokenCache: e.SVC_TOKEN_CACHE === '1',
     publicUrl: e.SVC_PUBLIC_URL,
     logLevel: e.SVC_LOG_LEVEL,
+    selfTrace: selfTraceConfig('http-gateway', e, {
+      url: e.SVC_OBSERVABILITY_ENDPOINT,
+      variable: 'SVC_OBSERVABILITY_ENDPOINT',
+    }),
   };
 }

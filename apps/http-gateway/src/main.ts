@@ -1,11 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
+import { traceFields } from '@svc/self-trace';
 import { loadGatewayConfig } from './config';
 import { wireGateway } from './wiring';
 
 const config = loadGatewayConfig(process.env);
-const logger = createLogger({ name: 'http-gateway', level: config.logLevel });
+const logger = createLogger({
+  name: 'http-gateway',
+  level: config.logLevel,
+  // Self-tracing: a line written while serving a request names its trace and span.
+  ...(config.selfTrace ? { mixin: traceFields } : {}),
+});
 const gateway = wireGateway(config, { logger, metrics: createPromMetrics() });
 
 function listen(server: Server, port: number, what: string): Promise<void> {

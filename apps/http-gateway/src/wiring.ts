@@ -15,6 +15,7 @@ import {
   type InvalidationSubscriber,
 } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
+import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import { allTools } from '@svc/tool-catalog';
 import type { AnyTool, Backends, Logger } from '@svc/tool-kit';
 import { AnswerWorkers } from '@svc/tool-server';
@@ -43,6 +44,8 @@ export interface WiredGateway {
   healthMonitor: HealthMonitor;
   /** identity's invalidation channel (token cache, sessions of revoked tokens). */
   subscriber: InvalidationSubscriber;
+  /** Self-tracing's tracer, when SVC_SELF_TRACE_PROJECT is set (shut down by close()). */
+  tracer: Tracer | undefined;
   /** Stops the monitor, ends MCP sessions, closes pooled sockets. Servers are the caller's. */
   close(): Promise<void>;
 }
@@ -58,6 +61,12 @@ export interface WireOptions {
 /** Builds the gateway and its backend clients from configuration; used by main.ts and the standalone. */
 export function wireGateway(config: GatewayConfig, options: WireOptions): WiredGateway {
   const { logger, metrics } = options;
+  const tracer = createSelfTracer({
+    service: 'gateway',
+    internalSecret: config.internalSecret,
+    logger,
+    ...config.selfTrace,
+  });
   const client = (name: string, baseUrl: string, timeoutMs: number): BackendClient =>
     createBackendClient({
       name,
@@ -67,6 +76,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
       ...(options.breaker ? { breaker: options.breaker } : {}),
       metrics,
       logger,
+      ...(tracer ? { tracer } : {}),
     });
 
   // Introspection and audit have separate breakers: a flood of bad tokens must not trip audit.
@@ -139,6 +149,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     config,
     logger,
     metrics,
+    ...(tracer ? { tracer } : {}),
   });
   subscriber.start();
 
@@ -147,12 +158,14 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     metricsApp: createMetricsApp(metrics, logger),
     healthMonitor,
     subscriber,
+    tracer,
     async close() {
       healthMonitor.stop();
       await subscriber.stop();
       await app.shutdown();
       for (const c of [identityClient, auditClient, core, recall, copilot]) c?.close();
       await answerWorkers?.close();
+      await tracer?.shutdown();
     },
   };
 }

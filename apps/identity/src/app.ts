@@ -1,5 +1,6 @@
 import type { Metrics } from '@svc/metrics';
 import type { Postgres } from '@svc/postgres';
+import { selfTraceMiddleware, type Tracer } from '@svc/self-trace';
 import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
 import { notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
@@ -29,6 +30,8 @@ export interface IdentityDeps {
    * let whoever controls the database rewind the chains unnoticed. Closed by the caller.
    */
   checkpoints: CheckpointStore;
+  /** Self-tracing (SVC_SELF_TRACE_PROJECT): a server span per request. Absent: no middleware. */
+  tracer?: Tracer;
 }
 
 /** The identity service (docs/architecture.md, docs/internal-api.md) as an express app. */
@@ -48,6 +51,14 @@ export function createIdentityApp(deps: IdentityDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
+  // Not traced: each gateway's invalidation stream (open as long as the gateway runs) and its
+  // acknowledgements, once a second: a lease keeping itself alive, not a call anyone waits for.
+  if (deps.tracer)
+    app.use(
+      selfTraceMiddleware(deps.tracer, {
+        untraced: ['/internal/v1/invalidations', '/internal/v1/invalidations/ack'],
+      }),
+    );
   app.use(express.json({ limit: '2mb' }));
 
   app.get('/healthz', async (_req, res) => {

@@ -16,6 +16,25 @@ describe('identity config', () => {
     });
   });
 
+  it('traces itself into SVC_SELF_TRACE_PROJECT through SVC_CORE_URL, and refuses a project without it', () => {
+    expect(loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET }).selfTrace).toBeUndefined();
+    expect(
+      loadIdentityConfig({
+        SVC_INTERNAL_SECRET: SECRET,
+        SVC_SELF_TRACE_PROJECT: 'prj_stack',
+        SVC_CORE_URL: 'http://core:8080',
+      }).selfTrace,
+    ).toEqual({ project: 'prj_stack', coreUrl: 'http://core:8080', sampleRate: 0 });
+    // SVC_OBSERVABILITY_ENDPOINT is the public address of DSNs, not where identity sends its spans.
+    expect(() =>
+      loadIdentityConfig({
+        SVC_INTERNAL_SECRET: SECRET,
+        SVC_SELF_TRACE_PROJECT: 'prj_stack',
+        SVC_OBSERVABILITY_ENDPOINT: 'http://core:8080',
+      }),
+    ).toThrow(/SVC_CORE_URL: is required when SVC_SELF_TRACE_PROJECT is set/);
+  });
+
   it('takes the port from SVC_IDENTITY_PORT, else from SVC_IDENTITY_INTERNAL_URL', () => {
     expect(
       loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_IDENTITY_INTERNAL_URL: 'http://id:9191' }).port,

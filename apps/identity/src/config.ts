@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { CHECKPOINT_KEY_MIN_LENGTH } from '@svc/audit';
 import { httpUrl, internalSecret, logLevel, parseEnv, portOf, resolveDataDir } from '@svc/config';
 import type { PostgresOptions } from '@svc/postgres';
+import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-trace';
 import { z } from 'zod';
 
 const emptyAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
@@ -29,6 +30,10 @@ const identityEnvSchema = z
         )
         .optional(),
     ),
+    // The stack traced by itself: identity calls no core otherwise, so the core's internal address
+    // is its own variable (SVC_OBSERVABILITY_ENDPOINT here is the public one written into DSNs).
+    SVC_CORE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+    ...selfTraceEnv,
   })
   .transform((env) => ({
     // Its own port variable wins; else the port of the URL the other services use to reach it.
@@ -40,6 +45,11 @@ const identityEnvSchema = z
     logLevel: env.SVC_LOG_LEVEL,
     checkpointDir: env.SVC_AUDIT_CHECKPOINT_DIR,
     checkpointKey: env.SVC_AUDIT_CHECKPOINT_KEY,
+    selfTraceEnv: {
+      SVC_SELF_TRACE_PROJECT: env.SVC_SELF_TRACE_PROJECT,
+      SVC_SELF_TRACE_SAMPLE_RATE: env.SVC_SELF_TRACE_SAMPLE_RATE,
+    },
+    coreUrl: env.SVC_CORE_URL,
   }));
 
 /** Where the audit chain is anchored outside the database (docs/internal-api.md, audit checkpoints). */
@@ -52,11 +62,13 @@ export interface AuditCheckpointConfig {
 
 export type IdentityConfig = Omit<
   z.output<typeof identityEnvSchema>,
-  'databaseUrl' | 'checkpointDir' | 'checkpointKey'
+  'databaseUrl' | 'checkpointDir' | 'checkpointKey' | 'selfTraceEnv' | 'coreUrl'
 > & {
   /** Embedded PGlite under `<data dir>/identity` unless SVC_IDENTITY_DATABASE_URL names a server. */
   database: PostgresOptions;
   auditCheckpoints: AuditCheckpointConfig;
+  /** SVC_SELF_TRACE_PROJECT (sent to SVC_CORE_URL): where identity's own spans go; undefined: not traced. */
+  selfTrace: SelfTraceConfig | undefined;
 };
 
 /**
@@ -71,10 +83,15 @@ export function loadIdentityConfig(
   env: Record<string, string | undefined>,
   cwd: string = process.cwd(),
 ): IdentityConfig {
-  const { databaseUrl, checkpointDir, checkpointKey, ...rest } = parseEnv('identity', identityEnvSchema, env);
+  const { databaseUrl, checkpointDir, checkpointKey, selfTraceEnv, coreUrl, ...rest } = parseEnv(
+    'identity',
+    identityEnvSchema,
+    env,
+  );
   const dataDir = resolveDataDir(env, cwd);
   return {
     ...rest,
+    selfTrace: selfTraceConfig('identity', selfTraceEnv, { url: coreUrl, variable: 'SVC_CORE_URL' }),
     database: databaseUrl ? { url: databaseUrl } : { dataDir: join(dataDir, 'identity') },
     auditCheckpoints: {
       // A relative path counts from where the command was typed, as SVC_DATA_DIR does.

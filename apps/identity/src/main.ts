@@ -1,12 +1,18 @@
 import { ConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
+import { traceFields } from '@svc/self-trace';
 import { loadIdentityConfig } from './config';
 import { wireIdentity } from './wiring';
 
 async function main(): Promise<void> {
   const config = loadIdentityConfig(process.env);
-  const logger = createLogger({ name: 'identity', level: config.logLevel });
+  const logger = createLogger({
+    name: 'identity',
+    level: config.logLevel,
+    // Self-tracing: a line written while serving a request names its trace and span.
+    ...(config.selfTrace ? { mixin: traceFields } : {}),
+  });
   const identity = await wireIdentity(config, {
     logger,
     metrics: createPromMetrics({ prefix: 'svc_identity_' }),

@@ -1,5 +1,6 @@
 import type { Metrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
+import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import { createIdentityApp } from './app';
@@ -17,6 +18,8 @@ export interface WiredIdentity {
   invalidations: InvalidationHub;
   /** The audit checkpoint log under the checkpoint dir. */
   checkpoints: CheckpointStore;
+  /** Self-tracing's tracer, when SVC_SELF_TRACE_PROJECT is set (shut down by close()). */
+  tracer: Tracer | undefined;
   /** Closes the stores. The HTTP server is the caller's. */
   close(): Promise<void>;
 }
@@ -55,6 +58,12 @@ export async function wireIdentity(
     throw err;
   }
   const invalidations = createInvalidationHub({ db, logger: deps.logger, metrics: deps.metrics });
+  const tracer = createSelfTracer({
+    service: 'identity',
+    internalSecret: config.internalSecret,
+    logger: deps.logger,
+    ...config.selfTrace,
+  });
   const app = createIdentityApp({
     db,
     internalSecret: config.internalSecret,
@@ -63,13 +72,16 @@ export async function wireIdentity(
     ingestEndpoint: config.ingestEndpoint,
     invalidations,
     checkpoints,
+    ...(tracer ? { tracer } : {}),
   });
   return {
     app,
     db,
     invalidations,
     checkpoints,
+    tracer,
     async close() {
+      await tracer?.shutdown();
       await invalidations.close();
       await db.close();
       await checkpoints.close();

@@ -1,6 +1,7 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import type { IngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
+import { selfTraceMiddleware, type Tracer } from '@svc/self-trace';
 import type { Logger } from '@svc/tool-kit';
 import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
@@ -37,6 +38,11 @@ export interface CoreAppDeps {
   symbolicator?: Symbolicator;
   /** How tool queries share the engine; defaults from the client (defaultQueryLimits). */
   queries?: Partial<SchedulerLimits & QueryBudget>;
+  /**
+   * Self-tracing (SVC_SELF_TRACE_PROJECT): a server span per request, a span per tool call and per
+   * query. Absent: no middleware, no span.
+   */
+  tracer?: Tracer;
 }
 
 const DEFAULT_MAX_INGEST_BODY_BYTES = 10 * 1024 * 1024;
@@ -66,6 +72,7 @@ export function createCoreApp(deps: CoreAppDeps): Express {
   // Answers to POSTs, never cached: an ETag would only cost a hash of every body (3% of the CPU
   // under a flood of large answers).
   app.set('etag', false);
+  if (deps.tracer) app.use(selfTraceMiddleware(deps.tracer));
 
   app.get('/healthz', async (_req, res) => {
     const up = await deps.ch.ping().catch(() => false);
@@ -120,6 +127,7 @@ export function createCoreApp(deps: CoreAppDeps): Express {
       now,
       scheduler: new FairScheduler(queries, deps.metrics),
       budget: queries,
+      ...(deps.tracer ? { tracer: deps.tracer } : {}),
     }),
   );
   app.use(notFoundHandler());

@@ -23,6 +23,21 @@ describe('loadCoreConfig', () => {
     ).toBe(7000);
   });
 
+  it('traces itself into SVC_SELF_TRACE_PROJECT, sending to its own endpoint; off when unset', () => {
+    expect(loadCoreConfig(secret).selfTrace).toBeUndefined();
+    expect(
+      loadCoreConfig({
+        ...secret,
+        SVC_OBSERVABILITY_ENDPOINT: 'http://core:9100',
+        SVC_SELF_TRACE_PROJECT: 'prj_stack',
+        SVC_SELF_TRACE_SAMPLE_RATE: '0.5',
+      }).selfTrace,
+    ).toEqual({ project: 'prj_stack', coreUrl: 'http://core:9100', sampleRate: 0.5 });
+    expect(() => loadCoreConfig({ ...secret, SVC_SELF_TRACE_SAMPLE_RATE: '2' })).toThrow(
+      /SVC_SELF_TRACE_SAMPLE_RATE: must be/,
+    );
+  });
+
   it('uses a ClickHouse server when SVC_CLICKHOUSE_URL is set', () => {
     const config = loadCoreConfig({
       ...secret,

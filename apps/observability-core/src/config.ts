@@ -8,6 +8,7 @@ import {
   portOf,
   resolveDataDir,
 } from '@svc/config';
+import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-trace';
 import { z } from 'zod';
 import { defaultPerProject } from './scheduling/fair-scheduler';
 import type { Retention } from './storage/migrations';
@@ -39,6 +40,8 @@ const coreEnv = z.object({
   SVC_CORE_QUEUED_PER_PROJECT: z.coerce.number().int().min(0).max(10_000).default(64),
   SVC_CORE_CALL_BUDGET_MS: z.coerce.number().int().min(1000).max(600_000).default(12_000),
   SVC_CORE_QUERY_MAX_MEMORY_MB: z.coerce.number().int().min(16).max(1_048_576).default(2048),
+  // The stack traced by itself: the core sends its own spans to itself (SVC_OBSERVABILITY_ENDPOINT).
+  ...selfTraceEnv,
 });
 
 export type StorageConfig =
@@ -65,6 +68,8 @@ export interface CoreConfig {
   /** Absolute directory of uploaded debug files. */
   debugFilesDir: string;
   queries: QueryConfig;
+  /** SVC_SELF_TRACE_PROJECT: where the core's own spans go; undefined: not traced. */
+  selfTrace: SelfTraceConfig | undefined;
 }
 
 export function loadCoreConfig(
@@ -114,5 +119,9 @@ export function loadCoreConfig(
       callBudgetMs: e.SVC_CORE_CALL_BUDGET_MS,
       maxMemoryUsageBytes: e.SVC_CORE_QUERY_MAX_MEMORY_MB * 2 ** 20,
     },
+    selfTrace: selfTraceConfig('observability-core', e, {
+      url: e.SVC_OBSERVABILITY_ENDPOINT,
+      variable: 'SVC_OBSERVABILITY_ENDPOINT',
+    }),
   };
 }

@@ -1,11 +1,17 @@
 import { createServer } from 'node:http';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
+import { traceFields } from '@svc/self-trace';
 import { loadCoreConfig } from './config';
 import { wireCore } from './wiring';
 
 const config = loadCoreConfig(process.env);
-const logger = createLogger({ name: 'observability-core', level: config.logLevel });
+const logger = createLogger({
+  name: 'observability-core',
+  level: config.logLevel,
+  // Self-tracing: a line written while serving a request names its trace and span.
+  ...(config.selfTrace ? { mixin: traceFields } : {}),
+});
 
 try {
   const core = await wireCore(config, { logger, metrics: createPromMetrics() });
@@ -23,9 +29,12 @@ try {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    server.close(() => {
-      void core.close().finally(() => process.exit(0));
-    });
+    // The core's own last spans go to itself: sent while it still listens.
+    void (core.tracer?.shutdown() ?? Promise.resolve()).finally(() =>
+      server.close(() => {
+        void core.close().finally(() => process.exit(0));
+      }),
+    );
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));

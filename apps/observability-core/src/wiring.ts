@@ -1,6 +1,7 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import { createHttpIngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
+import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import { createCoreApp } from './app';
@@ -14,6 +15,11 @@ import { startSymbolicationWorker } from './symbolication/worker';
 export interface WiredCore {
   app: Express;
   ch: ClickHouse;
+  /**
+   * Self-tracing's tracer, when SVC_SELF_TRACE_PROJECT is set. The core sends its spans to itself:
+   * shut it down (a last flush) before closing the HTTP server.
+   */
+  tracer: Tracer | undefined;
   /** Stops the symbolication worker, then closes the store. The HTTP server is the caller's. */
   close(): Promise<void>;
 }
@@ -38,6 +44,12 @@ export async function wireCore(
   const debugFiles = createDebugFileStore(config.debugFilesDir);
   const symbolicator = createSymbolicator({ ch, files: debugFiles, logger });
   const worker = startSymbolicationWorker({ ch, files: debugFiles, logger, symbolicator });
+  const tracer = createSelfTracer({
+    service: 'observability-core',
+    internalSecret: config.internalSecret,
+    logger,
+    ...config.selfTrace,
+  });
   const app = createCoreApp({
     ch,
     ingestKeys: createHttpIngestKeyResolver({
@@ -51,11 +63,14 @@ export async function wireCore(
     debugFiles,
     symbolicator,
     queries: config.queries,
+    ...(tracer ? { tracer } : {}),
   });
   return {
     app,
     ch,
+    tracer,
     async close() {
+      await tracer?.shutdown();
       await worker.stop();
       await ch.close();
     },

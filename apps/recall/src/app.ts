@@ -1,4 +1,5 @@
 import type { IngestKeyResolver } from '@svc/ingest-auth';
+import { selfTraceMiddleware, type Tracer } from '@svc/self-trace';
 import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import { requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Express } from 'express';
@@ -12,12 +13,15 @@ export interface RecallAppDeps extends RecallContext {
   internalSecret: string;
   ingestKeys: IngestKeyResolver;
   consoleSessions: ConsoleSessions;
+  /** Self-tracing (SVC_SELF_TRACE_PROJECT): a server span per request. Absent: no middleware. */
+  tracer?: Tracer;
 }
 
 /** recall: device uploads and polls, the console side, the internal tool endpoint, health. */
 export function createRecallApp(deps: RecallAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  if (deps.tracer) app.use(selfTraceMiddleware(deps.tracer));
   app.get('/healthz', async (_req, res) => {
     await deps.db.ping();
     res.json({ status: 'ok' });

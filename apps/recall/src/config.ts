@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { httpUrl, internalSecret, logLevel, parseEnv, portOf, resolveDataDir } from '@svc/config';
 import type { PostgresOptions } from '@svc/postgres';
+import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-trace';
 import { z } from 'zod';
 import { parseMasterKey } from './keys';
 
@@ -33,6 +34,9 @@ const recallEnvSchema = z.object({
       .optional(),
   ),
   SVC_LOG_LEVEL: logLevel,
+  // The stack traced by itself: recall calls no core otherwise, so the core's address is its own variable.
+  SVC_CORE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+  ...selfTraceEnv,
 });
 
 export interface RecallConfig {
@@ -46,6 +50,8 @@ export interface RecallConfig {
   /** Uploaded files' bytes. */
   filesDir: string;
   masterKey: Buffer;
+  /** SVC_SELF_TRACE_PROJECT (sent to SVC_CORE_URL): where recall's own spans go; undefined: not traced. */
+  selfTrace: SelfTraceConfig | undefined;
 }
 
 export const MASTER_KEY_FILE = 'recall-master-key';
@@ -76,5 +82,6 @@ export function loadRecallConfig(env: Record<string, string | undefined>, cwd = 
     database: e.SVC_RECALL_DATABASE_URL ? { url: e.SVC_RECALL_DATABASE_URL } : { dataDir: join(dir, 'db') },
     filesDir: join(dir, 'files'),
     masterKey: masterKeyIn(dir, e.SVC_RECALL_MASTER_KEY),
+    selfTrace: selfTraceConfig('recall', e, { url: e.SVC_CORE_URL, variable: 'SVC_CORE_URL' }),
   };
 }

@@ -1,3 +1,4 @@
+import { startClientSpan, type Tracer } from '@svc/self-trace';
 import { BackendUnavailableError, UnauthorizedError } from '@svc/tool-kit';
 import { z } from 'zod';
 
@@ -39,34 +40,55 @@ export function createIdentityConsoleSessions(options: {
   identityUrl: string;
   internalSecret: string;
   timeoutMs?: number;
+  /** Self-tracing: the introspection is a client span, and identity is told it as its parent. */
+  tracer?: Tracer;
 }): ConsoleSessions {
   const base = options.identityUrl.replace(/\/+$/, '');
+  const { tracer } = options;
+  async function resolve(sessionToken: string, projectId: string, traceparent?: string) {
+    let res: Response;
+    try {
+      res = await fetch(`${base}/internal/v1/console-sessions/introspect`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-internal-secret': options.internalSecret,
+          ...(traceparent ? { traceparent } : {}),
+        },
+        body: JSON.stringify({ session_token: sessionToken, project_id: projectId }),
+        signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
+      });
+    } catch (err) {
+      throw new BackendUnavailableError('identity', 5, { cause: err });
+    }
+    const parsed = answer.safeParse(res.ok ? await res.json().catch(() => undefined) : undefined);
+    if (!parsed.success) {
+      throw new BackendUnavailableError('identity', 5, {
+        cause: new Error(`session introspection: HTTP ${res.status}`),
+      });
+    }
+    if (!parsed.data.active) return undefined;
+    return {
+      userId: parsed.data.user_id,
+      orgId: parsed.data.org_id,
+      projectInOrg: parsed.data.project_in_org,
+      capabilities: parsed.data.capabilities,
+    };
+  }
+  if (!tracer) return { resolve: (token, projectId) => resolve(token, projectId) };
   return {
     async resolve(sessionToken, projectId) {
-      let res: Response;
+      const call = startClientSpan(tracer, 'POST /internal/v1/console-sessions/introspect', 'identity');
       try {
-        res = await fetch(`${base}/internal/v1/console-sessions/introspect`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-internal-secret': options.internalSecret },
-          body: JSON.stringify({ session_token: sessionToken, project_id: projectId }),
-          signal: AbortSignal.timeout(options.timeoutMs ?? 3_000),
-        });
+        const caller = await resolve(sessionToken, projectId, call.traceparent);
+        call.span.setStatus('ok');
+        return caller;
       } catch (err) {
-        throw new BackendUnavailableError('identity', 5, { cause: err });
+        call.span.recordError(err);
+        throw err;
+      } finally {
+        call.span.end();
       }
-      const parsed = answer.safeParse(res.ok ? await res.json().catch(() => undefined) : undefined);
-      if (!parsed.success) {
-        throw new BackendUnavailableError('identity', 5, {
-          cause: new Error(`session introspection: HTTP ${res.status}`),
-        });
-      }
-      if (!parsed.data.active) return undefined;
-      return {
-        userId: parsed.data.user_id,
-        orgId: parsed.data.org_id,
-        projectInOrg: parsed.data.project_in_org,
-        capabilities: parsed.data.capabilities,
-      };
     },
   };
 }

@@ -1,12 +1,18 @@
 import { ConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
+import { traceFields } from '@svc/self-trace';
 import { loadRecallConfig } from './config';
 import { wireRecall } from './wiring';
 
 async function main(): Promise<void> {
   const config = loadRecallConfig(process.env);
-  const logger = createLogger({ name: 'recall', level: config.logLevel });
+  const logger = createLogger({
+    name: 'recall',
+    level: config.logLevel,
+    // Self-tracing: a line written while serving a request names its trace and span.
+    ...(config.selfTrace ? { mixin: traceFields } : {}),
+  });
   const recall = await wireRecall(config, { logger, metrics: createPromMetrics({ prefix: 'svc_recall_' }) });
   const server = recall.app.listen(config.port, config.host, () => {
     logger.info({ port: config.port, host: config.host, store: recall.db.kind }, 'recall listening');

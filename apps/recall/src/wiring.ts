@@ -1,6 +1,7 @@
 import { createHttpIngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
+import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import { createRecallApp } from './app';
@@ -13,6 +14,8 @@ import { migrateRecall } from './store/migrations';
 export interface WiredRecall {
   app: Express;
   db: Postgres;
+  /** Self-tracing's tracer, when SVC_SELF_TRACE_PROJECT is set (shut down by close()). */
+  tracer: Tracer | undefined;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,12 @@ export async function wireRecall(
   const db = await createPostgres(config.database);
   await migrateRecall(db);
   const clock = deps.clock ?? (() => new Date());
+  const tracer = createSelfTracer({
+    service: 'recall',
+    internalSecret: config.internalSecret,
+    logger: deps.logger,
+    ...config.selfTrace,
+  });
   const app = createRecallApp({
     db,
     files: createFileStore(config.filesDir),
@@ -39,7 +48,17 @@ export async function wireRecall(
     consoleSessions: createIdentityConsoleSessions({
       identityUrl: config.identityUrl,
       internalSecret: config.internalSecret,
+      ...(tracer ? { tracer } : {}),
     }),
+    ...(tracer ? { tracer } : {}),
   });
-  return { app, db, close: () => db.close() };
+  return {
+    app,
+    db,
+    tracer,
+    async close() {
+      await tracer?.shutdown();
+      await db.close();
+    },
+  };
 }

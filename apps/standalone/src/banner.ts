@@ -21,6 +21,8 @@ export interface BannerInfo {
   token?: string;
   seeded?: Record<string, number>;
   startupMs: number;
+  /** The project the stack traces itself into; its token only on the start that made it. */
+  selfTrace?: { projectId: string; token?: string };
 }
 
 export function banner(info: BannerInfo): string {
@@ -41,6 +43,7 @@ export function banner(info: BannerInfo): string {
       .map(([group, state]) => `${group} (${state})`)
       .join(', ')}`,
   ];
+  if (info.selfTrace) lines.push(selfTraceLine(info.selfTrace));
   if (info.seeded) {
     const parts = Object.entries(info.seeded)
       .filter(([, n]) => n > 0)
@@ -92,6 +95,19 @@ export function banner(info: BannerInfo): string {
   );
   lines.push('', 'Stop with Ctrl-C. Data is kept for the next start.', '');
   return lines.join('\n');
+}
+
+/**
+ * How to look at the stack's own spans. On the start that made the project, a token for it (shown
+ * once, like the demo's): the question "why was that call slow?" is one trace.search away. After,
+ * the command that mints one: printing a fresh token on every start would leave a live credential
+ * per restart.
+ */
+function selfTraceLine(selfTrace: { projectId: string; token?: string }): string {
+  const how = selfTrace.token
+    ? `token (shown once): ${selfTrace.token}`
+    : `a token: pnpm svc token create --project ${selfTrace.projectId}`;
+  return `  Stack's traces  ${selfTrace.projectId}   (its own spans, for trace.search / trace.get; ${how})`;
 }
 
 function indent(text: string): string {

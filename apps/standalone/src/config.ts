@@ -16,6 +16,9 @@ const standaloneEnv = z.object({
   /** Tests: where to write {urls, project_id, org_id, token} once everything listens. */
   SVC_STANDALONE_READY_FILE: z.string().optional(),
   SVC_LOG_LEVEL: z.string().default('warn'),
+  // The stack traced by itself (README): on unless 0. SVC_SELF_TRACE_PROJECT, when set, names the
+  // project; otherwise the standalone makes a "stack" project in the demo org and uses it.
+  SVC_STANDALONE_SELF_TRACE: z.enum(['0', '1']).default('1'),
 });
 
 export interface StandaloneConfig {
@@ -25,6 +28,11 @@ export interface StandaloneConfig {
   readyFile: string | undefined;
   gatewayPort: number;
   internalSecret: string;
+  /**
+   * Self-tracing: off, the project SVC_SELF_TRACE_PROJECT names, or the "stack" project the
+   * standalone makes (withSelfTraceProject puts it into serviceEnv once it exists).
+   */
+  selfTrace: { kind: 'off' } | { kind: 'given'; project: string } | { kind: 'stack' };
   /** The environment every service's own config.ts parses, with the standalone's defaults filled in. */
   serviceEnv: Record<string, string | undefined>;
 }
@@ -49,11 +57,21 @@ export function loadStandaloneConfig(
   const dataDir = resolveDataDir(env, cwd);
   const internalSecret = resolveInternalSecret(dataDir, env.SVC_INTERNAL_SECRET?.trim() || undefined);
   const host = e.SVC_STANDALONE_HOST;
+  const coreUrl = env.SVC_OBSERVABILITY_ENDPOINT || 'http://localhost:8080';
+  const given = env.SVC_SELF_TRACE_PROJECT?.trim();
+  const selfTrace: StandaloneConfig['selfTrace'] =
+    e.SVC_STANDALONE_SELF_TRACE === '0'
+      ? { kind: 'off' }
+      : given
+        ? { kind: 'given', project: given }
+        : { kind: 'stack' };
   const serviceEnv: Record<string, string | undefined> = {
     ...env,
     SVC_DATA_DIR: dataDir,
     SVC_INTERNAL_SECRET: internalSecret,
-    SVC_OBSERVABILITY_ENDPOINT: env.SVC_OBSERVABILITY_ENDPOINT || 'http://localhost:8080',
+    SVC_OBSERVABILITY_ENDPOINT: coreUrl,
+    // Identity and recall send their own spans to the core here (the others use the endpoint above).
+    SVC_CORE_URL: env.SVC_CORE_URL || coreUrl,
     SVC_IDENTITY_INTERNAL_URL: env.SVC_IDENTITY_INTERNAL_URL || 'http://localhost:8081',
     SVC_RECALL_ENDPOINT: env.SVC_RECALL_ENDPOINT || 'http://localhost:8087',
     SVC_RECALL_HOST: env.SVC_RECALL_HOST || host,
@@ -63,6 +81,9 @@ export function loadStandaloneConfig(
     SVC_IDENTITY_HOST: env.SVC_IDENTITY_HOST || host,
     SVC_MCP_HTTP_HOST: env.SVC_MCP_HTTP_HOST || host,
     SVC_LOG_LEVEL: e.SVC_LOG_LEVEL,
+    // Set by withSelfTraceProject once the project exists; off means off for every service.
+    ...(selfTrace.kind === 'given' ? {} : { SVC_SELF_TRACE_PROJECT: undefined }),
+    ...(selfTrace.kind === 'off' ? { SVC_SELF_TRACE_SAMPLE_RATE: undefined } : {}),
   };
   return {
     dataDir,
@@ -71,6 +92,12 @@ export function loadStandaloneConfig(
     readyFile: e.SVC_STANDALONE_READY_FILE,
     gatewayPort: e.SVC_MCP_HTTP_PORT,
     internalSecret,
+    selfTrace,
     serviceEnv,
   };
+}
+
+/** The configuration with every service tracing itself into `projectId`. */
+export function withSelfTraceProject(config: StandaloneConfig, projectId: string): StandaloneConfig {
+  return { ...config, serviceEnv: { ...config.serviceEnv, SVC_SELF_TRACE_PROJECT: projectId } };
 }

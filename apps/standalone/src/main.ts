@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, findRepositoryRoot } from '@svc/config';
 import { generateDemoRecall } from '@svc/demo-data';
 import { createLogger } from '@svc/logger';
+import { traceFields } from '@svc/self-trace';
 import { banner } from './banner';
-import { loadStandaloneConfig } from './config';
+import { loadStandaloneConfig, withSelfTraceProject } from './config';
 import { AlreadyRunningError, acquireInstanceLock } from './instance-lock';
 import { PortInUseError } from './listen';
 import {
@@ -19,6 +20,7 @@ import {
   markSeeded,
   seedDemoRecall,
 } from './seed';
+import { bootstrapBeforeStart } from './self-trace';
 import { startStack } from './stack';
 
 // `pnpm start`: the whole stack in one process. Expected failures (bad config, a second
@@ -32,12 +34,19 @@ try {
     name: 'standalone',
     level: config.serviceEnv.SVC_LOG_LEVEL,
     destination: 'stderr',
+    // Self-tracing: a line written while a service serves a request names its trace and span.
+    ...(config.selfTrace.kind === 'off' ? {} : { mixin: traceFields }),
   });
-  const stack = await startStack(config, logger);
+  // The stack's own project must exist before the services that trace into it start.
+  const early = config.selfTrace.kind === 'stack' ? await bootstrapBeforeStart(config, logger) : undefined;
+  const selfTraceProject =
+    config.selfTrace.kind === 'given' ? config.selfTrace.project : early?.stackProjectId;
+  const stack = await startStack(early ? withSelfTraceProject(config, early.stackProjectId) : config, logger);
 
   const api = adminApi(stack.urls.identity, config.internalSecret);
-  const org = await bootstrapDemoOrg(api);
+  const org = early?.org ?? (await bootstrapDemoOrg(api));
   let token: string | undefined;
+  let stackToken: string | undefined;
   let seeded: Record<string, number> | undefined;
   let demo: (typeof config.demo & { now: number }) | undefined;
   if (!isSeeded(config.dataDir)) {
@@ -56,6 +65,10 @@ try {
       org.user_password ? { email: DEMO_USER_EMAIL, password: org.user_password } : undefined,
     );
     token = (await createToken(api, org.project_id, org.user_id, 'standalone demo')).token;
+    // A token for the stack's own traces, shown once with the demo's: the first thing to try.
+    if (early)
+      stackToken = (await createToken(api, early.stackProjectId, org.user_id, 'standalone: the stack traced'))
+        .token;
     markSeeded(config.dataDir, { project_id: org.project_id, demo, seeded });
   }
 
@@ -71,6 +84,9 @@ try {
       seeded,
       startupMs,
       groups: stack.groups(),
+      ...(selfTraceProject
+        ? { selfTrace: { projectId: selfTraceProject, ...(stackToken ? { token: stackToken } : {}) } }
+        : {}),
     }),
   );
   if (config.readyFile) {
@@ -82,6 +98,8 @@ try {
         org_id: org.org_id,
         user_id: org.user_id,
         token: token ?? null,
+        stack_project_id: selfTraceProject ?? null,
+        stack_token: stackToken ?? null,
         startup_ms: startupMs,
         demo: demo ?? null,
         groups: stack.groups(),

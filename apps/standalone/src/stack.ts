@@ -5,6 +5,7 @@ import type { PinoLogger } from '@svc/logger';
 import { createPromMetrics } from '@svc/metrics';
 import { loadCoreConfig, wireCore } from '@svc/observability-core';
 import { loadRecallConfig, wireRecall } from '@svc/recall';
+import type { Tracer } from '@svc/self-trace';
 import type { StandaloneConfig } from './config';
 import { listen } from './listen';
 
@@ -35,7 +36,10 @@ export interface RunningStack {
  */
 export async function startStack(config: StandaloneConfig, logger: PinoLogger): Promise<RunningStack> {
   const closers: (() => Promise<void>)[] = [];
+  // Self-tracing: every service's last spans are sent while the core still listens.
+  const tracers: (Tracer | undefined)[] = [];
   const close = async () => {
+    await Promise.all(tracers.map((t) => t?.exporter.flush()));
     for (const fn of closers.reverse()) await fn().catch((err) => logger.error({ err }, 'close failed'));
   };
   try {
@@ -53,6 +57,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
       metrics: createPromMetrics({ prefix: 'svc_identity_' }),
     });
     closers.push(identity.close);
+    tracers.push(identity.tracer);
     const identityServer = await listen('identity', identity.app, identityConfig.host, identityConfig.port);
     closers.push(identityServer.close);
 
@@ -61,6 +66,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
       metrics: createPromMetrics({ prefix: 'svc_core_' }),
     });
     closers.push(core.close);
+    tracers.push(core.tracer);
     const coreServer = await listen('observability-core', core.app, coreConfig.host, coreConfig.port);
     closers.push(coreServer.close);
 
@@ -69,6 +75,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
       metrics: createPromMetrics({ prefix: 'svc_recall_' }),
     });
     closers.push(recall.close);
+    tracers.push(recall.tracer);
     const recallServer = await listen('recall', recall.app, recallConfig.host, recallConfig.port);
     closers.push(recallServer.close);
 
@@ -77,6 +84,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
       metrics: createPromMetrics({ prefix: 'svc_copilot_' }),
     });
     closers.push(copilot.close);
+    tracers.push(copilot.tracer);
     const copilotServer = await listen('copilot', copilot.app, copilotConfig.host, copilotConfig.port);
     closers.push(copilotServer.close);
 
@@ -85,6 +93,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
       metrics: createPromMetrics(),
     });
     closers.push(() => wired.close());
+    tracers.push(wired.tracer);
     const gateway = await listen('gateway', wired.app, gatewayConfig.host, gatewayConfig.port);
     closers.push(gateway.close);
     const metrics = await listen('metrics', wired.metricsApp, gatewayConfig.host, gatewayConfig.metricsPort);

@@ -1,4 +1,5 @@
 import type { Metrics } from '@svc/metrics';
+import { formatTraceparent, parseTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
 import {
   ACTOR_HEADER,
   type BackendCallOptions,
@@ -58,6 +59,12 @@ export interface BackendClientOptions {
    * are not retried: a slow analytic query retried twice triples the caller's wait.
    */
   retryPosts?: boolean;
+  /**
+   * The service's own tracer (SVC_SELF_TRACE_PROJECT): each attempt becomes a client span, child of
+   * the active span, and the `traceparent` sent points at it. Without one, nothing is made and an
+   * inbound traceparent is passed on unchanged (outboundTraceparent).
+   */
+  tracer?: Tracer;
 }
 
 export interface RequestOptions {
@@ -73,6 +80,8 @@ export interface RequestOptions {
   reserveAnswer?: (bytes: number | undefined) => Promise<void>;
   /** A successful answer announced at least this long is returned unparsed (BackendCallOptions). */
   unparsedFrom?: number;
+  /** No client span even with a tracer (health probes: every few seconds, a root trace each). */
+  untraced?: boolean;
 }
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
@@ -93,6 +102,8 @@ interface Attempt {
   path: string;
   body: unknown;
   options: RequestOptions;
+  /** The attempt's client span, when traced: the header then points at it. */
+  traceparent?: string;
 }
 
 const MAX_RETRIES = 2;
@@ -149,7 +160,7 @@ class CancelledError extends InternalError {
  * opened breaker also stops the retries, and each attempt counts towards its statistics.
  */
 export function createBackendClient(options: BackendClientOptions): BackendClient {
-  const { name, logger } = options;
+  const { name, logger, tracer } = options;
   const breakerOptions = options.breaker ?? DEFAULT_BREAKER;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const origin = new URL(baseUrl);
@@ -222,7 +233,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         accept: 'application/json',
         'x-internal-secret': options.internalSecret,
         'x-request-id': req.requestId,
-        traceparent: outboundTraceparent(req.traceparent),
+        traceparent: attempt.traceparent ?? outboundTraceparent(req.traceparent),
       };
       if (req.actor) headers[ACTOR_HEADER] = JSON.stringify(req.actor);
       if (method === 'POST') headers['content-type'] = 'application/json';
@@ -324,7 +335,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     try {
       for (let n = 0; ; n++) {
         try {
-          return await fire(attempt);
+          return await (tracer && !attempt.options.untraced ? fireTraced(tracer, attempt, n) : fire(attempt));
         } catch (err) {
           if (!retry || n >= MAX_RETRIES || !isRetryable(err) || attempt.options.signal?.aborted) throw err;
           await sleep(Math.random() * Math.min(RETRY_CAP_MS, RETRY_BASE_MS * 2 ** n));
@@ -336,6 +347,30 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     } finally {
       requests.inc({ backend: name, method: attempt.method, outcome });
       latency.observe({ backend: name, outcome }, (performance.now() - started) / 1000);
+    }
+  }
+
+  /**
+   * One attempt in a client span: its parent is the span the caller runs in (the server span of the
+   * request being served), else the caller's traceparent, else none (a root).
+   */
+  async function fireTraced(tracer: Tracer, attempt: Attempt, retry: number): Promise<unknown> {
+    const span = tracer.startSpan(`${attempt.method} ${templatePath(attempt.path)}`, {
+      kind: 'client',
+      parent: tracer.scope.active() ?? parseTraceparent(attempt.options.traceparent),
+      attributes: { 'peer.service': name, 'http.method': attempt.method },
+    });
+    if (retry > 0) span.setAttribute('retry', retry);
+    try {
+      const answer = await fire({ ...attempt, traceparent: formatTraceparent(span.context) });
+      span.setStatus('ok');
+      return answer;
+    } catch (err) {
+      span.recordError(err);
+      span.setAttribute('outcome', outcomeOf(err));
+      throw err;
+    } finally {
+      span.end();
     }
   }
 

@@ -63,7 +63,11 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   async function probe(backend: MonitoredBackend & { client: BackendClient }): Promise<void> {
     let healthy: boolean;
     try {
-      await backend.client.getJson('/healthz', { requestId: `health-${randomUUID()}`, retry: false });
+      await backend.client.getJson('/healthz', {
+        requestId: `health-${randomUUID()}`,
+        retry: false,
+        untraced: true,
+      });
       healthy = true;
     } catch (err) {
       healthy = false;

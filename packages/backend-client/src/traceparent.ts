@@ -18,9 +18,10 @@ export function newTraceparent(): string {
 }
 
 /**
- * The header an outbound call carries. A valid inbound context is passed on unchanged: the gateway
- * reports no spans of its own, so the downstream server span must point at the caller's real span
- * (a made-up intermediate span id would leave an orphan in the trace tree).
+ * The header an outbound call carries when the service reports no spans of its own (self-tracing
+ * off; with a tracer, the header points at the call's client span instead). A valid inbound context
+ * is passed on unchanged, so the downstream server span points at the caller's real span (a made-up
+ * intermediate span id would leave an orphan in the trace tree).
  */
 export function outboundTraceparent(given: string | undefined): string {
   const candidate = given?.trim().toLowerCase();

@@ -41,6 +41,11 @@ export interface QueryOptions extends QueryLimits {
    * CPU to others. The engine applies it only with CAP_SYS_NICE, otherwise it is a no-op.
    */
   threadNiceness?: number;
+  /**
+   * Called once the query is handed to the engine: embedded, after its wait for an idle chDB
+   * session (a tracer tells that wait from the run by it); on a server, at once.
+   */
+  onStart?: () => void;
 }
 
 export function isEmbedded(options: ServerOptions | EmbeddedOptions): options is EmbeddedOptions {

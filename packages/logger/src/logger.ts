@@ -7,6 +7,11 @@ export interface LoggerOptions {
   level?: string;
   /** stdio server: stdout carries MCP only, so logs must go to stderr (fd 2). */
   destination?: 'stdout' | 'stderr';
+  /**
+   * Fields added to every line, computed when it is written: self-tracing passes `traceFields`
+   * (@svc/self-trace), so a line written inside a span carries its trace_id and span_id.
+   */
+  mixin?: () => object;
 }
 
 // Structured JSON logs. Authorization headers and tokens are redacted wherever they appear.
@@ -15,6 +20,7 @@ export function createLogger(options: LoggerOptions): PinoLogger {
     {
       name: options.name,
       level: options.level ?? 'info',
+      ...(options.mixin ? { mixin: options.mixin } : {}),
       redact: {
         paths: [
           'req.headers.authorization',

@@ -12,6 +12,10 @@ export interface ToolBackendFixture {
   url: string;
   healthy: boolean;
   calls: Array<{ projectId: string; tool: string; input: unknown }>;
+  /** The `traceparent` of each call, in the order of `calls`. */
+  traceparents: Array<string | undefined>;
+  /** Batches posted to the internal ingest route (self-tracing), with the internal secret. */
+  ingested: Array<{ projectId: string; body: { spans?: Record<string, unknown>[] } }>;
   close(): Promise<void>;
 }
 
@@ -19,9 +23,16 @@ export async function startToolBackendFixture(
   secret: string,
   tools: Record<string, ToolAnswer>,
 ): Promise<ToolBackendFixture> {
-  const fixture: ToolBackendFixture = { url: '', healthy: true, calls: [], close: async () => {} };
+  const fixture: ToolBackendFixture = {
+    url: '',
+    healthy: true,
+    calls: [],
+    traceparents: [],
+    ingested: [],
+    close: async () => {},
+  };
   const app = express();
-  app.use(express.json());
+  app.use(express.json({ limit: '10mb' }));
   app.get('/healthz', (_req, res) => {
     res.status(fixture.healthy ? 200 : 503).json({ status: fixture.healthy ? 'ok' : 'down' });
   });
@@ -32,6 +43,7 @@ export async function startToolBackendFixture(
     }
     const { project, tool } = req.params;
     fixture.calls.push({ projectId: project, tool, input: req.body });
+    fixture.traceparents.push(req.get('traceparent'));
     const answer = tools[tool];
     if (!answer) {
       res.status(404).json({ error: 'not_found', message: `no tool ${tool}` });
@@ -43,6 +55,14 @@ export async function startToolBackendFixture(
       // A backend failing with internal detail in its body: the gateway must never echo it.
       res.status(500).json({ error: 'internal', message: (err as Error).message });
     }
+  });
+  app.post('/internal/v1/projects/:project/ingest', (req, res) => {
+    if (req.get('x-internal-secret') !== secret) {
+      res.status(401).json({ error: 'unauthorized', message: 'internal secret required' });
+      return;
+    }
+    fixture.ingested.push({ projectId: req.params.project, body: req.body });
+    res.json({ accepted: { spans: req.body?.spans?.length ?? 0 } });
   });
   const server = await listenLoopback(app);
   fixture.url = urlOf(server);

@@ -1,11 +1,13 @@
 import { type ClickHouse, exceededBudget, QueryCancelledError } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
+import type { Span, Tracer } from '@svc/self-trace';
 import { NotFoundError, parseInput, QueryBudgetError, UserInputError } from '@svc/tool-kit';
 import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
 import { budgetedClickHouse } from '../scheduling/budgeted-clickhouse';
 import type { FairScheduler } from '../scheduling/fair-scheduler';
 import type { AnyCoreTool } from '../tools/core-tool';
+import { tracedClickHouse } from '../tracing/traced-clickhouse';
 import { sendJsonInSlices } from './send-json-in-slices';
 
 export interface QueryBudget {
@@ -23,6 +25,8 @@ export interface ToolsRouterDeps {
   now: () => number;
   scheduler: FairScheduler;
   budget: QueryBudget;
+  /** Self-tracing: a span per tool call (its wait for a slot included) and one per query. */
+  tracer?: Tracer;
 }
 
 /** A query the engine stopped at a budget, in words a caller can act on. */
@@ -41,6 +45,21 @@ function budgetError(err: unknown, budget: QueryBudget): Error | undefined {
     );
   }
   return undefined;
+}
+
+/** Runs `call` with `span` active (its queries' spans are its children), then ends it. */
+async function traced(tracer: Tracer, span: Span, call: () => Promise<void>): Promise<void> {
+  try {
+    await tracer.scope.run(span.context, call);
+    span.setStatus('ok');
+  } catch (err) {
+    // Engine errors may quote the data: the type only (the message is for the core's log).
+    span.setStatus('error');
+    span.setAttribute('error.type', err instanceof Error ? err.name : typeof err);
+    throw err;
+  } finally {
+    span.end();
+  }
 }
 
 /** POST /internal/v1/projects/:project_id/tools/:tool (docs/internal-api.md). */
@@ -70,17 +89,26 @@ export function createToolsRouter(deps: ToolsRouterDeps): Router {
         // large answer is main-thread work, and a flood must not queue unbounded amounts of it in
         // front of another project's call (docs/decisions.md, "Fair sharing of the core").
         const deadline = Date.now() + deps.budget.callBudgetMs;
-        await deps.scheduler.run(projectId, deadline, abort.signal, async ({ priority }) => {
-          const ch = budgetedClickHouse(deps.ch, {
-            deadline,
-            signal: abort.signal,
-            maxMemoryUsageBytes: deps.budget.maxMemoryUsageBytes,
-            priority,
+        const span = deps.tracer?.startSpan(`tool ${tool.name}`, { attributes: { tool: tool.name } });
+        const asked = performance.now();
+        const call = () =>
+          deps.scheduler.run(projectId, deadline, abort.signal, async ({ priority }) => {
+            // The fair scheduler's queue, in front of the session pool's (each query's span has that one).
+            span?.setAttribute('scheduler.wait_ms', Math.round((performance.now() - asked) * 1000) / 1000);
+            span?.setAttribute('scheduler.priority', priority);
+            const budgeted = budgetedClickHouse(deps.ch, {
+              deadline,
+              signal: abort.signal,
+              maxMemoryUsageBytes: deps.budget.maxMemoryUsageBytes,
+              priority,
+            });
+            const ch = deps.tracer ? tracedClickHouse(budgeted, deps.tracer) : budgeted;
+            const result = await tool.run({ ch, projectId, now: deps.now(), signal: abort.signal }, input);
+            calls.inc({ tool: tool.name, outcome: 'ok' });
+            await sendJsonInSlices(res, 200, result);
           });
-          const result = await tool.run({ ch, projectId, now: deps.now(), signal: abort.signal }, input);
-          calls.inc({ tool: tool.name, outcome: 'ok' });
-          await sendJsonInSlices(res, 200, result);
-        });
+        if (span && deps.tracer) await traced(deps.tracer, span, call);
+        else await call();
       } catch (err) {
         if (err instanceof QueryCancelledError && abort.signal.aborted) {
           // The caller left; its queries were dropped or stopped. Nobody is there to answer.

@@ -31,6 +31,7 @@ export function budgetedClickHouse(ch: ClickHouse, budget: CallBudget): ClickHou
         ),
         signal: budget.signal,
         priority: budget.priority,
+        ...(options?.onStart ? { onStart: options.onStart } : {}),
         // A project with more calls in the core than one runs its queries on one thread, at a
         // lower CPU priority: the cores stay free for a quiet project's next query.
         ...(budget.priority > 1 ? { maxThreads: 1, threadNiceness: 10 } : {}),

@@ -27,6 +27,7 @@ import {
 } from '@svc/observability-core';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import { wireRecall } from '@svc/recall';
+import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import type { Express } from 'express';
 
 /**
@@ -57,15 +58,21 @@ export interface InProcessStack {
   invalidations: InvalidationHub;
   /** identity's audit checkpoint log (a throwaway directory). */
   checkpoints: CheckpointStore;
+  /**
+   * With `selfTrace: true`: the project identity, the core and the gateway trace themselves into
+   * (in the test org, named "stack"), a token for it, and a flush of every tracer.
+   */
+  selfTrace?: { projectId: string; token: string; flush(): Promise<void> };
   close(): Promise<void>;
 }
 
 class Restartable {
   server: Server | undefined;
   port = 0;
-  constructor(private readonly app: Express) {}
+  /** Replaced by `selfTrace` with the same service traced (same stores, same port). */
+  constructor(public app: Express) {}
   async start(): Promise<void> {
-    const server = createServer(this.app);
+    const server = createServer((req, res) => this.app(req, res));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.port, '127.0.0.1', () => resolve());
@@ -84,6 +91,22 @@ class Restartable {
   }
 }
 
+async function adminPost(
+  identityUrl: string,
+  secret: string,
+  path: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${identityUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-internal-secret': secret },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json()) as Record<string, unknown>;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
 export async function startInProcessStack(
   options: {
     breaker?: BreakerOptions;
@@ -95,6 +118,8 @@ export async function startInProcessStack(
     recall?: boolean;
     /** How often the gateway probes recall and copilot (default: once an hour, i.e. never in a test). */
     healthIntervalMs?: number;
+    /** identity, the core and the gateway trace themselves into a "stack" project (SVC_SELF_TRACE_PROJECT). */
+    selfTrace?: boolean;
   } = {},
 ): Promise<InProcessStack> {
   const secret = 'in-process-secret-0123456789';
@@ -105,29 +130,70 @@ export async function startInProcessStack(
   await migrateIdentity(db);
   const invalidations = createInvalidationHub({ db, logger, metrics, timing: options.invalidation });
   const checkpoints = await openThrowawayCheckpointStore();
-  const identity = new Restartable(
-    createIdentityApp({ db, internalSecret: secret, logger, metrics, invalidations, checkpoints }),
-  );
+  const identityApp = (tracer?: Tracer) =>
+    createIdentityApp({
+      db,
+      internalSecret: secret,
+      logger,
+      metrics,
+      invalidations,
+      checkpoints,
+      ...(tracer ? { tracer } : {}),
+    });
+  const identity = new Restartable(identityApp());
   await identity.start();
   const identityUrl = `http://127.0.0.1:${identity.port}`;
 
   const ch = await createTestClickHouse(options.name ?? 'in_process');
   await migrateCore(ch);
   let hits = 0;
-  const coreApp = createCoreApp({
-    ch,
-    ingestKeys: createHttpIngestKeyResolver({ identityUrl, internalSecret: secret }),
-    internalSecret: secret,
-    logger,
-    metrics,
-  });
+  const coreAppWith = (tracer?: Tracer) =>
+    createCoreApp({
+      ch,
+      ingestKeys: createHttpIngestKeyResolver({ identityUrl, internalSecret: secret }),
+      internalSecret: secret,
+      logger,
+      metrics,
+      ...(tracer ? { tracer } : {}),
+    });
+  let coreApp = coreAppWith();
   const counted = ((req, res, next) => {
-    if (req.url?.startsWith('/internal/v1/projects/')) hits++;
+    if (req.url?.startsWith('/internal/v1/projects/') && !req.url.endsWith('/ingest')) hits++;
     return coreApp(req, res, next);
   }) as Express;
   const core = new Restartable(counted);
   await core.start();
   const coreUrl = `http://127.0.0.1:${core.port}`;
+
+  // Self-tracing: the project must exist before the tracers are made, and projects are identity's,
+  // so identity and the core start untraced and are swapped for traced apps on the same stores.
+  let selfTrace: InProcessStack['selfTrace'];
+  const tracers: Tracer[] = [];
+  if (options.selfTrace) {
+    const made = await adminPost(identityUrl, secret, '/internal/v1/admin/bootstrap', {
+      org_name: 'Test org',
+      project_name: 'stack',
+      user_email: 'test@example.com',
+    });
+    const projectId = String(made.project_id);
+    const tracer = (service: 'identity' | 'observability-core') =>
+      createSelfTracer({ service, project: projectId, coreUrl, internalSecret: secret })!;
+    const identityTracer = tracer('identity');
+    const coreTracer = tracer('observability-core');
+    tracers.push(identityTracer, coreTracer);
+    identity.app = identityApp(identityTracer);
+    coreApp = coreAppWith(coreTracer);
+    const { token } = await adminPost(identityUrl, secret, '/internal/v1/admin/tokens', {
+      project_id: projectId,
+    });
+    selfTrace = {
+      projectId,
+      token: String(token),
+      flush: async () => {
+        for (const t of tracers) await t.exporter.flush();
+      },
+    };
+  }
 
   let recallControl: InProcessStack['recall'];
   let closeRecall = async () => {};
@@ -143,6 +209,7 @@ export async function startInProcessStack(
         database: { dataDir: ':memory:' },
         filesDir,
         masterKey: randomBytes(32),
+        selfTrace: undefined,
       },
       { logger, metrics },
     );
@@ -179,6 +246,8 @@ export async function startInProcessStack(
     SVC_MCP_HTTP_PORT: '0',
     SVC_METRICS_PORT: '0',
     SVC_TOKEN_CACHE: options.gatewayTokenCache === false ? '0' : '1',
+    // The gateway's own tracer comes from its configuration, as in a deployment.
+    ...(selfTrace ? { SVC_SELF_TRACE_PROJECT: selfTrace.projectId } : {}),
   });
   const gateway = wireGateway(config, {
     logger,
@@ -192,17 +261,9 @@ export async function startInProcessStack(
   }
   const gatewayServer = new Restartable(gateway.app);
   await gatewayServer.start();
+  if (gateway.tracer) tracers.unshift(gateway.tracer);
 
-  const admin = async (path: string, body: unknown) => {
-    const res = await fetch(`${identityUrl}${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-internal-secret': secret },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
+  const admin = (path: string, body: unknown) => adminPost(identityUrl, secret, path, body);
   const boot = (await admin('/internal/v1/admin/bootstrap', {
     org_name: 'Test org',
     project_name: 'Test project',
@@ -239,6 +300,7 @@ export async function startInProcessStack(
     },
     startIdentity: () => identity.start(),
     ...(recallControl ? { recall: recallControl } : {}),
+    ...(selfTrace ? { selfTrace } : {}),
     admin,
     async ingest(body) {
       const text = JSON.stringify(body);
@@ -259,6 +321,7 @@ export async function startInProcessStack(
       await gateway.close();
       await gatewayServer.stop();
       await closeRecall();
+      for (const t of tracers) await t.shutdown();
       await core.stop();
       await invalidations.close();
       await identity.stop();
