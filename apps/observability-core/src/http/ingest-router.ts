@@ -4,8 +4,7 @@ import { authenticateIngest, authenticateIngestKey, type IngestKeyResolver } fro
 import type { Metrics } from '@svc/metrics';
 import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
-import { logsFromOtlp } from '../ingest/otlp-logs';
-import { spansFromOtlp } from '../ingest/otlp-traces';
+import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp-request';
 import { createReplayGuard, parseIdempotencyKey, type ReplayGuard } from '../ingest/replay-guard';
 import type { RecordType } from '../ingest/schemas';
 import { validateBatch } from '../ingest/validate-batch';
@@ -31,8 +30,8 @@ export interface IngestRouterDeps {
 }
 
 /**
- * POST /ingest/v1/batch, and OTLP/HTTP JSON at POST /v1/traces and /v1/logs (docs/ingest.md);
- * CORS for browsers on these three routes only (ingest-cors.ts).
+ * POST /ingest/v1/batch, and OTLP/HTTP (protobuf or JSON) at POST /v1/traces, /v1/logs and
+ * /v1/metrics (docs/ingest.md); CORS for browsers on these routes only (ingest-cors.ts).
  */
 export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
@@ -50,7 +49,8 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       deps.logger.warn({ reason, ...details }, 'ingest refused for a browser origin');
     },
   });
-  for (const path of ['/ingest/v1/batch', '/v1/traces', '/v1/logs']) router.options(path, cors.preflight);
+  for (const path of ['/ingest/v1/batch', ...OTLP_SIGNALS.map((signal) => signal.path)])
+    router.options(path, cors.preflight);
 
   const write = createBatchWriter(deps);
 
@@ -106,43 +106,33 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       next(err);
     }
   });
-  // OTLP/HTTP JSON (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors send here with a
-  // fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is stored once (its
-  // hash is the inserts' deduplication token).
-  const otlp = (path: string, type: 'spans' | 'logs', recordsOf: (body: unknown) => unknown[]) =>
-    router.post(path, cors.post, rawBody, async (req, res, next) => {
+  // OTLP/HTTP, protobuf or JSON (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors
+  // send here with a fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is
+  // stored once (its hash is the inserts' deduplication token). A gzip body is inflated by the
+  // body parser (Content-Encoding).
+  for (const signal of OTLP_SIGNALS)
+    router.post(signal.path, cors.post, rawBody, async (req, res, next) => {
       try {
         const projectId = await authenticateIngestKey(req.get.bind(req), deps);
-        const contentType = (req.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-        if (contentType !== 'application/json')
-          throw new UserInputError(
-            'Only OTLP/HTTP JSON is accepted (Content-Type: application/json); set OTEL_EXPORTER_OTLP_PROTOCOL=http/json.',
-          );
+        const encoding = otlpEncodingOf(req.get('content-type'));
         const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body.toString('utf8'));
-        } catch {
-          throw new UserInputError('The request body is not valid JSON.');
-        }
         const batch = validateBatch(
-          { [type]: recordsOf(parsed) },
+          { [signal.type]: otlpRecords(signal, encoding, body) },
           { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
         );
         const hash = createHash('sha256').update(body).digest('hex');
         await write(batch, projectId, (table) => `otlp:${hash}:${table}`);
-        res.status(200).json({});
+        const answer = OTLP_SUCCESS[encoding];
+        res.status(200).type(answer.contentType).send(answer.body);
       } catch (err) {
         if (err instanceof UnauthorizedError) {
           rejected.inc({ reason: 'unauthorized' });
-          deps.logger.warn({ reason: err.reason, path }, 'otlp ingest refused');
+          deps.logger.warn({ reason: err.reason, path: signal.path }, 'otlp ingest refused');
         } else if (err instanceof UserInputError) {
           rejected.inc({ reason: 'invalid_input' });
         }
         next(err);
       }
     });
-  otlp('/v1/traces', 'spans', spansFromOtlp);
-  otlp('/v1/logs', 'logs', logsFromOtlp);
   return router;
 }

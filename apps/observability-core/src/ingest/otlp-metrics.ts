@@ -87,10 +87,10 @@ export function metricsFromOtlp(body: unknown): unknown[] {
         ];
         for (const [points, kind] of shapes) {
           if (!points) continue;
-          const temporality =
+          const temporality: Record<string, string> =
             points !== metric.gauge && cumulative(points) ? { 'otel.temporality': 'cumulative' } : {};
           for (const point of points.dataPoints ?? []) {
-            const attributes = {
+            const attributes: Record<string, string> = {
               ...(service ? { 'service.name': service } : {}),
               ...temporality,
               ...attributesOf(point.attributes),

@@ -113,12 +113,15 @@ describe('POST /v1/traces (OTLP/HTTP JSON)', () => {
     expect((await h.callTool('otlp_p', 'trace.get', { trace_id: traceId })).body.span_count).toBe(2);
   });
 
-  it('refuses a missing or wrong key, protobuf, and spans it cannot map, naming the problem', async () => {
+  it('refuses a missing or wrong key, a body that is not OTLP, and spans it cannot map, naming the problem', async () => {
     expect((await post(otlp(), { 'x-svc-ingest-key': `${key.keyId}:wrong` })).status).toBe(401);
     expect((await post(otlp(), { 'x-svc-ingest-key': 'nonsense' })).status).toBe(401);
     const proto = await post('\u0000binary', { 'content-type': 'application/x-protobuf' });
     expect(proto.status).toBe(400);
-    expect(proto.body.message).toContain('http/json');
+    expect(proto.body.message).toContain('not an OTLP protobuf message');
+    const text = await post('spans', { 'content-type': 'text/plain' });
+    expect(text.status).toBe(400);
+    expect(text.body.message).toContain('application/x-protobuf (http/protobuf) or application/json');
     const bad = otlp('not-a-trace-id');
     const res = await post(bad);
     expect(res.status).toBe(400);

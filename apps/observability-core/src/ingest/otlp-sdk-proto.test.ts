@@ -1,0 +1,113 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { metrics, trace } from '@opentelemetry/api';
+import { logs, SeverityNumber } from '@opentelemetry/api-logs';
+import { OTLPLogExporter as OTLPJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
+import { OTLPLogExporter as OTLPProtoLogExporter } from '@opentelemetry/exporter-logs-otlp-proto';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-proto';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
+import { SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
+import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { type CoreHarness, createCoreHarness, INTERNAL_SECRET, type TestKey } from '../testing/core-harness';
+
+// A Node service with the stock OpenTelemetry SDK exporting traces (gzip), logs and metrics as
+// OTLP/HTTP protobuf (and its logs as JSON too) to the core; read back with trace.get, log.search and the
+// metrics table.
+
+const NOW = Date.now();
+const key: TestKey = {
+  keyId: 'otel_proto_key',
+  projectId: 'otel_proto',
+  secret: 'otel-proto-0123456789',
+  active: true,
+};
+const headers = { 'x-svc-ingest-key': `${key.keyId}:${key.secret}` };
+
+let h: CoreHarness;
+let server: Server;
+let url: string;
+
+beforeAll(async () => {
+  h = await createCoreHarness('core_otel_proto', NOW, [key]);
+  server = await new Promise<Server>((resolve) => {
+    const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server?.closeAllConnections();
+  await new Promise((r) => server?.close(r));
+  await h.close();
+});
+
+async function tool<T>(name: string, input: unknown): Promise<T> {
+  const res = await fetch(`${url}/internal/v1/projects/${key.projectId}/tools/${name}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
+    body: JSON.stringify(input),
+  });
+  if (!res.ok) throw new Error(`${name}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+it('takes traces, logs and metrics of @opentelemetry/sdk-node over OTLP/HTTP protobuf', async () => {
+  const sdk = new NodeSDK({
+    serviceName: 'ledger',
+    // Compressed, as collectors send by default.
+    traceExporter: new OTLPTraceExporter({ url: `${url}/v1/traces`, headers, compression: 'gzip' as never }),
+    logRecordProcessors: [
+      new SimpleLogRecordProcessor({
+        exporter: new OTLPProtoLogExporter({ url: `${url}/v1/logs`, headers }),
+      }),
+      new SimpleLogRecordProcessor({ exporter: new OTLPJsonLogExporter({ url: `${url}/v1/logs`, headers }) }),
+    ],
+    metricReader: new PeriodicExportingMetricReader({
+      exporter: new OTLPMetricExporter({ url: `${url}/v1/metrics`, headers }),
+      exportIntervalMillis: 60_000,
+    }),
+    instrumentations: [],
+  });
+  sdk.start();
+  const tracer = trace.getTracer('ledger-test');
+  const logger = logs.getLogger('ledger-test');
+  const postings = metrics.getMeter('ledger-test').createCounter('ledger.postings', { unit: '{posting}' });
+  let traceId = '';
+  tracer.startActiveSpan('POST /v1/postings', (root) => {
+    traceId = root.spanContext().traceId;
+    tracer.startActiveSpan('ledger.balance', (child) => {
+      logger.emit({ severityNumber: SeverityNumber.WARN, body: 'balance below zero for acct 42' });
+      postings.add(3, { currency: 'EUR' });
+      child.end();
+    });
+    root.end();
+  });
+  await sdk.shutdown();
+
+  const got = await tool<{
+    span_count: number;
+    services: string[];
+    spans: { operation: string; children: { operation: string }[] }[];
+  }>('trace.get', { trace_id: traceId });
+  expect(got).toMatchObject({ span_count: 2, services: ['ledger'] });
+  expect(got.spans.map((s) => [s.operation, s.children.map((c) => c.operation)])).toEqual([
+    ['POST /v1/postings', ['ledger.balance']],
+  ]);
+
+  // Once as protobuf, once as JSON: the same record in either encoding.
+  const { items } = await tool<{ items: { message: string; level: string; trace_id: string | null }[] }>(
+    'log.search',
+    { search: 'below zero for acct 42' },
+  );
+  expect(items).toEqual([
+    expect.objectContaining({ level: 'WARN', trace_id: traceId }),
+    expect.objectContaining({ level: 'WARN', trace_id: traceId }),
+  ]);
+
+  const rows = await h.ch.query<{ name: string; value: number; unit: string; currency: string }>(
+    `SELECT name, value, unit, attributes['currency'] AS currency FROM metrics
+     WHERE project_id = {p:String} AND name = 'ledger.postings'`,
+    { p: key.projectId },
+  );
+  expect(rows).toEqual([{ name: 'ledger.postings', value: 3, unit: '{posting}', currency: 'EUR' }]);
+}, 30_000);
