@@ -1,9 +1,14 @@
-import { createHash } from 'node:crypto';
 import type { ClickHouse } from '@svc/clickhouse';
-import { authenticateIngest, authenticateIngestKey, type IngestKeyResolver } from '@svc/ingest-auth';
+import {
+  authenticateIngest,
+  authenticateIngestKey,
+  INGEST_KEY_HEADER,
+  type IngestKeyResolver,
+} from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
 import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
-import express, { type Router } from 'express';
+import express, { type Request, type Router } from 'express';
+import { coalesceInserts } from '../ingest/insert-coalescer';
 import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp-request';
 import { createReplayGuard, parseIdempotencyKey, type ReplayGuard } from '../ingest/replay-guard';
 import type { RecordType } from '../ingest/schemas';
@@ -29,6 +34,9 @@ export interface IngestRouterDeps {
   replayGuard?: ReplayGuard;
 }
 
+/** The key id of an X-Svc-Ingest-Key header that authenticated (`<key_id>:<secret>`). */
+const ingestKeyIdOf = (req: Request) => (req.get(INGEST_KEY_HEADER) ?? '').trim().split(':', 1)[0]!;
+
 /**
  * POST /ingest/v1/batch, and OTLP/HTTP (protobuf or JSON) at POST /v1/traces, /v1/logs and
  * /v1/metrics (docs/ingest.md); CORS for browsers on these routes only (ingest-cors.ts).
@@ -37,7 +45,17 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
   const rejected = deps.metrics.counter('core_ingest_rejected_total', 'Rejected ingest requests', ['reason']);
   const replays = deps.metrics.counter('core_ingest_repeats_total', 'Repeated ingest requests', ['outcome']);
-  const guard = deps.replayGuard ?? createReplayGuard({ ch: deps.ch, now: deps.now });
+  // Concurrent requests' inserts go in together (insert-coalescer.ts): the engine's fixed cost per
+  // insert, not the rows, is what limits ingest under load.
+  const ch = coalesceInserts(deps.ch);
+  const guard =
+    deps.replayGuard ??
+    createReplayGuard({
+      ch,
+      now: deps.now,
+      // An embedded store is this process's alone: its memory of accepted requests is complete.
+      ...(deps.ch.embedded ? { soleWriterSince: deps.now() } : {}),
+    });
   // Raw bytes, whatever the content type: the signature covers the body exactly as sent, and the
   // OTLP routes hash it.
   const rawBody = express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 });
@@ -52,7 +70,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   for (const path of ['/ingest/v1/batch', ...OTLP_SIGNALS.map((signal) => signal.path)])
     router.options(path, cors.preflight);
 
-  const write = createBatchWriter(deps);
+  const write = createBatchWriter({ ...deps, ch });
 
   router.post('/ingest/v1/batch', cors.post, rawBody, async (req, res, next) => {
     try {
@@ -108,8 +126,8 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   });
   // OTLP/HTTP, protobuf or JSON (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors
   // send here with a fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is
-  // stored once (its hash is the inserts' deduplication token). A gzip body is inflated by the
-  // body parser (Content-Encoding).
+  // stored once: the guard remembers accepted bodies by their hash. A gzip body is inflated by
+  // the body parser (Content-Encoding).
   for (const signal of OTLP_SIGNALS)
     router.post(signal.path, cors.post, rawBody, async (req, res, next) => {
       try {
@@ -120,8 +138,19 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
           { [signal.type]: otlpRecords(signal, encoding, body) },
           { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
         );
-        const hash = createHash('sha256').update(body).digest('hex');
-        await write(batch, projectId, (table) => `otlp:${hash}:${table}`);
+        const decision = await guard.beginBody({ keyId: ingestKeyIdOf(req), projectId, body });
+        if (decision.kind === 'replayed') {
+          replays.inc({ outcome: 'replayed' });
+        } else {
+          let counts: Record<RecordType, number>;
+          try {
+            counts = await write(batch, projectId, decision.tokenFor);
+          } catch (err) {
+            decision.release();
+            throw err;
+          }
+          await decision.accepted(counts);
+        }
         const answer = OTLP_SUCCESS[encoding];
         res.status(200).type(answer.contentType).send(answer.body);
       } catch (err) {

@@ -113,6 +113,16 @@ describe('POST /v1/traces (OTLP/HTTP JSON)', () => {
     expect((await h.callTool('otlp_p', 'trace.get', { trace_id: traceId })).body.span_count).toBe(2);
   });
 
+  it('stores a retried body once when its first insert went in together with other requests', async () => {
+    const traceId = 'bb8efff798038103d269b633813fc60c';
+    const others = (n: number) =>
+      Array.from({ length: n }, (_, i) => post(otlp(`c${n}${i}`.padEnd(32, '7'))));
+    const first = await Promise.all([post(otlp(traceId)), ...others(3)]);
+    const again = await Promise.all([post(otlp(traceId)), ...others(2)]);
+    expect([...first, ...again].map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200, 200]);
+    expect((await h.callTool('otlp_p', 'trace.get', { trace_id: traceId })).body.span_count).toBe(2);
+  });
+
   it('refuses a missing or wrong key, a body that is not OTLP, and spans it cannot map, naming the problem', async () => {
     expect((await post(otlp(), { 'x-svc-ingest-key': `${key.keyId}:wrong` })).status).toBe(401);
     expect((await post(otlp(), { 'x-svc-ingest-key': 'nonsense' })).status).toBe(401);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClickHouse } from '@svc/clickhouse';
-import { ConflictError, UserInputError } from '@svc/tool-kit';
+import { MAX_CLOCK_SKEW_SECONDS } from '@svc/ingest-auth';
+import { BackendUnavailableError, ConflictError, UserInputError } from '@svc/tool-kit';
 import { toChTime } from '../storage/time';
 
 // Ingest replay and retry (docs/ingest.md, "Retries and replays").
@@ -21,6 +22,8 @@ import { toChTime } from '../storage/time';
 
 const MEMORY_ENTRIES = 50_000;
 const REMEMBER_MS = 24 * 3_600_000;
+/** How long after a restart an exporter's retry of a body accepted before it may still come. */
+const BODY_RETRY_WINDOW_MS = 10 * 60_000;
 const MAX_KEY_LENGTH = 255;
 
 export interface IngestRequestIdentity {
@@ -47,6 +50,11 @@ export type ReplayDecision =
 
 export interface ReplayGuard {
   begin(request: IngestRequestIdentity): Promise<ReplayDecision>;
+  /**
+   * For collectors that cannot sign (OTLP): a body already accepted from this key is a retry, a
+   * replay answered without writing; one still being written is a retryable 503.
+   */
+  beginBody(request: Pick<IngestRequestIdentity, 'keyId' | 'projectId' | 'body'>): Promise<ReplayDecision>;
 }
 
 interface Remembered {
@@ -69,9 +77,23 @@ export function parseIdempotencyKey(raw: string | undefined): string | undefined
 
 const sha256 = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
 
-export function createReplayGuard(deps: { ch: ClickHouse; now: () => number }): ReplayGuard {
+export interface ReplayGuardDeps {
+  ch: ClickHouse;
+  now: () => number;
+  /**
+   * Since when this process is the only one that accepts requests into this store (an embedded
+   * store: its data dir cannot be opened twice), so its memory knows every request accepted since.
+   * A request signed later than this plus the allowed clock skew was then never accepted anywhere
+   * else, and the table is not asked: that lookup was an engine query per ingest request.
+   */
+  soleWriterSince?: number;
+}
+
+export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
   const memory = new Map<string, Remembered>();
   const inFlight = new Set<string>();
+  /** When the newest entry memory had to drop was accepted: before it, memory is incomplete. */
+  let newestForgotten = 0;
   const slot = (keyId: string, requestKey: string) => `${keyId}\u0000${requestKey}`;
 
   function remember(keyId: string, requestKey: string, value: Remembered): void {
@@ -79,7 +101,21 @@ export function createReplayGuard(deps: { ch: ClickHouse; now: () => number }): 
     memory.delete(id);
     memory.set(id, value);
     // Insertion order is age order: the oldest go first.
-    while (memory.size > MEMORY_ENTRIES) memory.delete(memory.keys().next().value as string);
+    while (memory.size > MEMORY_ENTRIES) {
+      const oldest = memory.keys().next().value as string;
+      newestForgotten = Math.max(newestForgotten, memory.get(oldest)?.at ?? 0);
+      memory.delete(oldest);
+    }
+  }
+
+  function recallFromMemory(keyId: string, requestKeys: string[]): Map<string, Remembered> {
+    const found = new Map<string, Remembered>();
+    const cutoff = deps.now() - REMEMBER_MS;
+    for (const key of requestKeys) {
+      const hit = memory.get(slot(keyId, key));
+      if (hit && hit.at > cutoff) found.set(key, hit);
+    }
+    return found;
   }
 
   async function recall(keyId: string, requestKeys: string[]): Promise<Map<string, Remembered>> {
@@ -114,78 +150,143 @@ export function createReplayGuard(deps: { ch: ClickHouse; now: () => number }): 
     return found;
   }
 
+  /** What `start` needs to know of a request: who sent it, what it is remembered by. */
+  interface Identity {
+    keyId: string;
+    projectId: string;
+    bodySha256: string;
+    /** The keys it is remembered by; the first names it in the deduplication token. */
+    keys: string[];
+    /** Whether this process's memory alone can tell if it was accepted before. */
+    memoryKnowsAll: boolean;
+  }
+
+  /**
+   * Reserves the request's keys (a repeat while it runs is refused by `busy`), looks up what was
+   * accepted before under them, and lets `judge` answer a repeat (a replay to answer, or an error
+   * to throw); else the request is fresh.
+   */
+  async function start(
+    request: Identity,
+    busy: (key: string) => Error,
+    judge: (seen: Map<string, Remembered>) => ReplayDecision | undefined,
+  ): Promise<ReplayDecision> {
+    const { keyId, keys, bodySha256 } = request;
+    const taken = keys.find((key) => inFlight.has(slot(keyId, key)));
+    if (taken) throw busy(taken);
+    const reserved = keys.map((key) => slot(keyId, key));
+    for (const id of reserved) inFlight.add(id);
+    const release = () => {
+      for (const id of reserved) inFlight.delete(id);
+    };
+    try {
+      const seen = request.memoryKnowsAll ? recallFromMemory(keyId, keys) : await recall(keyId, keys);
+      const repeat = judge(seen);
+      if (repeat) {
+        release();
+        return repeat;
+      }
+    } catch (err) {
+      release();
+      throw err;
+    }
+    // The token names the request, not its rows: a retry whose rows differ in ingest time only
+    // is still the same write.
+    const tokenBase = sha256(`${keyId}\u0000${keys[0]}`);
+    return {
+      kind: 'fresh',
+      tokenFor: (table) => `ingest:${tokenBase}:${table}`,
+      release,
+      async accepted(counts) {
+        const accepted = JSON.stringify(counts);
+        const at = deps.now();
+        try {
+          await deps.ch.insert(
+            'ingest_requests',
+            keys.map((requestKey) => ({
+              key_id: keyId,
+              request_key: requestKey,
+              project_id: request.projectId,
+              body_sha256: bodySha256,
+              accepted,
+              received_at: toChTime(at),
+            })),
+          );
+          for (const requestKey of keys) remember(keyId, requestKey, { bodySha256, accepted, at });
+        } finally {
+          release();
+        }
+      },
+    };
+  }
+
+  /** Memory has dropped nothing accepted after `ms`. */
+  const memoryCompleteAfter = (ms: number) =>
+    deps.soleWriterSince !== undefined && ms > deps.soleWriterSince && ms > newestForgotten;
+
   return {
-    async begin(request) {
+    begin(request) {
       const bodySha256 = sha256(request.body);
       const signatureKey = `sig:${sha256(`${request.timestamp}.${request.signature}`)}`;
       const idempotencyKey =
         request.idempotencyKey === undefined ? undefined : `idem:${request.idempotencyKey}`;
-      const keys = idempotencyKey ? [idempotencyKey, signatureKey] : [signatureKey];
-
-      const busy = keys.find((key) => inFlight.has(slot(request.keyId, key)));
-      if (busy) {
-        throw new ConflictError(
-          busy === idempotencyKey
-            ? 'A request with this Idempotency-Key is still being processed; retry when it has finished.'
-            : 'This signed request is still being processed; it is not accepted twice.',
-        );
-      }
-      const reserved = keys.map((key) => slot(request.keyId, key));
-      for (const id of reserved) inFlight.add(id);
-      const release = () => {
-        for (const id of reserved) inFlight.delete(id);
-      };
-
-      try {
-        const seen = await recall(request.keyId, keys);
-        const earlier = idempotencyKey ? seen.get(idempotencyKey) : undefined;
-        if (earlier) {
-          if (earlier.bodySha256 !== bodySha256) {
-            throw new ConflictError(
-              'This Idempotency-Key was already used for another batch; use a new key for new data.',
-            );
-          }
-          release();
-          return { kind: 'replayed', accepted: JSON.parse(earlier.accepted) as Record<string, number> };
-        }
-        if (seen.has(signatureKey)) {
-          throw new ConflictError(
-            'This signed request was already accepted: a replay is refused. Sign each new request with a fresh timestamp; to retry safely, send an Idempotency-Key.',
-          );
-        }
-      } catch (err) {
-        release();
-        throw err;
-      }
-
-      // The token names the request, not its rows: a retry whose rows differ in ingest time only
-      // is still the same write.
-      const tokenBase = sha256(`${request.keyId}\u0000${idempotencyKey ?? signatureKey}`);
-      return {
-        kind: 'fresh',
-        tokenFor: (table) => `ingest:${tokenBase}:${table}`,
-        release,
-        async accepted(counts) {
-          const accepted = JSON.stringify(counts);
-          const at = deps.now();
-          try {
-            await deps.ch.insert(
-              'ingest_requests',
-              keys.map((requestKey) => ({
-                key_id: request.keyId,
-                request_key: requestKey,
-                project_id: request.projectId,
-                body_sha256: bodySha256,
-                accepted,
-                received_at: toChTime(at),
-              })),
-            );
-            for (const requestKey of keys) remember(request.keyId, requestKey, { bodySha256, accepted, at });
-          } finally {
-            release();
-          }
+      // Accepted at all, a signed request was accepted after its timestamp less the clock skew.
+      // An Idempotency-Key may name a request from any time in the last day.
+      const acceptedAfter = Number(request.timestamp) * 1000 - MAX_CLOCK_SKEW_SECONDS * 1000;
+      return start(
+        {
+          keyId: request.keyId,
+          projectId: request.projectId,
+          bodySha256,
+          keys: idempotencyKey ? [idempotencyKey, signatureKey] : [signatureKey],
+          memoryKnowsAll: idempotencyKey === undefined && memoryCompleteAfter(acceptedAfter),
         },
-      };
+        (key) =>
+          new ConflictError(
+            key === idempotencyKey
+              ? 'A request with this Idempotency-Key is still being processed; retry when it has finished.'
+              : 'This signed request is still being processed; it is not accepted twice.',
+          ),
+        (seen) => {
+          const earlier = idempotencyKey ? seen.get(idempotencyKey) : undefined;
+          if (earlier) {
+            if (earlier.bodySha256 !== bodySha256)
+              throw new ConflictError(
+                'This Idempotency-Key was already used for another batch; use a new key for new data.',
+              );
+            return { kind: 'replayed', accepted: JSON.parse(earlier.accepted) as Record<string, number> };
+          }
+          if (seen.has(signatureKey))
+            throw new ConflictError(
+              'This signed request was already accepted: a replay is refused. Sign each new request with a fresh timestamp; to retry safely, send an Idempotency-Key.',
+            );
+          return undefined;
+        },
+      );
+    },
+
+    beginBody(request) {
+      const bodySha256 = sha256(request.body);
+      return start(
+        {
+          keyId: request.keyId,
+          projectId: request.projectId,
+          bodySha256,
+          keys: [`body:${bodySha256}`],
+          // Exporters retry within minutes: past the first minutes of an embedded core, a retry
+          // of a body a previous process took is not to be expected (and its token still drops
+          // it when it was inserted alone).
+          memoryKnowsAll: memoryCompleteAfter(deps.now() - BODY_RETRY_WINDOW_MS),
+        },
+        // Retryable: the first may yet fail, and an exporter drops what a 4xx refuses.
+        () => new BackendUnavailableError('ingest', 1),
+        (seen) => {
+          const earlier = seen.get(`body:${bodySha256}`);
+          return earlier
+            ? { kind: 'replayed', accepted: JSON.parse(earlier.accepted) as Record<string, number> }
+            : undefined;
+        },
+      );
     },
   };
 }

@@ -13,6 +13,7 @@ import {
   staticIngestKeys,
   type TestKey,
 } from '../testing/core-harness';
+import { createReplayGuard } from './replay-guard';
 import { RECORD_TYPES } from './schemas';
 
 // Replayed and retried ingest batches (docs/ingest.md, "Retries and replays"): whatever a client
@@ -229,5 +230,66 @@ describe('ingest replays and retries', () => {
         expect.stringContaining('non_replicated_deduplication_window = 10000'),
       ]);
     }
+  });
+});
+
+describe('the replay guard of an embedded store (the only process writing it)', () => {
+  let h: CoreHarness;
+  beforeAll(async () => {
+    h = await createCoreHarness('core_replay_sole', NOW, []);
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('asks the table only for what its memory cannot know', async () => {
+    let lookups = 0;
+    const counting: ClickHouse = {
+      ...h.ch,
+      query: async (sql, params, options) => {
+        if (sql.includes('ingest_requests')) lookups++;
+        return h.ch.query(sql, params, options);
+      },
+    };
+    const start = NOW;
+    const guard = createReplayGuard({ ch: counting, now: () => NOW + 3_600_000, soleWriterSince: start });
+    const identity = (timestamp: number, idempotencyKey?: string) => ({
+      keyId: 'k',
+      projectId: 'p',
+      timestamp: String(timestamp),
+      signature: `v1=${timestamp}${idempotencyKey ?? ''}`,
+      idempotencyKey,
+      body: Buffer.from(`body ${timestamp}`),
+    });
+    const later = TS + 3600;
+    // Signed an hour after the start: accepted anywhere, it was accepted here.
+    const fresh = await guard.begin(identity(later));
+    expect([fresh.kind, lookups]).toEqual(['fresh', 0]);
+    if (fresh.kind === 'fresh') await fresh.accepted({ logs: 1 });
+    await expect(guard.begin(identity(later))).rejects.toThrow(/already accepted/);
+    expect(lookups).toBe(0);
+    // Signed within the clock skew of the start: a previous process may have taken it.
+    const early = await guard.begin(identity(TS + 100));
+    expect([early.kind, lookups]).toEqual(['fresh', 1]);
+    if (early.kind === 'fresh') early.release();
+    // An Idempotency-Key may name a request from before the start, whenever it is signed.
+    const keyed = await guard.begin(identity(later + 1, 'key-1'));
+    expect([keyed.kind, lookups]).toEqual(['fresh', 2]);
+    if (keyed.kind === 'fresh') keyed.release();
+  });
+
+  it('answers a body accepted before as a replay, and one still being written with a retryable 503', async () => {
+    const guard = createReplayGuard({ ch: h.ch, now: () => NOW });
+    const request = { keyId: 'otlp-k', projectId: 'p', body: Buffer.from('spans of one export') };
+    const first = await guard.beginBody(request);
+    expect(first.kind).toBe('fresh');
+    await expect(guard.beginBody(request)).rejects.toMatchObject({ code: 'backend_unavailable' });
+    if (first.kind === 'fresh') await first.accepted({ spans: 2 });
+    expect(await guard.beginBody(request)).toEqual({ kind: 'replayed', accepted: { spans: 2 } });
+    // Another process on the same store (a restarted core) knows it from the table.
+    expect(await createReplayGuard({ ch: h.ch, now: () => NOW }).beginBody(request)).toMatchObject({
+      kind: 'replayed',
+    });
+    expect((await guard.beginBody({ ...request, body: Buffer.from('other spans') })).kind).toBe('fresh');
   });
 });
