@@ -14,6 +14,8 @@ export interface ExporterOptions {
   maxAttempts?: number;
   /** First retry delay, doubled each attempt (full jitter), or the answer's Retry-After. Default 200 ms. */
   retryBaseMs?: number;
+  /** Requests in flight at most. Default 4; 1 in browsers (keepalive allows 64 KiB in flight). */
+  concurrency?: number;
   /** Per request. Default 10,000 ms. */
   timeoutMs?: number;
   /** Told of what could not be delivered (never thrown into the app). Default: silent. */
@@ -111,7 +113,10 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
   const stats = { sent: 0, dropped: 0 };
   const url = transport.url(target);
   let stopped = false;
-  let sending: Promise<void> | undefined;
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? (transport.keepalive ? 1 : 4)));
+  let active = 0;
+  let idle: Promise<void> = Promise.resolve();
+  let settle: () => void = () => undefined;
   /** Server time minus local time, once a 401 showed the local clock is off. */
   let clockOffsetMs = 0;
 
@@ -203,19 +208,25 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
     return true;
   }
 
-  /** Sends batches until the queue is empty; one drain at a time, so batches keep their order. */
+  /** Posts batches until the queue is empty. */
+  async function worker(): Promise<void> {
+    while (queue.length > 0) await post(queue.splice(0, batchSize));
+  }
+
+  /**
+   * Runs up to `concurrency` workers while there are batches; resolves when none is left running.
+   * Several requests in flight keep a core busy that groups concurrent inserts; the order of
+   * batches does not matter (each record carries its own time).
+   */
   function drain(): Promise<void> {
-    if (sending) return sending;
-    if (queue.length === 0) return Promise.resolve();
-    const run = (async () => {
-      while (queue.length > 0) await post(queue.splice(0, batchSize));
-    })();
-    // Cleared in a callback, never synchronously inside `run`: a drain that finished at once
-    // would otherwise leave its settled promise behind as the one in progress.
-    sending = run.finally(() => {
-      sending = undefined;
-    });
-    return sending;
+    while (active < concurrency && queue.length > 0) {
+      if (active === 0) idle = new Promise((resolve) => (settle = resolve));
+      active++;
+      void worker().finally(() => {
+        if (--active === 0) settle();
+      });
+    }
+    return active === 0 ? Promise.resolve() : idle;
   }
 
   async function flush(): Promise<void> {
