@@ -7,6 +7,7 @@ import { loadCrashes, loadLogs } from './suites/data';
 import { benchFairness } from './suites/fairness';
 import { benchGateway } from './suites/gateway';
 import { benchIngest } from './suites/ingest';
+import { benchMiddleware } from './suites/middleware';
 import { benchSoak } from './suites/soak';
 import { benchTraces } from './suites/traces';
 
@@ -14,7 +15,8 @@ import { benchTraces } from './suites/traces';
 // Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_EVENTS, BENCH_SPANS, BENCH_RUNS.
 // Suites (BENCH_SUITES, comma separated): core, gateway, soak, fairness (one project's flood against
 // another's lookups), analytics (product analytics, experiments), traces (performance, release
-// health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
+// health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
+// SDK's server middleware against plain express). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
 // BENCH_TSX=1 runs services from source. For profiling one service: BENCH_PROF=<app> (CPU profile in
 // /tmp/prof), BENCH_TRACE_GC=<app>, BENCH_ECHO=1 (services' stdout and stderr).
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
@@ -23,7 +25,7 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const SPANS = Number(process.env.BENCH_SPANS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SUITES = new Set(
-  (process.env.BENCH_SUITES ?? 'core,gateway,soak,fairness,analytics,traces,ingest').split(','),
+  (process.env.BENCH_SUITES ?? 'core,gateway,soak,fairness,analytics,traces,ingest,middleware').split(','),
 );
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const FAIRNESS_MS = Number(process.env.BENCH_FAIRNESS_MS ?? 20_000);
@@ -94,6 +96,8 @@ if (SUITES.has('ingest')) {
     await core.close();
   }
 }
+
+if (SUITES.has('middleware')) notes.push(...(await benchMiddleware(LOAD_MS)));
 
 if (SUITES.has('traces')) {
   const core = await startBenchCore();

@@ -40,23 +40,21 @@ function traceRequest(
     handle();
     return;
   }
-  const span = tracer.startSpan(`${req.method ?? 'GET'} ${templatePath(req.url ?? '/')}`, {
+  // The operation is known when the answer is (the route matched by then): named at the end.
+  const span = tracer.startSpan(req.method ?? 'GET', {
     kind: 'server',
     parent: parseTraceparent(req.headers.traceparent),
   });
   span.setAttribute('http.method', req.method ?? 'GET');
-  let over = false;
-  const done = (aborted: boolean) => {
-    if (over) return;
-    over = true;
+  // One listener: a response emits 'close' once it is done, answered ('finish' before it) or not.
+  res.once('close', () => {
+    const aborted = !res.writableFinished;
     span.setOperation(operationOf(req, options.route));
     span.setAttribute('http.status_code', res.statusCode);
     if (aborted) span.setAttribute('http.aborted', true);
     span.setStatus(aborted || res.statusCode >= 500 ? 'error' : 'ok');
     span.end();
-  };
-  res.once('finish', () => done(false));
-  res.once('close', () => done(!res.writableFinished));
+  });
   runInSpan(span.context, handle);
 }
 
