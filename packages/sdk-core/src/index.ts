@@ -8,7 +8,7 @@ export {
   type ExporterOptions,
   type ExporterStats,
   type ExportTransport,
-  signedHeaders,
+  ingestTransport,
 } from './exporter';
 export { type FetchTracingRules, tracedFetch } from './fetch-spans';
 export { newSpanId, newTraceId } from './ids';

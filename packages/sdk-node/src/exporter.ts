@@ -2,7 +2,7 @@ import {
   createExporter as createExporterWith,
   type Exporter,
   type ExporterOptions,
-  signedHeaders,
+  ingestTransport,
 } from '@svc/sdk-core';
 import { signBody } from './sign';
 
@@ -11,8 +11,5 @@ import { signBody } from './sign';
  * core's `/ingest/v1/batch`: bounded queue, retries with backoff, never throws into the app.
  */
 export function createExporter(options: ExporterOptions): Exporter {
-  return createExporterWith(options, {
-    headers: signedHeaders(signBody),
-    url: (target) => `${target.endpoint}/ingest/v1/batch`,
-  });
+  return createExporterWith(options, ingestTransport(signBody));
 }
