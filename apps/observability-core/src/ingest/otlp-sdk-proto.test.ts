@@ -1,5 +1,3 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { metrics, trace } from '@opentelemetry/api';
 import { logs, SeverityNumber } from '@opentelemetry/api-logs';
 import { OTLPLogExporter as OTLPJsonLogExporter } from '@opentelemetry/exporter-logs-otlp-http';
@@ -9,47 +7,29 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { type CoreHarness, createCoreHarness, INTERNAL_SECRET, type TestKey } from '../testing/core-harness';
+import { type LoopbackCore, startLoopbackCore } from '../testing/loopback-core';
 
 // A Node service with the stock OpenTelemetry SDK exporting traces (gzip), logs and metrics as
 // OTLP/HTTP protobuf (and its logs as JSON too) to the core; read back with trace.get, log.search and the
 // metrics table.
 
-const NOW = Date.now();
-const key: TestKey = {
-  keyId: 'otel_proto_key',
-  projectId: 'otel_proto',
-  secret: 'otel-proto-0123456789',
-  active: true,
-};
-const headers = { 'x-svc-ingest-key': `${key.keyId}:${key.secret}` };
+const KEY = { keyId: 'otel_proto_key', projectId: 'otel_proto', secret: 'otel-proto-0123456789' };
+const headers = { 'x-svc-ingest-key': `${KEY.keyId}:${KEY.secret}` };
 
-let h: CoreHarness;
-let server: Server;
+let core: LoopbackCore;
 let url: string;
 
 beforeAll(async () => {
-  h = await createCoreHarness('core_otel_proto', NOW, [key]);
-  server = await new Promise<Server>((resolve) => {
-    const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
+  core = await startLoopbackCore({
+    name: 'core_otel_proto',
+    key: KEY,
+    internalSecret: 'otel-proto-internal-0123',
   });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = core.url;
 });
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
-  await h.close();
+  await core?.close();
 });
-
-async function tool<T>(name: string, input: unknown): Promise<T> {
-  const res = await fetch(`${url}/internal/v1/projects/${key.projectId}/tools/${name}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
-    body: JSON.stringify(input),
-  });
-  if (!res.ok) throw new Error(`${name}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
 
 it('takes traces, logs and metrics of @opentelemetry/sdk-node over OTLP/HTTP protobuf', async () => {
   const sdk = new NodeSDK({
@@ -84,7 +64,7 @@ it('takes traces, logs and metrics of @opentelemetry/sdk-node over OTLP/HTTP pro
   });
   await sdk.shutdown();
 
-  const got = await tool<{
+  const got = await core.tool<{
     span_count: number;
     services: string[];
     spans: { operation: string; children: { operation: string }[] }[];
@@ -95,7 +75,7 @@ it('takes traces, logs and metrics of @opentelemetry/sdk-node over OTLP/HTTP pro
   ]);
 
   // Once as protobuf, once as JSON: the same record in either encoding.
-  const { items } = await tool<{ items: { message: string; level: string; trace_id: string | null }[] }>(
+  const { items } = await core.tool<{ items: { message: string; level: string; trace_id: string | null }[] }>(
     'log.search',
     { search: 'below zero for acct 42' },
   );
@@ -104,10 +84,10 @@ it('takes traces, logs and metrics of @opentelemetry/sdk-node over OTLP/HTTP pro
     expect.objectContaining({ level: 'WARN', trace_id: traceId }),
   ]);
 
-  const rows = await h.ch.query<{ name: string; value: number; unit: string; currency: string }>(
+  const rows = await core.ch.query<{ name: string; value: number; unit: string; currency: string }>(
     `SELECT name, value, unit, attributes['currency'] AS currency FROM metrics
      WHERE project_id = {p:String} AND name = 'ledger.postings'`,
-    { p: key.projectId },
+    { p: KEY.projectId },
   );
   expect(rows).toEqual([{ name: 'ledger.postings', value: 3, unit: '{posting}', currency: 'EUR' }]);
 }, 30_000);

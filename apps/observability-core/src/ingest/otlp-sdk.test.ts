@@ -1,36 +1,22 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { type CoreHarness, createCoreHarness, INTERNAL_SECRET, type TestKey } from '../testing/core-harness';
+import { type LoopbackCore, startLoopbackCore } from '../testing/loopback-core';
 
 // A Node service instrumented with the stock OpenTelemetry SDK (no code of ours), exporting with
 // its OTLP/HTTP JSON exporter to the core; the trace is read back with trace.get as one tree.
 
-const NOW = Date.now();
-const key: TestKey = {
-  keyId: 'otel_key',
-  projectId: 'otel_p',
-  secret: 'otel-secret-0123456789',
-  active: true,
-};
+const key = { keyId: 'otel_key', projectId: 'otel_p', secret: 'otel-secret-0123456789' };
 
-let h: CoreHarness;
-let server: Server;
+let core: LoopbackCore;
 let url: string;
 
 beforeAll(async () => {
-  h = await createCoreHarness('core_otel_sdk', NOW, [key]);
-  server = await new Promise<Server>((resolve) => {
-    const s = h.app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  core = await startLoopbackCore({ name: 'core_otel_sdk', key, internalSecret: 'otel-sdk-internal-0123' });
+  url = core.url;
 });
 afterAll(async () => {
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
-  await h.close();
+  await core?.close();
 });
 
 it('takes the spans of @opentelemetry/sdk-node and shows them as one tree', async () => {
@@ -59,17 +45,12 @@ it('takes the spans of @opentelemetry/sdk-node and shows them as one tree', asyn
   });
   await sdk.shutdown();
 
-  const res = await fetch(`${url}/internal/v1/projects/${key.projectId}/tools/trace.get`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-internal-secret': INTERNAL_SECRET },
-    body: JSON.stringify({ trace_id: traceId }),
-  });
-  const got = (await res.json()) as {
+  const got = await core.tool<{
     span_count: number;
     error: boolean;
     services: string[];
     spans: { operation: string; orphan: boolean; children: { operation: string; status: string }[] }[];
-  };
+  }>('trace.get', { trace_id: traceId });
   expect(got).toMatchObject({ span_count: 3, error: true, services: ['billing'] });
   expect(got.spans).toHaveLength(1);
   expect(got.spans[0]).toMatchObject({ operation: 'POST /v1/invoices', orphan: false });
