@@ -10,8 +10,13 @@ import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@
 import express, { type Request, type Router } from 'express';
 import { coalesceInserts } from '../ingest/insert-coalescer';
 import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp-request';
-import { createReplayGuard, parseIdempotencyKey, type ReplayGuard } from '../ingest/replay-guard';
-import type { RecordType } from '../ingest/schemas';
+import {
+  createReplayGuard,
+  parseIdempotencyKey,
+  type ReplayDecision,
+  type ReplayGuard,
+} from '../ingest/replay-guard';
+import type { RecordType, ValidBatch } from '../ingest/schemas';
 import { validateBatch } from '../ingest/validate-batch';
 import { createBatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
@@ -72,6 +77,35 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
 
   const write = createBatchWriter({ ...deps, ch });
 
+  /** A fresh request's batch written and remembered; a repeat answered with what was stored. */
+  async function store(decision: ReplayDecision, batch: ValidBatch, projectId: string) {
+    if (decision.kind === 'replayed') {
+      replays.inc({ outcome: 'replayed' });
+      return { counts: decision.accepted, replayed: true };
+    }
+    let counts: Record<RecordType, number>;
+    try {
+      counts = await write(batch, projectId, decision.tokenFor);
+    } catch (err) {
+      decision.release();
+      throw err;
+    }
+    await decision.accepted(counts);
+    return { counts, replayed: false };
+  }
+
+  /** Counts and logs a refused request (the error handler answers it). */
+  function refused(err: unknown, context: Record<string, unknown>): void {
+    if (err instanceof UnauthorizedError) {
+      rejected.inc({ reason: 'unauthorized' });
+      deps.logger.warn({ reason: err.reason, ...context }, 'ingest refused');
+    } else if (err instanceof UserInputError) {
+      rejected.inc({ reason: 'invalid_input' });
+    } else if (err instanceof ConflictError) {
+      replays.inc({ outcome: 'refused' });
+    }
+  }
+
   router.post('/ingest/v1/batch', cors.post, rawBody, async (req, res, next) => {
     try {
       const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
@@ -95,32 +129,10 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
         idempotencyKey,
         body,
       });
-      if (decision.kind === 'replayed') {
-        replays.inc({ outcome: 'replayed' });
-        res.status(200).json({ accepted: decision.accepted, replayed: true });
-        return;
-      }
-      let counts: Record<RecordType, number>;
-      try {
-        counts = await write(batch, projectId, decision.tokenFor);
-      } catch (err) {
-        decision.release();
-        throw err;
-      }
-      await decision.accepted(counts);
-      res.status(200).json({ accepted: counts });
+      const { counts, replayed } = await store(decision, batch, projectId);
+      res.status(200).json(replayed ? { accepted: counts, replayed } : { accepted: counts });
     } catch (err) {
-      if (err instanceof UnauthorizedError) {
-        rejected.inc({ reason: 'unauthorized' });
-        deps.logger.warn(
-          { reason: err.reason, key_id: req.get('x-svc-key')?.slice(0, 128) },
-          'ingest refused',
-        );
-      } else if (err instanceof UserInputError) {
-        rejected.inc({ reason: 'invalid_input' });
-      } else if (err instanceof ConflictError) {
-        replays.inc({ outcome: 'refused' });
-      }
+      refused(err, { key_id: req.get('x-svc-key')?.slice(0, 128) });
       next(err);
     }
   });
@@ -138,28 +150,11 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
           { [signal.type]: otlpRecords(signal, encoding, body) },
           { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
         );
-        const decision = await guard.beginBody({ keyId: ingestKeyIdOf(req), projectId, body });
-        if (decision.kind === 'replayed') {
-          replays.inc({ outcome: 'replayed' });
-        } else {
-          let counts: Record<RecordType, number>;
-          try {
-            counts = await write(batch, projectId, decision.tokenFor);
-          } catch (err) {
-            decision.release();
-            throw err;
-          }
-          await decision.accepted(counts);
-        }
+        await store(await guard.beginBody({ keyId: ingestKeyIdOf(req), projectId, body }), batch, projectId);
         const answer = OTLP_SUCCESS[encoding];
         res.status(200).type(answer.contentType).send(answer.body);
       } catch (err) {
-        if (err instanceof UnauthorizedError) {
-          rejected.inc({ reason: 'unauthorized' });
-          deps.logger.warn({ reason: err.reason, path: signal.path }, 'otlp ingest refused');
-        } else if (err instanceof UserInputError) {
-          rejected.inc({ reason: 'invalid_input' });
-        }
+        refused(err, { path: signal.path });
         next(err);
       }
     });
