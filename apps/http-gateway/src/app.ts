@@ -127,7 +127,14 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   // Tool results are answers to POSTs, never cached: an ETag would only cost a hash of every body.
   app.set('etag', false);
   app.set('trust proxy', false);
-  if (deps.tracer) app.use(selfTraceMiddleware(deps.tracer, { route: selfTraceRoute(registry) }));
+  // Not traced: an MCP session's GET stream, open as long as the client likes (not a call).
+  if (deps.tracer)
+    app.use(
+      selfTraceMiddleware(deps.tracer, {
+        route: selfTraceRoute(registry),
+        ignore: (req) => req.method === 'GET' && (req.url ?? '').split('?')[0] === '/mcp',
+      }),
+    );
   app.use(requestIdMiddleware());
   app.use(originGuard({ allowedOrigins: config.allowedOrigins, checkHost }));
 

@@ -154,6 +154,8 @@ describe('self-tracing on', () => {
     const coreCall = spans.find((s) => s.operation.endsWith('/tools/log.recent') && s.kind === 'client');
     expect(coreCall?.parent_span_id).toBe(call.span_id);
     expect(spans.some((s) => s.operation === 'POST /mcp initialize')).toBe(true);
+    // The session's GET stream is not a call: no span as long as the stream.
+    expect(spans.filter((s) => s.operation.startsWith('GET /mcp'))).toEqual([]);
   });
 
   it('never traces /healthz, and an unknown tool stays :name', async () => {

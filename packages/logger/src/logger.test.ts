@@ -28,4 +28,21 @@ describe('createLogger', () => {
     expect(line.token).toBe('[redacted]');
     expect(line.headers.authorization).toBe('[redacted]');
   });
+
+  it('adds the mixin fields to every line (self-tracing: the active span ids)', () => {
+    const script = `import { createLogger } from ${JSON.stringify(entry)};
+      let n = 0;
+      const log = createLogger({ name: 't', mixin: () => (++n === 1 ? { trace_id: 'abc', span_id: 'def' } : {}) });
+      log.info('inside');
+      log.info('outside');`;
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    });
+    const [inside, outside] = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(inside).toMatchObject({ msg: 'inside', trace_id: 'abc', span_id: 'def' });
+    expect(outside.trace_id).toBeUndefined();
+  });
 });

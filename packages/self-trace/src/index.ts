@@ -2,7 +2,7 @@
 // `selfTraceEnv`, its wiring makes the tracer with `createSelfTracer` (undefined when off) and
 // passes it through its deps; apps install `selfTraceMiddleware`, loggers take `traceFields` as
 // their pino mixin, calls outside @svc/backend-client take `startClientSpan`.
-export type { Span, Tracer } from '@svc/sdk-core';
+export type { Exporter, Span, SpanRecord, Tracer } from '@svc/sdk-core';
 export { type ClientSpan, startClientSpan } from './client-span';
 export { activeSpan, runInSpan, traceFields } from './context';
 export { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from './env';

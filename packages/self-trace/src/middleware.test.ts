@@ -34,9 +34,11 @@ beforeAll(async () => {
     selfTraceMiddleware(tracer, {
       route: (req) => (req.url === '/named' ? '/my-name' : undefined),
       untraced: ['/keepalive'],
+      ignore: (req) => req.method === 'GET' && req.url === '/stream',
     }),
   );
   app.post('/keepalive', (_req, res) => void res.json({}));
+  app.get('/stream', (_req, res) => void res.json({}));
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   app.get('/metrics', (_req, res) => void res.send(''));
   app.get('/named', (_req, res) => void res.json({}));
@@ -87,9 +89,10 @@ describe('selfTraceMiddleware', () => {
     expect(boom).toMatchObject({ operation: 'GET /boom', status: 'error' });
   });
 
-  it('does not trace probes, scrapes, the paths it is told, or the exports of a tracer', async () => {
+  it('does not trace probes, scrapes, the paths and requests it is told, or the exports of a tracer', async () => {
     await fetch(`${url}/healthz`);
     await fetch(`${url}/keepalive`, { method: 'POST' });
+    await fetch(`${url}/stream`);
     await fetch(`${url}/metrics?name[]=x`);
     await fetch(`${url}/named`, { headers: { [EXPORTER_HEADER]: '1' } });
     expect(exporter.spans).toEqual([]);

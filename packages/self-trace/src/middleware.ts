@@ -16,6 +16,8 @@ export interface SelfTraceMiddlewareOptions {
   route?: (req: IncomingMessage) => string | undefined;
   /** More paths not to trace, exactly (keep-alives: a root trace a second buries the others). */
   untraced?: readonly string[];
+  /** More requests not to trace (long-lived streams: a span as long as the stream says nothing). */
+  ignore?: (req: IncomingMessage) => boolean;
 }
 
 /** The name of the middleware in an express app's router stack (tests tell an app with it by it). */
@@ -36,7 +38,7 @@ export function selfTraceMiddleware(
   const untraced = new Set([...UNTRACED_PATHS, ...(options.untraced ?? [])]);
   return function selfTrace(req: RoutedRequest, res, next) {
     const path = (req.url ?? '/').split('?')[0]!;
-    if (req.headers[EXPORTER_HEADER] !== undefined || untraced.has(path)) {
+    if (req.headers[EXPORTER_HEADER] !== undefined || untraced.has(path) || options.ignore?.(req)) {
       next();
       return;
     }

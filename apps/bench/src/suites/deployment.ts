@@ -56,6 +56,8 @@ export async function startCore(
       SVC_DATA_DIR: dataDir,
       SVC_CORE_PORT: String(port),
       SVC_CORE_HOST: '127.0.0.1',
+      // Its own address: where a self-traced core sends its spans.
+      SVC_OBSERVABILITY_ENDPOINT: `http://127.0.0.1:${port}`,
       SVC_IDENTITY_INTERNAL_URL: identityUrl,
       ...env,
     },

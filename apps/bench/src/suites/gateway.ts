@@ -11,12 +11,13 @@ import {
   tempDir,
   toolCall,
 } from './deployment';
+import { benchSelfTrace } from './self-trace';
 
 // The gateway's own cost, told apart from the core's (docs/architecture.md, performance targets):
 // the whole gateway path (auth, rate limit, visibility, validation, backend call, output check,
 // audit, binding) in front of a backend that does no work, against that backend called directly
 // and a bare express handler; then REST and MCP in front of the real core; identity on PGlite and
-// on PostgreSQL; every process's peak RSS.
+// on PostgreSQL; every process's peak RSS; last, self-tracing on against off (self-trace.ts).
 
 export interface Measured {
   name: string;
@@ -161,6 +162,21 @@ export async function benchGateway(durationMs: number, levels: number[] = [16, 6
     } else {
       notes.push('identity on PostgreSQL: skipped (no PostgreSQL 15 binaries)');
     }
+    // Last, so every figure above is taken with the same processes as without it.
+    notes.push(
+      ...(await benchSelfTrace(
+        {
+          identity,
+          dir: dir.path,
+          trivialUrl: trivial.url,
+          gatewayToTrivial: gwTrivial,
+          gatewayToCore: gwCore,
+          token,
+        },
+        durationMs,
+        keep,
+      )),
+    );
     return { measured, checks: checksOf(measured, rss), rss, notes };
   } finally {
     for (const s of services.reverse()) await s.stop().catch(() => {});
