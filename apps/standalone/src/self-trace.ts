@@ -26,7 +26,7 @@ export async function bootstrapStackProject(api: AdminApi): Promise<string> {
 /**
  * The demo org and the "stack" project, made before the services start: each service reads its
  * self-trace project from its configuration when it is wired, and projects are made by identity.
- * So identity runs alone for a moment on its own port (about 0.2 s), answers the two bootstrap
+ * So identity runs alone for a moment on its own port (about 0.3 s), answers the two bootstrap
  * calls `pnpm svc` would make, and stops; the stack then starts with the project set.
  */
 export async function bootstrapBeforeStart(
