@@ -25,7 +25,7 @@ export {
   type TracerOptions,
   templatePath,
 } from '@svc/sdk-core';
-export { activeSpan, runInSpan, traceFields } from './context';
+export { activeSpan, asyncScope, runInSpan, traceFields } from './context';
 export { createExporter } from './exporter';
 export { instrumentFetch } from './fetch';
 export { instrumentHttp } from './http-client';

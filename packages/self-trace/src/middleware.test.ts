@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EXPORTER_HEADER, type Exporter, type SpanRecord } from '@svc/sdk-core';
+import { activeSpan } from '@svc/sdk-node';
 import express from 'express';
-import { activeSpan } from './context';
 import { SELF_TRACE_MIDDLEWARE, selfTraceMiddleware } from './middleware';
 import { createSelfTracer } from './tracer';
 

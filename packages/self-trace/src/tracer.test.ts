@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { EXPORTER_HEADER, type SpanRecord } from '@svc/sdk-core';
-import { activeSpan, traceFields } from './context';
+import { activeSpan, traceFields } from '@svc/sdk-node';
 import { createSelfTracer } from './tracer';
 
 // The tracer's exports as the core receives them, on loopback: a stand-in that records what it is

@@ -6,7 +6,7 @@ import {
   type ExportTransport,
   type Tracer,
 } from '@svc/sdk-core';
-import { nodeScope } from './context';
+import { asyncScope } from '@svc/sdk-node';
 
 /** The services of the stack, as their spans name them (`service`). */
 export type SelfTraceService = 'gateway' | 'observability-core' | 'identity' | 'recall' | 'copilot';
@@ -99,7 +99,7 @@ export function createSelfTracer(options: SelfTracerOptions): Tracer | undefined
     );
   return createTracerIn(
     {
-      scope: nodeScope,
+      scope: asyncScope,
       exporter: () => exporter,
       logSource: 'backend',
     },

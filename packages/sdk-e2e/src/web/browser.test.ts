@@ -6,13 +6,13 @@ import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/te
 import { createTracer as createNodeTracer, expressTracing, type Tracer as NodeTracer } from '@svc/sdk-node';
 import express from 'express';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { bundleSdk } from './testing/bundle';
-import { findChromium } from './testing/chromium';
+import { bundleSdk } from '../testing/bundle';
+import { findChromium } from '../testing/chromium';
 
 // A page instrumented with the Web SDK in headless Chromium calls a Node service instrumented with
 // the Node SDK; both export to a real core, and the trace is read back with trace.get.
 
-type SvcWeb = typeof import('./index');
+type SvcWeb = typeof import('@svc/sdk-web');
 declare global {
   interface Window {
     SvcWeb: SvcWeb;

@@ -2,11 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Tracer } from '@svc/sdk-core';
 import { formatTraceparent, newSpanId, newTraceId } from '@svc/sdk-core';
+import { createTracer, expressTracing, instrumentFetch } from '@svc/sdk-node';
 import express from 'express';
-import { instrumentFetch } from './fetch';
-import { expressTracing } from './http-server';
-import { startTestCore, type TestCore, type TraceNode } from './testing/core';
-import { createTracer } from './tracer';
+import { startTestCore, type TestCore, type TraceNode } from '../testing/core';
 
 // Two express services with the SDK: `shop` calls `stock` with fetch inside a request. The core
 // must show one tree: shop's server span -> its client span -> stock's server span.

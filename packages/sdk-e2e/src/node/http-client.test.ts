@@ -2,10 +2,8 @@ import http, { type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Tracer } from '@svc/sdk-core';
 import { formatTraceparent, newSpanId, newTraceId } from '@svc/sdk-core';
-import { instrumentHttp } from './http-client';
-import { traceRequests } from './http-server';
-import { startTestCore, type TestCore, type TraceNode } from './testing/core';
-import { createTracer } from './tracer';
+import { createTracer, instrumentHttp, traceRequests } from '@svc/sdk-node';
+import { startTestCore, type TestCore, type TraceNode } from '../testing/core';
 
 // Two plain node:http services: `front` calls `back` with http.get and http.request. The core must
 // show one tree, the client span between the two server spans.

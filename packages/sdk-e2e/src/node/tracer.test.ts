@@ -10,11 +10,9 @@ import {
   newTraceId,
   templatePath,
 } from '@svc/sdk-core';
+import { createExporter, createTracer, expressTracing } from '@svc/sdk-node';
 import express from 'express';
-import { createExporter } from './exporter';
-import { expressTracing } from './http-server';
-import { startTestCore, type TestCore, type TraceNode } from './testing/core';
-import { createTracer } from './tracer';
+import { startTestCore, type TestCore, type TraceNode } from '../testing/core';
 
 // An express service instrumented with the SDK, sending to a real core; what it reported is read
 // back with the core's own tools (trace.get, log.search).

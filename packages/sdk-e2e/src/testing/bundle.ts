@@ -1,13 +1,10 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 import { build } from 'esbuild';
-
-const here = dirname(fileURLToPath(import.meta.url));
 
 /** The SDK as a page loads it: one IIFE defining `window.SvcWeb`, built from the sources. */
 export async function bundleSdk(): Promise<string> {
   const out = await build({
-    entryPoints: [join(here, '..', 'index.ts')],
+    entryPoints: [createRequire(import.meta.url).resolve('@svc/sdk-web')],
     bundle: true,
     format: 'iife',
     globalName: 'SvcWeb',
