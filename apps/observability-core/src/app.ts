@@ -9,6 +9,7 @@ import { createDebugFilesRouter } from './http/debug-files-router';
 import { createIngestRouter } from './http/ingest-router';
 import { createInternalIngestRouter } from './http/internal-ingest-router';
 import { createToolsRouter, type QueryBudget } from './http/tools-router';
+import { coalesceInserts } from './ingest/insert-coalescer';
 import { createBatchWriter } from './ingest/write-batch';
 import { defaultPerProject, FairScheduler, type SchedulerLimits } from './scheduling/fair-scheduler';
 import type { Retention } from './storage/migrations';
@@ -78,9 +79,12 @@ export function createCoreApp(deps: CoreAppDeps): Express {
     const up = await deps.ch.ping().catch(() => false);
     res.status(up ? 200 : 503).json({ status: up ? 'ok' : 'unavailable' });
   });
+  // Concurrent requests' inserts go in together (insert-coalescer.ts), whichever ingest route they
+  // came by: the engine's fixed cost per insert, not the rows, is what limits ingest under load.
+  const ingestCh = coalesceInserts(deps.ch);
   app.use(
     createIngestRouter({
-      ch: deps.ch,
+      ch: ingestCh,
       ingestKeys: deps.ingestKeys,
       logger: deps.logger,
       metrics: deps.metrics,
@@ -106,7 +110,7 @@ export function createCoreApp(deps: CoreAppDeps): Express {
     createInternalIngestRouter({
       internalSecret: deps.internalSecret,
       write: createBatchWriter({
-        ch: deps.ch,
+        ch: ingestCh,
         logger: deps.logger,
         metrics: deps.metrics,
         now,

@@ -8,7 +8,6 @@ import {
 import type { Metrics } from '@svc/metrics';
 import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
 import express, { type Request, type Router } from 'express';
-import { coalesceInserts } from '../ingest/insert-coalescer';
 import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp-request';
 import {
   createReplayGuard,
@@ -24,6 +23,7 @@ import type { Symbolicator } from '../symbolication/symbolicator';
 import { createIngestCors } from './ingest-cors';
 
 export interface IngestRouterDeps {
+  /** Where rows go: in the app, one coalescing inserter shared by every ingest route. */
   ch: ClickHouse;
   ingestKeys: IngestKeyResolver;
   logger: Logger;
@@ -50,16 +50,14 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   const router = express.Router();
   const rejected = deps.metrics.counter('core_ingest_rejected_total', 'Rejected ingest requests', ['reason']);
   const replays = deps.metrics.counter('core_ingest_repeats_total', 'Repeated ingest requests', ['outcome']);
-  // Concurrent requests' inserts go in together (insert-coalescer.ts): the engine's fixed cost per
-  // insert, not the rows, is what limits ingest under load.
-  const ch = coalesceInserts(deps.ch);
+  const { ch } = deps;
   const guard =
     deps.replayGuard ??
     createReplayGuard({
       ch,
       now: deps.now,
       // An embedded store is this process's alone: its memory of accepted requests is complete.
-      ...(deps.ch.embedded ? { soleWriterSince: deps.now() } : {}),
+      ...(ch.embedded ? { soleWriterSince: deps.now() } : {}),
     });
   // Raw bytes, whatever the content type: the signature covers the body exactly as sent, and the
   // OTLP routes hash it.
@@ -75,7 +73,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   for (const path of ['/ingest/v1/batch', ...OTLP_SIGNALS.map((signal) => signal.path)])
     router.options(path, cors.preflight);
 
-  const write = createBatchWriter({ ...deps, ch });
+  const write = createBatchWriter(deps);
 
   /** A fresh request's batch written and remembered; a repeat answered with what was stored. */
   async function store(decision: ReplayDecision, batch: ValidBatch, projectId: string) {
