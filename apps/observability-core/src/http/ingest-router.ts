@@ -16,7 +16,7 @@ import {
   type ReplayGuard,
 } from '../ingest/replay-guard';
 import type { RecordType, ValidBatch } from '../ingest/schemas';
-import { validateBatch } from '../ingest/validate-batch';
+import { parseJsonBody, validateBatch } from '../ingest/validate-batch';
 import { createBatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 import type { Symbolicator } from '../symbolication/symbolicator';
@@ -109,13 +109,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       const projectId = await authenticateIngest(req.get.bind(req), body, deps);
       const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(body.toString('utf8'));
-      } catch {
-        throw new UserInputError('The request body is not valid JSON.');
-      }
-      const batch = validateBatch(parsed, {
+      const batch = validateBatch(parseJsonBody(body), {
         now: deps.now(),
         ...(deps.retention ? { retention: deps.retention } : {}),
       });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { UserInputError } from '@svc/tool-kit';
 import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
-import { validateBatch } from '../ingest/validate-batch';
+import { parseJsonBody, validateBatch } from '../ingest/validate-batch';
 import type { BatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 
@@ -33,13 +33,7 @@ export function createInternalIngestRouter(deps: InternalIngestRouterDeps): Rout
         const projectId = String(req.params.project_id);
         if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
         const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(body.toString('utf8'));
-        } catch {
-          throw new UserInputError('The request body is not valid JSON.');
-        }
-        const batch = validateBatch(parsed, {
+        const batch = validateBatch(parseJsonBody(body), {
           now: deps.now(),
           ...(deps.retention ? { retention: deps.retention } : {}),
         });

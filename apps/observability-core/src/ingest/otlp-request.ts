@@ -5,6 +5,7 @@ import { logsRequest, metricsRequest, traceRequest } from './otlp-proto-schemas'
 import { spansFromOtlp } from './otlp-traces';
 import { decodeProtobuf, ProtobufError, type Schema } from './protobuf-reader';
 import type { RecordType } from './schemas';
+import { parseJsonBody } from './validate-batch';
 
 /** One OTLP signal: the path it is posted to, the records it becomes, how to read it. */
 export interface OtlpSignal {
@@ -34,15 +35,7 @@ export function otlpEncodingOf(contentType: string | undefined): OtlpEncoding {
 
 /** The records an OTLP request body stands for, in the ingest format (not yet validated). */
 export function otlpRecords(signal: OtlpSignal, encoding: OtlpEncoding, body: Buffer): unknown[] {
-  if (encoding === 'json') {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new UserInputError('The request body is not valid JSON.');
-    }
-    return signal.recordsOf(parsed);
-  }
+  if (encoding === 'json') return signal.recordsOf(parseJsonBody(body));
   try {
     return signal.recordsOf(decodeProtobuf(body, signal.schema));
   } catch (err) {

@@ -99,3 +99,12 @@ export function validateBatch(body: unknown, bounds?: TimeBounds): ValidBatch {
   }
   return batch as unknown as ValidBatch;
 }
+
+/** A request body's JSON, or a UserInputError saying it is not JSON (the parser's text is not echoed). */
+export function parseJsonBody(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new UserInputError('The request body is not valid JSON.');
+  }
+}
