@@ -82,6 +82,13 @@ export function createCoreApp(deps: CoreAppDeps): Express {
   // Concurrent requests' inserts go in together (insert-coalescer.ts), whichever ingest route they
   // came by: the engine's fixed cost per insert, not the rows, is what limits ingest under load.
   const ingestCh = coalesceInserts(deps.ch);
+  const write = createBatchWriter({
+    ch: ingestCh,
+    logger: deps.logger,
+    metrics: deps.metrics,
+    now,
+    symbolicator,
+  });
   app.use(
     createIngestRouter({
       ch: ingestCh,
@@ -91,7 +98,7 @@ export function createCoreApp(deps: CoreAppDeps): Express {
       now,
       maxBodyBytes: deps.maxIngestBodyBytes,
       ...(deps.retention ? { retention: deps.retention } : {}),
-      symbolicator,
+      write,
     }),
   );
   app.use(
@@ -109,13 +116,7 @@ export function createCoreApp(deps: CoreAppDeps): Express {
   app.use(
     createInternalIngestRouter({
       internalSecret: deps.internalSecret,
-      write: createBatchWriter({
-        ch: ingestCh,
-        logger: deps.logger,
-        metrics: deps.metrics,
-        now,
-        symbolicator,
-      }),
+      write,
       now,
       ...(deps.retention ? { retention: deps.retention } : {}),
       maxBodyBytes: deps.maxIngestBodyBytes ?? DEFAULT_MAX_INGEST_BODY_BYTES,

@@ -17,9 +17,8 @@ import {
 } from '../ingest/replay-guard';
 import type { RecordType, ValidBatch } from '../ingest/schemas';
 import { parseJsonBody, validateBatch } from '../ingest/validate-batch';
-import { createBatchWriter } from '../ingest/write-batch';
+import type { BatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
-import type { Symbolicator } from '../symbolication/symbolicator';
 import { createIngestCors } from './ingest-cors';
 
 export interface IngestRouterDeps {
@@ -33,8 +32,8 @@ export interface IngestRouterDeps {
   maxBodyBytes?: number;
   /** Records older than their table's retention are refused (they would vanish by TTL). */
   retention?: Retention;
-  /** Symbolicates crashes on ingest when the project has matching symbol files (and settles their signature). */
-  symbolicator?: Symbolicator;
+  /** Stores a validated batch: one writer for every ingest route (ingest/write-batch.ts). */
+  write: BatchWriter;
   /** Refuses replays and makes retries idempotent; default: one on `ch`. */
   replayGuard?: ReplayGuard;
 }
@@ -73,7 +72,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   for (const path of ['/ingest/v1/batch', ...OTLP_SIGNALS.map((signal) => signal.path)])
     router.options(path, cors.preflight);
 
-  const write = createBatchWriter(deps);
+  const { write } = deps;
 
   /** A fresh request's batch written and remembered; a repeat answered with what was stored. */
   async function store(decision: ReplayDecision, batch: ValidBatch, projectId: string) {
