@@ -2,6 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ClickHouse } from '@svc/clickhouse';
 import { startLoopbackCore } from '@svc/observability-core/testing';
+import type { TraceSpanNode } from '@svc/tools-trace';
 
 // A real core on a fresh chDB database, on a loopback port, with one ingest key; and a proxy in
 // front of it that can fail the next requests the way an overloaded core does.
@@ -72,16 +73,5 @@ export async function startTestCore(name: string): Promise<TestCore> {
   };
 }
 
-/** A span of trace.get's answer, as these tests read it. */
-export interface TraceNode {
-  span_id: string;
-  parent_span_id: string | null;
-  operation: string;
-  service: string | null;
-  kind: string;
-  status: string;
-  orphan: boolean;
-  sample_rate: number;
-  attributes: Record<string, string>;
-  children: TraceNode[];
-}
+/** A span of trace.get's answer (its output schema, @svc/tools-trace). */
+export type TraceNode = TraceSpanNode;
