@@ -1,5 +1,6 @@
 import { createNoopMetrics } from '@svc/metrics';
-import { createSelfTracer, type Exporter, SELF_TRACE_MIDDLEWARE, type SpanRecord } from '@svc/self-trace';
+import { collectingExporter } from '@svc/sdk-core/testing';
+import { createSelfTracer, SELF_TRACE_MIDDLEWARE } from '@svc/self-trace';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createIdentityApp } from './app';
@@ -9,15 +10,8 @@ import { type Harness, recordingLogger, SECRET, startHarness } from './testing/h
 // caller's traceparent (the gateway's introspection client span), none for the gateways'
 // invalidation stream and its acknowledgements. Off: no middleware at all.
 
-const spans: SpanRecord[] = [];
-const exporter: Exporter = {
-  endpoint: 'http://collector.invalid',
-  addSpan: (s) => void spans.push(s),
-  addLog: () => {},
-  flush: async () => {},
-  shutdown: async () => {},
-  stats: () => ({ sent: 0, dropped: 0, queued: 0 }),
-};
+const exporter = collectingExporter();
+const { spans } = exporter;
 
 let h: Harness;
 let traced: Express;

@@ -1,6 +1,7 @@
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { type Exporter, parseTraceparent, type SpanRecord, type Tracer } from '@svc/sdk-core';
+import { parseTraceparent, type Tracer } from '@svc/sdk-core';
+import { collectingExporter } from '@svc/sdk-core/testing';
 import { createSelfTracer, runInSpan } from '@svc/self-trace';
 import { NotFoundError } from '@svc/tool-kit';
 import { type BackendClient, createBackendClient } from './backend-client';
@@ -12,21 +13,8 @@ import { json, type StubBackend, startStubBackend } from './testing/stub-backend
 const SECRET = 'internal-secret-for-tests-0123456789';
 const INBOUND = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 
-function collector(): Exporter & { spans: SpanRecord[] } {
-  const spans: SpanRecord[] = [];
-  return {
-    spans,
-    endpoint: 'http://collector.invalid',
-    addSpan: (s) => spans.push(s),
-    addLog: () => {},
-    flush: async () => {},
-    shutdown: async () => {},
-    stats: () => ({ sent: 0, dropped: 0, queued: 0 }),
-  };
-}
-
 let stub: StubBackend;
-let exporter: ReturnType<typeof collector>;
+let exporter: ReturnType<typeof collectingExporter>;
 let tracer: Tracer;
 const clients: BackendClient[] = [];
 
@@ -47,7 +35,7 @@ function client(options: { traced?: boolean; retryPosts?: boolean } = {}): Backe
 
 beforeEach(async () => {
   stub = await startStubBackend();
-  exporter = collector();
+  exporter = collectingExporter();
   tracer = createSelfTracer({ service: 'gateway', project: 'p', internalSecret: SECRET, exporter })!;
 });
 

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EXPORTER_HEADER, type Exporter, type SpanRecord } from '@svc/sdk-core';
+import { EXPORTER_HEADER } from '@svc/sdk-core';
+import { collectingExporter } from '@svc/sdk-core/testing';
 import { activeSpan } from '@svc/sdk-node';
 import express from 'express';
 import { SELF_TRACE_MIDDLEWARE, selfTraceMiddleware } from './middleware';
@@ -8,20 +9,7 @@ import { createSelfTracer } from './tracer';
 
 // A server span per request, over real HTTP on loopback, with an exporter that keeps the spans.
 
-function collector(): Exporter & { spans: SpanRecord[] } {
-  const spans: SpanRecord[] = [];
-  return {
-    spans,
-    endpoint: 'http://collector.invalid',
-    addSpan: (s) => spans.push(s),
-    addLog: () => {},
-    flush: async () => {},
-    shutdown: async () => {},
-    stats: () => ({ sent: 0, dropped: 0, queued: 0 }),
-  };
-}
-
-const exporter = collector();
+const exporter = collectingExporter();
 const tracer = createSelfTracer({ service: 'identity', project: 'p', internalSecret: 'unused', exporter })!;
 let server: Server;
 let url: string;

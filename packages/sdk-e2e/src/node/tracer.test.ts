@@ -10,6 +10,7 @@ import {
   newTraceId,
   templatePath,
 } from '@svc/sdk-core';
+import { collectingExporter } from '@svc/sdk-core/testing';
 import { createExporter, createTracer, expressTracing } from '@svc/sdk-node';
 import express from 'express';
 import { startTestCore, type TestCore, type TraceNode } from '../testing/core';
@@ -134,11 +135,8 @@ describe('an express service with the SDK', () => {
 
 describe('requests the middleware leaves alone', () => {
   it('does not trace an SDK export (it would export its own span forever) nor what `ignore` names', async () => {
-    const seen: string[] = [];
-    const local = createTracer({
-      service: 'quiet',
-      exporter: { ...fakeExporter(seen), endpoint: core.url } as never,
-    });
+    const seen = collectingExporter(core.url);
+    const local = createTracer({ service: 'quiet', exporter: seen });
     const app = express();
     app.use(expressTracing(local, { ignore: (req) => req.url === '/healthz' }));
     app.use((_req, res) => void res.send('ok'));
@@ -151,24 +149,13 @@ describe('requests the middleware leaves alone', () => {
       await fetch(`${url}/healthz`);
       await fetch(`${url}/v1/things/12`);
       await new Promise((r) => setImmediate(r));
-      expect(seen).toEqual(['GET /v1/things/:id']);
+      expect(seen.spans.map((span) => span.operation)).toEqual(['GET /v1/things/:id']);
     } finally {
       s.closeAllConnections();
       await new Promise((r) => s.close(r));
     }
   });
 });
-
-/** An exporter that keeps the operations of the spans it is given. */
-function fakeExporter(seen: string[]) {
-  return {
-    addSpan: (span: { operation: string }) => void seen.push(span.operation),
-    addLog: () => undefined,
-    flush: async () => undefined,
-    shutdown: async () => undefined,
-    stats: () => ({ sent: 0, dropped: 0, queued: 0 }),
-  };
-}
 
 describe('sampling in the tracer', () => {
   it('keeps a trace by its id alone, and states the rate on the spans it keeps', async () => {
