@@ -1,12 +1,11 @@
 import {
   createExporter,
-  createTracerIn,
   type ExportError,
   type Exporter,
   type ExportTransport,
   type Tracer,
 } from '@svc/sdk-core';
-import { asyncScope } from '@svc/sdk-node';
+import { createTracer } from '@svc/sdk-node';
 
 /** The services of the stack, as their spans name them (`service`). */
 export type SelfTraceService = 'gateway' | 'observability-core' | 'identity' | 'recall' | 'copilot';
@@ -70,9 +69,9 @@ function failureReporter(logger: SelfTraceLogger | undefined): (e: ExportError) 
  * internal ingest route, or undefined when no project is set: then nothing is made, and callers
  * install no middleware and start no span (self-tracing off costs nothing).
  *
- * The tracer and exporter are @svc/sdk-core's (consistent head sampling, error spans always kept;
- * bounded queue, batches, retries, never throws into the service), with the internal-secret
- * transport and this package's AsyncLocalStorage scope. It sends with the global fetch and never
+ * The tracer is @svc/sdk-node's (consistent head sampling, error spans always kept, the active span
+ * in AsyncLocalStorage), its exporter sdk-core's (bounded queue, batches, retries, never throws
+ * into the service) with the internal-secret transport. It sends with the global fetch and never
  * patches it: in the standalone every service shares one process.
  */
 export function createSelfTracer(options: SelfTracerOptions): Tracer | undefined {
@@ -97,12 +96,5 @@ export function createSelfTracer(options: SelfTracerOptions): Tracer | undefined
       },
       internalIngestTransport,
     );
-  return createTracerIn(
-    {
-      scope: asyncScope,
-      exporter: () => exporter,
-      logSource: 'backend',
-    },
-    { service: options.service, sampleRate: options.sampleRate ?? 0, exporter },
-  );
+  return createTracer({ service: options.service, sampleRate: options.sampleRate ?? 0, exporter });
 }
