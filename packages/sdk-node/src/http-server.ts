@@ -46,8 +46,9 @@ function traceRequest(
     parent: parseTraceparent(req.headers.traceparent),
   });
   span.setAttribute('http.method', req.method ?? 'GET');
-  // One listener: a response emits 'close' once it is done, answered ('finish' before it) or not.
-  res.once('close', () => {
+  // One listener: a response emits 'close' exactly once, when it is done, answered ('finish'
+  // before it) or not. `on`, not `once`: no wrapper to make and remove on every request.
+  res.on('close', () => {
     const aborted = !res.writableFinished;
     span.setOperation(operationOf(req, options.route));
     span.setAttribute('http.status_code', res.statusCode);
