@@ -1,6 +1,7 @@
 import { principalFromIntrospection } from '@svc/auth';
 import { UnauthorizedError } from '@svc/tool-kit';
 import request from 'supertest';
+import { auditEntry } from './testing/audit-entries';
 import { DAY_MS, type Harness, seedProject, startHarness } from './testing/harness';
 
 let h: Harness;
@@ -73,6 +74,10 @@ describe('session matrix', () => {
     ['post', '/console/v1/api-tokens'],
     ['post', '/console/v1/projects/prj_x/ingest-keys'],
     ['put', '/console/v1/projects/prj_x/ingest-keys/key_x/allowed-origins'],
+    ['get', '/console/v1/me'],
+    ['post', '/console/v1/logout'],
+    ['get', '/console/v1/projects/prj_x/audit'],
+    ['get', '/console/v1/projects/prj_x/audit/verify'],
   ];
 
   it.each(routes)('%s %s refuses a missing or unknown session with 401', async (method, path) => {
@@ -236,5 +241,95 @@ describe('console session introspection (for services with a console side)', () 
     } finally {
       h.clock.now = saved;
     }
+  });
+});
+
+describe('the web console service', () => {
+  const toolToken = (session: string, projectId: string) =>
+    h
+      .internal('post', '/internal/v1/console-sessions/tool-token')
+      .send({ session_token: session, project_id: projectId });
+
+  it("names the user, the org and the org's projects", async () => {
+    const u = await userWithProject('me');
+    const me = (await u.as('get', '/console/v1/me').expect(200)).body;
+    expect(me).toMatchObject({
+      email: u.email,
+      org_id: u.orgId,
+      projects: [{ project_id: u.projectId, name: expect.any(String) }],
+      step_up_until: null,
+    });
+  });
+
+  it('gives the console service a session-long MCP token of the user, never listed, revoked at logout', async () => {
+    const u = await userWithProject('tool-token');
+    const issued = (await toolToken(u.session, u.projectId).expect(201)).body;
+    expect(issued).toEqual({
+      token: expect.stringMatching(/^svc_pat_/),
+      token_id: expect.any(String),
+      expires_at: u.login.expires_at,
+    });
+    expect(await introspect(issued.token)).toMatchObject({
+      active: true,
+      project_id: u.projectId,
+      scopes: ['mcp:read'],
+    });
+    const listed = (await u.as('get', `/console/v1/projects/${u.projectId}/mcp-tokens`).expect(200)).body;
+    expect(listed.items).toEqual([]);
+
+    await u.as('post', '/console/v1/logout').expect(204);
+    expect(await introspect(issued.token)).toEqual({ active: false });
+    expect((await u.as('get', '/console/v1/me')).status).toBe(401);
+    expect((await toolToken(u.session, u.projectId)).status).toBe(404);
+  });
+
+  it('refuses a tool token for another org, an unknown session, or without the internal secret', async () => {
+    const a = await userWithProject('tool-token-a');
+    const b = await userWithProject('tool-token-b');
+    expect((await toolToken(a.session, b.projectId)).status).toBe(404);
+    expect((await toolToken('svc_ses_nope', a.projectId)).status).toBe(404);
+    const noSecret = await request(h.app)
+      .post('/internal/v1/console-sessions/tool-token')
+      .send({ session_token: a.session, project_id: a.projectId });
+    expect(noSecret.status).toBe(401);
+  });
+
+  it("shows each MCP token's last audited use", async () => {
+    const u = await userWithProject('last-used');
+    await u.as('post', '/console/v1/step-up').send({ password: u.password }).expect(200);
+    const path = `/console/v1/projects/${u.projectId}/mcp-tokens`;
+    const used = (await u.as('post', path).send({ name: 'used' }).expect(201)).body;
+    const idle = (await u.as('post', path).send({ name: 'idle' }).expect(201)).body;
+    const records = [0, 1, 2].map((i) =>
+      auditEntry(u.projectId, i, { token_id: used.token_id, org_id: u.orgId, user_id: null }),
+    );
+    await h.internal('post', '/internal/v1/audit').send({ records }).expect(201);
+    const items = (await u.as('get', path).expect(200)).body.items;
+    expect(items.map((t: { name: string; last_used_at: string | null }) => [t.name, t.last_used_at])).toEqual(
+      [
+        ['used', records[2]!.at],
+        ['idle', null],
+      ],
+    );
+    expect(idle.token_id).toBeDefined();
+  });
+
+  it("pages the project's audit trail newest first and verifies its chain; other orgs get 404", async () => {
+    const u = await userWithProject('audit-page');
+    const other = await userWithProject('audit-page-other');
+    const records = [0, 1, 2, 3, 4].map((i) => auditEntry(u.projectId, i, { org_id: u.orgId }));
+    await h.internal('post', '/internal/v1/audit').send({ records }).expect(201);
+    const base = `/console/v1/projects/${u.projectId}/audit`;
+    const first = (await u.as('get', `${base}?limit=2`).expect(200)).body;
+    expect(first.items.map((r: { seq: number }) => r.seq)).toEqual([5, 4]);
+    expect(first.has_more).toBe(true);
+    const next = (await u.as('get', `${base}?limit=2&before_seq=4`).expect(200)).body;
+    expect(next.items.map((r: { seq: number }) => r.seq)).toEqual([3, 2]);
+    expect(next.items[0]).toMatchObject({ tool: records[2]!.tool, request_id: records[2]!.request_id });
+    const verified = (await u.as('get', `${base}/verify`).expect(200)).body;
+    expect(verified).toMatchObject({ ok: true });
+    expect((await other.as('get', base)).status).toBe(404);
+    expect((await other.as('get', `${base}/verify`)).status).toBe(404);
+    expect((await u.as('get', `${base}?limit=0`)).status).toBe(400);
   });
 });

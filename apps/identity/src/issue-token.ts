@@ -17,6 +17,8 @@ export interface IssueTokenInput {
   /** When set, wins over `days`. */
   expiresInSeconds?: number;
   scopes: string[];
+  /** A web console session's own token (its SHA-256): revoked at logout, not listed on the MCP page. */
+  consoleSession?: string;
 }
 
 export interface IssuedToken {
@@ -57,7 +59,7 @@ export async function issueToken(db: Postgres, input: IssueTokenInput, now: Date
       ),
       revoked_at: null,
     };
-    await insertToken(tx, row, hashToken(token));
+    await insertToken(tx, row, hashToken(token), input.consoleSession);
     return {
       token,
       token_id: row.token_id,

@@ -145,6 +145,20 @@ export const identityMigrations: Migration[] = [
       ALTER TABLE ingest_keys ADD COLUMN allowed_origins text[] NOT NULL DEFAULT '{}';
     `,
   },
+  {
+    // The web console runs tools through the gateway like any client, with a token of its own
+    // per session and project (docs/console.md). Such a token is tied to its session: logging out
+    // revokes it, and the MCP page does not list it among the tokens people made. "Last used" on
+    // that page is the token's latest audited tool call, so the audit table gets an index by token.
+    id: '0006_console_tool_tokens',
+    sql: `
+      ALTER TABLE tokens ADD COLUMN console_session_sha256 text;
+      CREATE INDEX tokens_console_session ON tokens (console_session_sha256)
+        WHERE console_session_sha256 IS NOT NULL;
+      CREATE INDEX audit_records_token ON audit_records (project_id, token_id, seq)
+        WHERE token_id IS NOT NULL;
+    `,
+  },
 ];
 
 /** Brings the identity schema up to date; safe at every start. */

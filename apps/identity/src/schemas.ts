@@ -91,6 +91,15 @@ export const auditListQuery = z.object({
   after_seq: z.coerce.number().int().min(0).default(0),
 });
 
+export const consoleAuditQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  before_seq: z.coerce.number().int().min(1).optional(),
+});
+export const consoleToolTokenBody = z.strictObject({
+  session_token: z.string().max(1000),
+  project_id: z.string().min(1).max(200),
+});
+
 export const loginBody = z.strictObject({ email, password: z.string().min(1).max(1024) });
 export const stepUpBody = z.strictObject({ password: z.string().min(1).max(1024) });
 export const consoleTokenBody = z.strictObject({ name, days: days.default(90) });

@@ -13,6 +13,9 @@ export interface ParsedArgs {
     'project-name'?: string;
     email?: string;
     password?: string;
+    /** bootstrap: also create an MCP token / an ingest key for the project (a fresh stack's first). */
+    token?: boolean;
+    'ingest-key'?: boolean;
     /** Repeatable: every --origin given, in order. */
     origin?: string[];
   };
@@ -33,7 +36,7 @@ const CAPABILITIES = ['vis_trace', 'vis_recall', 'vis_ai_verifier'];
 
 export const USAGE = `Usage: pnpm svc <command> [--json]
 
-  bootstrap [--org-name N] [--project-name N] [--email E] [--password P]
+  bootstrap [--org-name N] [--project-name N] [--email E] [--password P] [--token] [--ingest-key]
   project create <name> [--org <org_id>]
   token create --project <project_id> [--name N] [--days D]
   token list --project <project_id>
@@ -46,6 +49,8 @@ export const USAGE = `Usage: pnpm svc <command> [--json]
 Talks to identity at SVC_IDENTITY_INTERNAL_URL (default http://localhost:8081) with
 SVC_INTERNAL_SECRET, or the secret the standalone keeps in its data dir: SVC_DATA_DIR,
 by default .data at the repository root (<data dir>/internal-secret).
+bootstrap --token and --ingest-key also create the project's first MCP token and ingest key (each
+shown once), so a fresh stack is set up by one command.
 --origin (repeatable) names a web origin, e.g. https://app.example.com, whose pages may send with
 the key from a browser; ingest-key origins replaces a key's list (no --origin: no browser may).
 With --json every command prints exactly one JSON object on stdout. audit verify holds every
@@ -93,10 +98,29 @@ export async function runCommand(args: ParsedArgs, call: AdminCall): Promise<Com
         user_password?: string;
       }>('POST', '/internal/v1/admin/bootstrap', body);
       const password = r.user_password ? `, password ${r.user_password} (shown once)` : '';
-      return {
-        json: r,
-        text: `${r.created ? 'set up' : 'already set up'}: org ${r.org_id}, project ${r.project_id}, user ${body.user_email} (${r.user_id})${password}`,
-      };
+      const lines = [
+        `${r.created ? 'set up' : 'already set up'}: org ${r.org_id}, project ${r.project_id}, user ${body.user_email} (${r.user_id})${password}`,
+      ];
+      const extra: Record<string, unknown> = {};
+      if (v.token) {
+        const t = await call<{ token: string; token_id: string; expires_at: string }>(
+          'POST',
+          '/internal/v1/admin/tokens',
+          { project_id: r.project_id, user_id: r.user_id, name: 'bootstrap' },
+        );
+        extra.token = t;
+        lines.push(`MCP token (shown once; token ${t.token_id}, expires ${t.expires_at}): ${t.token}`);
+      }
+      if (v['ingest-key']) {
+        const k = await call<{ key_id: string; secret: string; dsn: string }>(
+          'POST',
+          '/internal/v1/admin/ingest-keys',
+          { project_id: r.project_id },
+        );
+        extra.ingest_key = k;
+        lines.push(`ingest key ${k.key_id} (secret shown once)\nDSN: ${k.dsn}`);
+      }
+      return { json: { ...r, ...extra }, text: lines.join('\n') };
     }
     case 'project create': {
       expectArgs(args, 3);

@@ -130,6 +130,51 @@ describe('pnpm svc', () => {
     });
   });
 
+  it('bootstrap --token --ingest-key sets up a fresh stack in one command', async () => {
+    const boot = await json([
+      'bootstrap',
+      '--org-name',
+      'Self-hosted',
+      '--project-name',
+      'first',
+      '--email',
+      'owner@cli.test',
+      '--token',
+      '--ingest-key',
+    ]);
+    expect(boot).toMatchObject({
+      created: true,
+      user_password: expect.any(String),
+      token: { token: expect.stringMatching(/^svc_pat_/), token_id: expect.any(String) },
+      ingest_key: { key_id: expect.stringMatching(/^key_/), secret: expect.any(String) },
+    });
+    expect(await introspect(boot.token.token)).toMatchObject({
+      active: true,
+      project_id: boot.project_id,
+      org_id: boot.org_id,
+      user_id: boot.user_id,
+    });
+    expect(boot.ingest_key.project_id).toBe(boot.project_id);
+
+    // Again (a script run twice): the same org and project, and a new token, printed for humans.
+    const again = await cli([
+      'bootstrap',
+      '--org-name',
+      'Self-hosted',
+      '--project-name',
+      'first',
+      '--email',
+      'owner@cli.test',
+      '--token',
+    ]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(
+      new RegExp(
+        `^already set up: org ${boot.org_id}, .*\\nMCP token \\(shown once; token \\S+, expires \\S+\\): svc_pat_\\w+\\n$`,
+      ),
+    );
+  });
+
   it('creates an ingest key with browser origins and sets them later', async () => {
     const project = await json(['project', 'create', 'browser app']);
     const key = await json([

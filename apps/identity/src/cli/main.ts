@@ -46,6 +46,8 @@ function parse(argv: string[]) {
       'project-name': { type: 'string' },
       email: { type: 'string' },
       password: { type: 'string' },
+      token: { type: 'boolean' },
+      'ingest-key': { type: 'boolean' },
       origin: { type: 'string', multiple: true },
     },
   });

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { MCP_SCOPE } from '@svc/auth';
 import { NotFoundError, UnauthorizedError } from '@svc/tool-kit';
 import express, { type Response, type Router } from 'express';
+import { logVerification, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
 import { parseRequest, StepUpRequiredError } from '../http';
 import { randomSecret } from '../ids';
@@ -10,15 +11,18 @@ import { issueToken } from '../issue-token';
 import { decoyPasswordHash, verifyPassword } from '../passwords';
 import {
   allowedOriginsBody,
+  consoleAuditQuery,
   consoleIngestKeyBody,
   consoleTokenBody,
   loginBody,
   stepUpBody,
 } from '../schemas';
+import { listAuditNewestFirst } from '../store/audit';
 import { createIngestKey, setAllowedOrigins } from '../store/ingest-keys';
-import { getProject, type Project } from '../store/projects';
-import { createSession, findLiveSession, setStepUp } from '../store/sessions';
-import { getToken, listTokens } from '../store/tokens';
+import { getOrg } from '../store/orgs';
+import { getProject, listOrgProjects, type Project } from '../store/projects';
+import { createSession, endSession, findLiveSession, setStepUp } from '../store/sessions';
+import { consoleSessionTokenIds, getToken, listConsoleTokens } from '../store/tokens';
 import { findUserByEmail, getUser } from '../store/users';
 import { revokeEverywhere } from './revoke';
 
@@ -86,6 +90,33 @@ export function consoleRouter(ctx: IdentityContext): Router {
     return project;
   };
 
+  // Who is signed in, and the projects they may open (their org's).
+  router.get('/v1/me', async (_req, res) => {
+    const session = sessionOf(res);
+    const [user, org, projects] = await Promise.all([
+      getUser(ctx.db, session.userId),
+      getOrg(ctx.db, session.orgId),
+      listOrgProjects(ctx.db, session.orgId),
+    ]);
+    res.json({
+      user_id: session.userId,
+      email: user?.email ?? null,
+      org_id: session.orgId,
+      org_name: org?.name ?? null,
+      projects: projects.map((p) => ({ project_id: p.project_id, name: p.name })),
+      step_up_until: session.stepUpUntil?.toISOString() ?? null,
+    });
+  });
+
+  // Ends the session and revokes the tokens the console made for it, everywhere, before answering.
+  router.post('/v1/logout', async (_req, res) => {
+    const session = sessionOf(res);
+    const tokenIds = await consoleSessionTokenIds(ctx.db, session.sha256);
+    await endSession(ctx.db, session.sha256);
+    for (const tokenId of tokenIds) await revokeEverywhere(ctx, tokenId);
+    res.status(204).end();
+  });
+
   router.post('/v1/step-up', async (req, res) => {
     const { password } = parseRequest(stepUpBody, req.body);
     const session = sessionOf(res);
@@ -125,7 +156,30 @@ export function consoleRouter(ctx: IdentityContext): Router {
 
   router.get('/v1/projects/:project_id/mcp-tokens', async (req, res) => {
     const project = await projectOf(sessionOf(res), req.params.project_id);
-    res.json({ items: await listTokens(ctx.db, project.project_id, MCP_SCOPE) });
+    res.json({ items: await listConsoleTokens(ctx.db, project.project_id, MCP_SCOPE) });
+  });
+
+  // The project's tool-call audit trail, newest first (`before_seq` pages back).
+  router.get('/v1/projects/:project_id/audit', async (req, res) => {
+    const project = await projectOf(sessionOf(res), req.params.project_id);
+    const query = parseRequest(consoleAuditQuery, req.query);
+    const items = await listAuditNewestFirst(ctx.db, project.project_id, {
+      limit: query.limit + 1,
+      beforeSeq: query.before_seq,
+    });
+    res.json({
+      items: items.slice(0, query.limit),
+      limit: query.limit,
+      has_more: items.length > query.limit,
+    });
+  });
+
+  // The hash chain and its signed checkpoints checked end to end, as `svc audit verify` does.
+  router.get('/v1/projects/:project_id/audit/verify', async (req, res) => {
+    const project = await projectOf(sessionOf(res), req.params.project_id);
+    const checked = await verifyAnchoredProject(ctx.db, ctx.checkpoints, project.project_id);
+    logVerification(ctx.logger, checked);
+    res.json(checked);
   });
 
   router.delete('/v1/mcp-tokens/:token_id', async (req, res) => {

@@ -1,15 +1,17 @@
 import { createHash } from 'node:crypto';
 import { auditEntrySchema } from '@svc/audit';
-import { checkTokenFormat, hashToken, tokenFingerprint } from '@svc/auth';
+import { checkTokenFormat, hashToken, MCP_SCOPE, tokenFingerprint } from '@svc/auth';
 import { BackendUnavailableError, NotFoundError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { logVerification, verifyAnchoredAll, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
 import { parseRequest } from '../http';
+import { issueToken } from '../issue-token';
 import {
   auditListQuery,
   auditVerifyQuery,
+  consoleToolTokenBody,
   introspectBody,
   invalidationAckBody,
   sessionIntrospectBody,
@@ -112,6 +114,37 @@ export function internalRouter(ctx: IdentityContext): Router {
       capabilities: await enabledCapabilities(ctx.db, session.org_id),
       step_up_until: session.step_up_until?.toISOString() ?? null,
     });
+  });
+
+  // The web console runs tools through a gateway like any client (audited, capability-gated), so
+  // it needs an MCP token of the signed-in user for the project. Only the console service can ask
+  // (internal secret): a session alone never yields a token without the step-up of the MCP page.
+  // The token lives as long as the session at most, never leaves the console's server, and is
+  // revoked at logout.
+  router.post('/v1/console-sessions/tool-token', async (req, res) => {
+    const body = parseRequest(consoleToolTokenBody, req.body);
+    const hash = createHash('sha256').update(body.session_token, 'utf8').digest('hex');
+    const now = ctx.clock();
+    const session = await findLiveSession(ctx.db, hash, now);
+    const project = session && (await getProject(ctx.db, body.project_id));
+    if (!session || !project || project.org_id !== session.org_id) {
+      // No live session, or not its org's project: nothing to say which.
+      throw new NotFoundError('No live console session for this project.');
+    }
+    const issued = await issueToken(
+      ctx.db,
+      {
+        projectId: project.project_id,
+        userId: session.user_id,
+        name: 'web console',
+        days: 1,
+        expiresInSeconds: Math.max(1, Math.floor((session.expires_at.getTime() - now.getTime()) / 1000)),
+        scopes: [MCP_SCOPE],
+        consoleSession: hash,
+      },
+      now,
+    );
+    res.status(201).json({ token: issued.token, token_id: issued.token_id, expires_at: issued.expires_at });
   });
 
   // The gateways' token caches (docs/decisions.md, "Token cache"): a stream of invalidations, and

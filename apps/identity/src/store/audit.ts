@@ -159,6 +159,19 @@ export async function listAudit(
   return rows.map(toStored);
 }
 
+/** Records of a project with seq < beforeSeq (all when undefined), newest first: the console's audit page. */
+export async function listAuditNewestFirst(
+  q: Queryable,
+  projectId: string,
+  options: { limit: number; beforeSeq?: number },
+): Promise<StoredAuditRecord[]> {
+  const { rows } = await q.query<AuditRow>(
+    `${SELECT_RECORDS} WHERE project_id = $1 AND ($2::bigint IS NULL OR seq < $2) ORDER BY seq DESC LIMIT $3`,
+    [projectId, options.beforeSeq ?? null, options.limit],
+  );
+  return rows.map(toStored);
+}
+
 const VERIFY_PAGE = 1000;
 
 async function headOf(q: Queryable, projectId: string): Promise<ChainHead | null> {

@@ -37,3 +37,12 @@ export async function findProjectByName(
   );
   return rows[0];
 }
+
+/** An org's projects, oldest first. */
+export async function listOrgProjects(q: Queryable, orgId: string): Promise<Project[]> {
+  const { rows } = await q.query<Project>(
+    'SELECT project_id, org_id, name FROM projects WHERE org_id = $1 ORDER BY created_order',
+    [orgId],
+  );
+  return rows;
+}

@@ -36,3 +36,8 @@ export async function findLiveSession(
 export async function setStepUp(q: Queryable, sha256: string, until: Date): Promise<void> {
   await q.query('UPDATE console_sessions SET step_up_until = $2 WHERE session_sha256 = $1', [sha256, until]);
 }
+
+/** Ends a session now (logout); the tokens the console made for it are revoked by the caller. */
+export async function endSession(q: Queryable, sha256: string): Promise<void> {
+  await q.query('DELETE FROM console_sessions WHERE session_sha256 = $1', [sha256]);
+}

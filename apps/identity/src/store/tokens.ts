@@ -30,11 +30,16 @@ export interface TokenListItem {
 const COLUMNS =
   'token_id, name, scopes, org_id, project_id, user_id, last_four, created_at, expires_at, revoked_at';
 
-export async function insertToken(q: Queryable, row: TokenRow, sha256: string): Promise<void> {
+export async function insertToken(
+  q: Queryable,
+  row: TokenRow,
+  sha256: string,
+  consoleSession?: string,
+): Promise<void> {
   await q.query(
     `INSERT INTO tokens (token_id, token_sha256, name, scopes, org_id, project_id, user_id, last_four,
-                         created_at, expires_at, revoked_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+                         created_at, expires_at, revoked_at, console_session_sha256)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
     [
       row.token_id,
       sha256,
@@ -47,6 +52,7 @@ export async function insertToken(q: Queryable, row: TokenRow, sha256: string): 
       row.created_at,
       row.expires_at,
       row.revoked_at,
+      consoleSession ?? null,
     ],
   );
 }
@@ -93,6 +99,42 @@ export function toListItem(row: TokenRow): TokenListItem {
     revoked_at: row.revoked_at ? row.revoked_at.toISOString() : null,
     last_four: row.last_four,
   };
+}
+
+/** The MCP page's row: a listed token and when it last answered a tool call (its latest audit record). */
+export interface ConsoleTokenItem extends TokenListItem {
+  last_used_at: string | null;
+}
+
+/**
+ * The MCP tokens people made for a project (not the console's own session tokens), oldest first,
+ * each with its last use. The audit index by (project, token, seq) makes each last use one probe.
+ */
+export async function listConsoleTokens(
+  q: Queryable,
+  projectId: string,
+  scope: string,
+): Promise<ConsoleTokenItem[]> {
+  const { rows } = await q.query<TokenRow & { last_used_at: string | null }>(
+    `SELECT ${COLUMNS},
+       (SELECT a.at FROM audit_records a
+         WHERE a.project_id = tokens.project_id AND a.token_id = tokens.token_id
+         ORDER BY a.seq DESC LIMIT 1) AS last_used_at
+     FROM tokens
+     WHERE project_id = $1 AND $2 = ANY (scopes) AND console_session_sha256 IS NULL
+     ORDER BY created_order`,
+    [projectId, scope],
+  );
+  return rows.map((row) => ({ ...toListItem(row), last_used_at: row.last_used_at }));
+}
+
+/** The live tokens the console made for a session: revoked when it logs out. */
+export async function consoleSessionTokenIds(q: Queryable, sessionSha256: string): Promise<string[]> {
+  const { rows } = await q.query<{ token_id: string }>(
+    'SELECT token_id FROM tokens WHERE console_session_sha256 = $1 AND revoked_at IS NULL',
+    [sessionSha256],
+  );
+  return rows.map((r) => r.token_id);
 }
 
 /** Sets revoked_at once; revoking again keeps the first time. Returns it, or undefined if unknown. */
