@@ -218,7 +218,10 @@ async function expectEmptyListAfterUpgrade(db: Postgres): Promise<void> {
       INSERT INTO projects (project_id, org_id, name, created_at) VALUES ('prj_old', 'org_old', 'old', now());
       INSERT INTO ingest_keys (key_id, secret, project_id, created_at) VALUES ('key_old', 's', 'prj_old', now());
     `);
-    expect(await migrateIdentity(db)).toEqual(['0005_ingest_key_allowed_origins']);
+    expect(await migrateIdentity(db)).toEqual([
+      '0005_ingest_key_allowed_origins',
+      '0006_console_tool_tokens',
+    ]);
     const { rows } = await db.query<{ allowed_origins: string[] }>(
       "SELECT allowed_origins FROM ingest_keys WHERE key_id = 'key_old'",
     );
