@@ -2,7 +2,10 @@
 // installed beside it) stay external; everything else is bundled in: the workspace packages (@svc/*,
 // whose exports point at TypeScript sources) and what they depend on. Packages that cannot be
 // bundled (native addons, WASM with files of their own) must therefore be dependencies of the app.
-import { readFileSync } from 'node:fs';
+// Beside the bundle, `<outfile>.externals.json` names the npm packages it imports at run time: what
+// a production install of the app needs (deploy/assemble-app.mjs installs exactly those).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { build } from 'esbuild';
 
 const [entry = 'src/main.ts', outfile = 'dist/main.js'] = process.argv.slice(2);
@@ -11,7 +14,7 @@ const own = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).depende
 );
 const isOwn = (path) => own.some((name) => path === name || path.startsWith(`${name}/`));
 
-await build({
+const result = await build({
   entryPoints: [entry],
   outfile,
   bundle: true,
@@ -34,4 +37,16 @@ await build({
     },
   ],
   logLevel: 'warning',
+  metafile: true,
 });
+
+/** `@scope/name/sub/path.js` -> `@scope/name`; `name/sub` -> `name`. */
+const packageOf = (specifier) =>
+  specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+const externals = new Set();
+for (const output of Object.values(result.metafile.outputs))
+  for (const i of output.imports) if (i.external && !isBuiltin(i.path)) externals.add(packageOf(i.path));
+writeFileSync(`${outfile}.externals.json`, `${JSON.stringify([...externals].sort(), null, 2)}\n`);

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type ClickHouseClient, type ClickHouseSettings, createClient } from '@clickhouse/client';
-import { createChdbConnection } from 'chdb/connection';
-import { QueryCancelledError } from './errors';
+import { EmbeddedEngineMissingError, QueryCancelledError } from './errors';
 import {
   assertIdentifier,
   type ClickHouseOptions,
@@ -103,7 +102,21 @@ export async function createClickHouse(options: ClickHouseOptions): Promise<Clic
   return serverClient(await openServer(options, database), database, limits);
 }
 
+/**
+ * chDB (its engine is a 540 MB library) is loaded only when an embedded client is opened: a
+ * process on a ClickHouse server runs without it, so the container images leave it out.
+ */
+async function loadChdb(): Promise<typeof import('chdb/connection')> {
+  try {
+    return await import('chdb/connection');
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'ERR_MODULE_NOT_FOUND') throw err;
+    throw new EmbeddedEngineMissingError({ cause: err });
+  }
+}
+
 async function openEmbeddedSession(options: EmbeddedOptions, database: string): Promise<EmbeddedSession> {
+  const { createChdbConnection } = await loadChdb();
   const chdb = createChdbConnection({ path: options.path });
   // chdb types its Connection against @clickhouse/client-common 1.23.0, the client against its own
   // bundled copy; the runtime contract is the same one, the declarations just are not identical.

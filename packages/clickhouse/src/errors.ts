@@ -8,6 +8,17 @@ export class QueryCancelledError extends Error {
   }
 }
 
+/** An embedded client was asked for where the chdb package is not installed (the container images). */
+export class EmbeddedEngineMissingError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super(
+      'Embedded ClickHouse (the chdb package) is not installed here: connect to a ClickHouse server instead.',
+      options,
+    );
+    this.name = 'EmbeddedEngineMissingError';
+  }
+}
+
 /** Which per-query budget the engine enforced, if the error is one (ClickHouse error codes). */
 export function exceededBudget(err: unknown): 'time' | 'memory' | undefined {
   const code = String((err as { code?: unknown })?.code ?? '');
