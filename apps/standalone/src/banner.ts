@@ -4,8 +4,8 @@ import {
   curlExample,
   inspectorCommand,
   mcpServersJson,
-  stdioJson,
-} from './client-config';
+} from '@svc/client-config';
+import { stdioJson } from './client-config';
 import type { StackUrls } from './stack';
 
 export interface BannerInfo {
