@@ -1,0 +1,108 @@
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { type Logger, NotFoundError, toHttpError } from '@svc/tool-kit';
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import type { ConsoleConfig } from './config';
+import type { IdentityApi } from './identity-api';
+import { Bare, type PageContext, sendPage } from './pages/layout';
+import type { RecallApi } from './recall-api';
+import { authRoutes } from './routes/auth';
+import { mcpRoutes } from './routes/mcp';
+import { requireSession, type SessionCookies, sessionOf } from './session';
+import type { ToolCaller } from './tool-calls';
+
+export interface ConsoleDeps {
+  config: Pick<ConsoleConfig, 'gatewayPublicUrl' | 'publicUrl'>;
+  identity: IdentityApi;
+  tools: ToolCaller;
+  /** Recall's console side; undefined when recall is not deployed. */
+  recall: RecallApi | undefined;
+  cookies: SessionCookies;
+  logger: Logger;
+  now: () => Date;
+  /** Where console.css and console.js are (default: the app's static/ directory). */
+  staticDir?: string;
+}
+
+const require = createRequire(import.meta.url);
+const PICO_CSS = require.resolve('@picocss/pico/css/pico.min.css');
+const STATIC_DIR = fileURLToPath(new URL('../static/', import.meta.url));
+
+// Scripts and styles from this origin only; inline scripts and styles never run (the waterfall's
+// bars are SVG geometry, not style attributes). No framing, no form posts elsewhere.
+const CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "frame-ancestors 'none'",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "object-src 'none'",
+].join('; ');
+
+/** The project a page is about: `?project=`, else the first of the org's; another org's is 404. */
+export function pageContext(deps: Pick<ConsoleDeps, 'config'>, req: Request, res: Response): PageContext {
+  const { me, csrf } = sessionOf(res);
+  const asked = typeof req.query.project === 'string' ? req.query.project : undefined;
+  const projectId = asked ?? me.projects[0]?.project_id;
+  if (!projectId || !me.projects.some((p) => p.project_id === projectId)) {
+    throw new NotFoundError(
+      asked ? 'No such project in your organization.' : 'Your organization has no project yet.',
+    );
+  }
+  return { me, csrf, projectId, gatewayUrl: deps.config.gatewayPublicUrl };
+}
+
+/** The web console: server-rendered pages over identity's console API and a gateway's tools. */
+export function createConsoleApp(deps: ConsoleDeps): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', 'loopback');
+  app.use((_req, res, next) => {
+    res.set({
+      'content-security-policy': CSP,
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'referrer-policy': 'no-referrer',
+      'cross-origin-opener-policy': 'same-origin',
+    });
+    next();
+  });
+  app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
+  app.get('/static/pico.min.css', (_req, res) => res.sendFile(PICO_CSS, { maxAge: '1h' }));
+  app.use('/static', express.static(deps.staticDir ?? STATIC_DIR, { maxAge: '1h', index: false }));
+  app.use(express.urlencoded({ extended: false, limit: '256kb', parameterLimit: 200 }));
+  app.get('/', (_req, res) => res.redirect(303, '/mcp'));
+
+  app.use(authRoutes(deps));
+  app.use(requireSession(deps.cookies, deps.identity));
+  app.use(mcpRoutes(deps));
+  // Each page group's routes (one line each).
+  app.use(() => {
+    throw new NotFoundError('No such page.');
+  });
+  app.use(errorPage(deps.logger));
+  return app;
+}
+
+/** Errors as a page: our own wording by status (the error hierarchy's messages are safe to show). */
+function errorPage(logger: Logger): ErrorRequestHandler {
+  return (err, req, res, _next) => {
+    const answer = toHttpError(err);
+    if (answer.status >= 500) logger.error({ err, path: req.path }, 'console page failed');
+    if (res.headersSent) return;
+    const message = (answer.body as { message?: string }).message ?? 'Something went wrong.';
+    sendPage(
+      res,
+      <Bare title={answer.status === 404 ? 'Not found' : 'Something went wrong'}>
+        <p role="alert">{message}</p>
+        <p>
+          <a href="/mcp">Back to the console</a>
+        </p>
+      </Bare>,
+      answer.status,
+    );
+  };
+}

@@ -1,0 +1,175 @@
+import {
+  BackendUnavailableError,
+  NotFoundError,
+  type ServiceError,
+  UnauthorizedError,
+  UserInputError,
+} from '@svc/tool-kit';
+
+// The console's side of identity's console API (docs/internal-api.md): every call carries the
+// signed-in person's session, so identity decides what they may see and do. Identity's own error
+// text never reaches a page: statuses become the console's errors, with wording of our own.
+
+export interface Me {
+  user_id: string;
+  email: string | null;
+  org_id: string;
+  org_name: string | null;
+  projects: { project_id: string; name: string }[];
+  step_up_until: string | null;
+}
+
+export interface McpTokenItem {
+  token_id: string;
+  name: string;
+  user_id: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  last_four: string;
+}
+
+export interface IssuedToken {
+  token: string;
+  token_id: string;
+  scope: string;
+  expires_at: string;
+}
+
+export interface AuditRecord {
+  seq: number;
+  at: string;
+  token_id: string | null;
+  user_id: string | null;
+  tool: string;
+  transport: string;
+  status: string;
+  duration_ms: number;
+  request_id: string;
+  params?: unknown;
+  hash: string;
+}
+
+export interface AuditPage {
+  items: AuditRecord[];
+  limit: number;
+  has_more: boolean;
+}
+
+export interface AuditVerification {
+  ok: boolean;
+  checked: number;
+  broken_at_seq?: number;
+  reason?: string;
+  code?: string;
+  checkpoint?: { seq: number; at?: string } | null;
+  problems?: { code: string; reason: string; broken_at_seq?: number }[];
+  warnings?: string[];
+}
+
+/** Identity answered that the session is gone (expired, logged out, never was): sign in again. */
+export class SessionEndedError extends UnauthorizedError {
+  constructor() {
+    super('invalid_session');
+    this.message = 'Your session has ended. Sign in again.';
+  }
+}
+
+/** A credential needs a fresh password check first (identity's 403 step_up_required). */
+export class StepUpRequiredError extends Error {
+  constructor() {
+    super('Confirm your password first: creating a token needs a check made in the last 5 minutes.');
+    this.name = 'StepUpRequiredError';
+  }
+}
+
+export interface IdentityApi {
+  login(email: string, password: string): Promise<{ session_token: string; expires_at: string }>;
+  me(session: string): Promise<Me>;
+  logout(session: string): Promise<void>;
+  stepUp(session: string, password: string): Promise<{ step_up_until: string }>;
+  listMcpTokens(session: string, projectId: string): Promise<McpTokenItem[]>;
+  createMcpToken(session: string, projectId: string, name: string, days: number): Promise<IssuedToken>;
+  createApiToken(session: string, name: string, days: number): Promise<IssuedToken>;
+  revokeMcpToken(session: string, tokenId: string): Promise<{ token_id: string; revoked_at: string }>;
+  audit(session: string, projectId: string, page: { limit: number; beforeSeq?: number }): Promise<AuditPage>;
+  verifyAudit(session: string, projectId: string): Promise<AuditVerification>;
+  /** The console's own MCP token of the session for a project (internal secret). */
+  toolToken(
+    session: string,
+    projectId: string,
+  ): Promise<{ token: string; token_id: string; expires_at: string }>;
+}
+
+export function createIdentityApi(options: {
+  identityUrl: string;
+  internalSecret: string;
+  timeoutMs?: number;
+}): IdentityApi {
+  const base = options.identityUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 5_000;
+
+  async function call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    auth: { session?: string; internal?: true },
+    body?: unknown,
+  ): Promise<T> {
+    const headers: Record<string, string> = {};
+    if (auth.session) headers.authorization = `Bearer ${auth.session}`;
+    if (auth.internal) headers['x-internal-secret'] = options.internalSecret;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let res: Response;
+    try {
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch {
+      throw new BackendUnavailableError('identity');
+    }
+    if (res.ok) return (res.status === 204 ? undefined : await res.json()) as T;
+    throw await errorOf(res);
+  }
+
+  async function errorOf(res: Response): Promise<ServiceError | StepUpRequiredError> {
+    const answer = (await res.json().catch(() => ({}))) as { error?: string };
+    if (res.status === 401) return new SessionEndedError();
+    if (res.status === 403 && answer.error === 'step_up_required') return new StepUpRequiredError();
+    if (res.status === 404) return new NotFoundError('Not found, or not in your organization.');
+    if (res.status === 400) return new UserInputError('Identity refused the request as invalid.');
+    return new BackendUnavailableError('identity');
+  }
+
+  const project = (id: string) => `/console/v1/projects/${encodeURIComponent(id)}`;
+  return {
+    login: (email, password) => call('POST', '/console/v1/login', {}, { email, password }),
+    me: (session) => call('GET', '/console/v1/me', { session }),
+    logout: (session) => call('POST', '/console/v1/logout', { session }),
+    stepUp: (session, password) => call('POST', '/console/v1/step-up', { session }, { password }),
+    listMcpTokens: async (session, projectId) =>
+      (await call<{ items: McpTokenItem[] }>('GET', `${project(projectId)}/mcp-tokens`, { session })).items,
+    createMcpToken: (session, projectId, name, days) =>
+      call('POST', `${project(projectId)}/mcp-tokens`, { session }, { name, days }),
+    createApiToken: (session, name, days) =>
+      call('POST', '/console/v1/api-tokens', { session }, { name, days }),
+    revokeMcpToken: (session, tokenId) =>
+      call('DELETE', `/console/v1/mcp-tokens/${encodeURIComponent(tokenId)}`, { session }),
+    audit: (session, projectId, page) => {
+      const query = new URLSearchParams({ limit: String(page.limit) });
+      if (page.beforeSeq !== undefined) query.set('before_seq', String(page.beforeSeq));
+      return call('GET', `${project(projectId)}/audit?${query}`, { session });
+    },
+    verifyAudit: (session, projectId) => call('GET', `${project(projectId)}/audit/verify`, { session }),
+    toolToken: (session, projectId) =>
+      call(
+        'POST',
+        '/internal/v1/console-sessions/tool-token',
+        { internal: true },
+        { session_token: session, project_id: projectId },
+      ),
+  };
+}

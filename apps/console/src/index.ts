@@ -1,0 +1,3 @@
+export { type ConsoleDeps, createConsoleApp } from './app';
+export { type ConsoleConfig, loadConsoleConfig } from './config';
+export { wireConsole } from './wiring';

@@ -1,0 +1,25 @@
+import type { Logger } from '@svc/tool-kit';
+import type { Express } from 'express';
+import { createConsoleApp } from './app';
+import type { ConsoleConfig } from './config';
+import { createIdentityApi } from './identity-api';
+import { createRecallApi } from './recall-api';
+import { sessionCookies } from './session';
+import { createToolCaller } from './tool-calls';
+
+/** The console app from its config: identity, a gateway and (when deployed) recall over HTTP. */
+export function wireConsole(config: ConsoleConfig, deps: { logger: Logger; now?: () => Date }): Express {
+  const identity = createIdentityApi({
+    identityUrl: config.identityUrl,
+    internalSecret: config.internalSecret,
+  });
+  return createConsoleApp({
+    config,
+    identity,
+    tools: createToolCaller({ gatewayUrl: config.gatewayUrl, identity }),
+    recall: config.recallUrl ? createRecallApi({ recallUrl: config.recallUrl }) : undefined,
+    cookies: sessionCookies({ publicUrl: config.publicUrl, internalSecret: config.internalSecret }),
+    logger: deps.logger,
+    now: deps.now ?? (() => new Date()),
+  });
+}
