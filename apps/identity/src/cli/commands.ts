@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AuditVerification, ProjectVerification } from '../checkpoints/verify';
 import type { AdminCall } from './admin-client';
 import { CliError } from './cli-config';
@@ -38,6 +39,7 @@ export const USAGE = `Usage: pnpm svc <command> [--json]
 
   bootstrap [--org-name N] [--project-name N] [--email E] [--password P] [--token] [--ingest-key]
   project create <name> [--org <org_id>]
+  user create --org <org_id> --email E [--password P]
   token create --project <project_id> [--name N] [--days D]
   token list --project <project_id>
   token revoke <token_id>
@@ -49,6 +51,7 @@ export const USAGE = `Usage: pnpm svc <command> [--json]
 Talks to identity at SVC_IDENTITY_INTERNAL_URL (default http://localhost:8081) with
 SVC_INTERNAL_SECRET, or the secret the standalone keeps in its data dir: SVC_DATA_DIR,
 by default .data at the repository root (<data dir>/internal-secret).
+user create signs a person up for the web console; without --password one is generated and shown once.
 bootstrap --token and --ingest-key also create the project's first MCP token and ingest key (each
 shown once), so a fresh stack is set up by one command.
 --origin (repeatable) names a web origin, e.g. https://app.example.com, whose pages may send with
@@ -131,6 +134,25 @@ export async function runCommand(args: ParsedArgs, call: AdminCall): Promise<Com
         body,
       );
       return { json: r, text: `project ${r.project_id} "${r.name}" in org ${r.org_id}` };
+    }
+    case 'user create': {
+      expectArgs(args, 2);
+      // A generated password: 18 random bytes, base64url (144 bits), shown once.
+      const password = v.password ?? randomBytes(18).toString('base64url');
+      const r = await call<{ user_id: string; email: string; org_id: string }>(
+        'POST',
+        '/internal/v1/admin/users',
+        {
+          email: required(v.email, '--email'),
+          password,
+          org_id: required(v.org, '--org'),
+        },
+      );
+      const shown = v.password ? '' : `, password ${password} (shown once)`;
+      return {
+        json: { ...r, ...(v.password ? {} : { password }) },
+        text: `user ${r.email} (${r.user_id}) in org ${r.org_id}${shown}`,
+      };
     }
     case 'token create': {
       expectArgs(args, 2);

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AuditEntry, GENESIS_HASH } from '@svc/audit';
+import request from 'supertest';
 import { auditEntry, uniqueProject } from '../testing/audit-entries';
 import { type Harness, SECRET, startHarness } from '../testing/harness';
 
@@ -173,6 +174,36 @@ describe('pnpm svc', () => {
         `^already set up: org ${boot.org_id}, .*\\nMCP token \\(shown once; token \\S+, expires \\S+\\): svc_pat_\\w+\\n$`,
       ),
     );
+  });
+
+  it('creates a console user, with a generated password shown once, who can sign in', async () => {
+    const project = await json(['project', 'create', 'people']);
+    const given = await json([
+      'user',
+      'create',
+      '--org',
+      project.org_id,
+      '--email',
+      'given@cli.test',
+      '--password',
+      'a given password',
+    ]);
+    expect(given).toEqual({
+      user_id: expect.stringMatching(/^usr_/),
+      email: 'given@cli.test',
+      org_id: project.org_id,
+    });
+    const made = await json(['user', 'create', '--org', project.org_id, '--email', 'made@cli.test']);
+    expect(made.password).toMatch(/^[A-Za-z0-9_-]{24}$/);
+    for (const [email, password] of [
+      ['given@cli.test', 'a given password'],
+      ['made@cli.test', made.password],
+    ]) {
+      await request(h.app).post('/console/v1/login').send({ email, password }).expect(200);
+    }
+    const again = await cli(['user', 'create', '--org', project.org_id, '--email', 'made@cli.test']);
+    expect(again.code).not.toBe(0);
+    expect((await cli(['user', 'create', '--email', 'x@cli.test'])).stderr).toContain('missing --org');
   });
 
   it('creates an ingest key with browser origins and sets them later', async () => {
