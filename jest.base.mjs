@@ -3,12 +3,17 @@
 // test script) so ESM-only dependencies such as got load as they do in production.
 export default {
   testEnvironment: 'node',
-  extensionsToTreatAsEsm: ['.ts'],
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
   transform: {
-    '^.+\\.ts$': [
+    // .tsx: the web console's pages (Preact's JSX, rendered on the server).
+    '^.+\\.tsx?$': [
       '@swc/jest',
       {
-        jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+        jsc: {
+          parser: { syntax: 'typescript', tsx: true },
+          transform: { react: { runtime: 'automatic', importSource: 'preact' } },
+          target: 'es2022',
+        },
         module: { type: 'es6' },
         sourceMaps: 'inline',
       },

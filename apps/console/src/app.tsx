@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type Logger, NotFoundError, toHttpError } from '@svc/tool-kit';

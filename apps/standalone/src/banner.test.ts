@@ -12,6 +12,7 @@ const INFO: BannerInfo = {
     recall: 'http://localhost:8087',
     copilot: 'http://localhost:8093',
     metrics: 'http://localhost:9464/metrics',
+    console: 'http://localhost:8094',
   },
   groups: { recall: 'live', verify: 'live' },
   projectId: 'prj_demo',
@@ -37,5 +38,22 @@ describe('banner, the stack traced by itself', () => {
 
   it('prints nothing about it when the stack does not trace itself', () => {
     expect(stackLines(banner(INFO))).toEqual([]);
+  });
+});
+
+describe('banner, the web console', () => {
+  const consoleLines = (text: string) => text.split('\n').filter((l) => l.includes('Web console'));
+
+  it('prints the console URL and the demo sign-in on the start that made the person', () => {
+    const text = banner({ ...INFO, consoleLogin: { email: 'demo@example.com', password: 'pw-once' } });
+    expect(consoleLines(text)).toEqual([
+      '  Web console     http://localhost:8094   (sign in as demo@example.com, password pw-once (shown once))',
+    ]);
+  });
+
+  it('names the command that signs someone up after the first start', () => {
+    expect(consoleLines(banner(INFO))).toEqual([
+      expect.stringContaining('pnpm svc user create --org org_demo --email you@example.com'),
+    ]);
   });
 });

@@ -23,6 +23,8 @@ export interface BannerInfo {
   startupMs: number;
   /** The project the stack traces itself into; its token only on the start that made it. */
   selfTrace?: { projectId: string; token?: string };
+  /** The demo person's console sign-in: on the start that created them only (shown once). */
+  consoleLogin?: { email: string; password: string };
 }
 
 export function banner(info: BannerInfo): string {
@@ -31,6 +33,7 @@ export function banner(info: BannerInfo): string {
     `Observability query stack is running (started in ${(info.startupMs / 1000).toFixed(1)} s)`,
     '',
     `  Data directory  ${info.dataDir}   (pnpm svc finds it too; SVC_DATA_DIR moves it)`,
+    `  Web console     ${info.urls.console}   (${consoleLoginText(info)})`,
     `  MCP endpoint    ${info.urls.mcp}`,
     `  REST + OpenAPI  ${info.urls.gateway}/v1/tools/{name}   ${info.urls.gateway}/openapi.json`,
     `  Core (ingest)   ${info.urls.core}/ingest/v1/batch`,
@@ -108,6 +111,16 @@ function selfTraceLine(selfTrace: { projectId: string; token?: string }): string
     ? `token (shown once): ${selfTrace.token}`
     : `a token: pnpm svc token create --project ${selfTrace.projectId}`;
   return `  Stack's traces  ${selfTrace.projectId}   (its own spans, for trace.search / trace.get; ${how})`;
+}
+
+/**
+ * The console's sign-in: the demo person's password exists in clear only on the start that made
+ * them, so later starts name the command that signs someone up instead.
+ */
+function consoleLoginText(info: BannerInfo): string {
+  return info.consoleLogin
+    ? `sign in as ${info.consoleLogin.email}, password ${info.consoleLogin.password} (shown once)`
+    : `sign in: the demo login was shown at first start; add a person with pnpm svc user create --org ${info.orgId} --email you@example.com`;
 }
 
 function indent(text: string): string {

@@ -80,6 +80,9 @@ export function loadStandaloneConfig(
     SVC_CORE_HOST: env.SVC_CORE_HOST || host,
     SVC_IDENTITY_HOST: env.SVC_IDENTITY_HOST || host,
     SVC_MCP_HTTP_HOST: env.SVC_MCP_HTTP_HOST || host,
+    SVC_CONSOLE_HOST: env.SVC_CONSOLE_HOST || host,
+    // The console calls tools through this stack's gateway (its port is known once it listens).
+    SVC_GATEWAY_URL: env.SVC_GATEWAY_URL || `http://localhost:${e.SVC_MCP_HTTP_PORT}`,
     SVC_LOG_LEVEL: e.SVC_LOG_LEVEL,
     // Set by withSelfTraceProject once the project exists; off means off for every service.
     ...(selfTrace.kind === 'given' ? {} : { SVC_SELF_TRACE_PROJECT: undefined }),

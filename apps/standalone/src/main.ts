@@ -72,6 +72,9 @@ try {
     markSeeded(config.dataDir, { project_id: org.project_id, demo, seeded });
   }
 
+  const consoleLogin = org.user_password
+    ? { email: DEMO_USER_EMAIL, password: org.user_password }
+    : undefined;
   const startupMs = Date.now() - started;
   process.stdout.write(
     banner({
@@ -87,6 +90,7 @@ try {
       ...(selfTraceProject
         ? { selfTrace: { projectId: selfTraceProject, ...(stackToken ? { token: stackToken } : {}) } }
         : {}),
+      ...(consoleLogin ? { consoleLogin } : {}),
     }),
   );
   if (config.readyFile) {
@@ -100,6 +104,8 @@ try {
         token: token ?? null,
         stack_project_id: selfTraceProject ?? null,
         stack_token: stackToken ?? null,
+        // Tests sign in to the console with it; like the banner, only on the start that made the person.
+        console_login: consoleLogin ?? null,
         startup_ms: startupMs,
         demo: demo ?? null,
         groups: stack.groups(),

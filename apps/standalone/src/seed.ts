@@ -98,7 +98,9 @@ async function signedRequest(
       'x-svc-signature': signIngestBody(key.secret, timestamp, body?.content ?? ''),
       ...(body ? { 'content-type': body.contentType } : {}),
     },
-    ...(body ? { body: body.content } : {}),
+    // Node's fetch takes a Buffer; the DOM typing of fetch (which the console's Preact brings into
+    // this program) does not say so.
+    ...(body ? { body: body.content as BodyInit } : {}),
   });
   const text = await res.text();
   if (!res.ok) throw new Error(`demo ${path} answered ${res.status}: ${text.slice(0, 500)}`);

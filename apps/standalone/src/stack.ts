@@ -1,3 +1,4 @@
+import { loadConsoleConfig, wireConsole } from '@svc/console';
 import { loadCopilotConfig, wireCopilot } from '@svc/copilot';
 import { loadGatewayConfig, wireGateway } from '@svc/http-gateway';
 import { loadIdentityConfig, wireIdentity } from '@svc/identity';
@@ -20,6 +21,8 @@ export interface StackUrls {
   recall: string;
   copilot: string;
   metrics: string;
+  /** The web console (sign in, MCP tokens, traces, recall, audit, tool runner). */
+  console: string;
 }
 
 export interface RunningStack {
@@ -98,6 +101,15 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     closers.push(gateway.close);
     const metrics = await listen('metrics', wired.metricsApp, gatewayConfig.host, gatewayConfig.metricsPort);
     closers.push(metrics.close);
+    // The web console: its tool calls go through this gateway like any client's.
+    const consoleConfig = loadConsoleConfig({
+      ...config.serviceEnv,
+      SVC_GATEWAY_URL: `http://localhost:${gateway.port}`,
+      SVC_PUBLIC_URL: config.serviceEnv.SVC_PUBLIC_URL || `http://localhost:${gateway.port}`,
+    });
+    const consoleApp = wireConsole(consoleConfig, { logger: logger.child({ service: 'console' }) });
+    const consoleServer = await listen('console', consoleApp, consoleConfig.host, consoleConfig.port);
+    closers.push(consoleServer.close);
     wired.healthMonitor.start();
     // The banner and the ready file tell which groups are live: wait for the first probe.
     await wired.healthMonitor.probeNow();
@@ -112,6 +124,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
         recall: base(recallServer.port),
         copilot: base(copilotServer.port),
         metrics: `${base(metrics.port)}/metrics`,
+        console: base(consoleServer.port),
       },
       groups: () => {
         const health = wired.healthMonitor.snapshot();

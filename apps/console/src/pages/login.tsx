@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
 import { Bare } from './layout';
 
 export function LoginPage({

@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
 import {
   claudeCodeCommand,
   claudeDesktopJson,

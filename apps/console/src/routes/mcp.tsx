@@ -1,3 +1,4 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { type ConsoleDeps, pageContext } from '../app';

@@ -13,6 +13,8 @@ export interface ReadyInfo {
   org_id: string;
   user_id: string;
   token: string | null;
+  /** The demo person's console sign-in (first start only). */
+  console_login: { email: string; password: string } | null;
   startup_ms: number;
   demo: { seed: number; size: number; days: number; now: number } | null;
 }
@@ -39,7 +41,7 @@ export async function spawnStack(
 ): Promise<SpawnedStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const readyFile = join(dataDir, `ready-${Date.now()}.json`);
-  const [gateway, core, identity, metrics, recall, copilot] = await freePorts(6);
+  const [gateway, core, identity, metrics, recall, copilot, consolePort] = await freePorts(7);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
@@ -50,6 +52,7 @@ export async function spawnStack(
     SVC_RECALL_ENDPOINT: `http://127.0.0.1:${recall}`,
     SVC_COPILOT_ENDPOINT: `http://127.0.0.1:${copilot}`,
     SVC_METRICS_PORT: String(metrics),
+    SVC_CONSOLE_PORT: String(consolePort),
     SVC_STANDALONE_READY_FILE: readyFile,
     // The size `pnpm start` uses: the demo's stories (release grades, leaks, the slow endpoint)
     // are checked on exactly what a user sees.
