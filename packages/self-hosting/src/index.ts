@@ -19,4 +19,5 @@ export {
 export { DOCKERFILE, type DockerStage, parseDockerfile, readDockerfile } from './dockerfile';
 export { parseDotenv } from './dotenv';
 export { InterpolationError, interpolate, interpolateValues, referencedVariables } from './interpolate';
+export { type LoopbackTopology, loopbackArgs, loopbackEnv, loopbackValue } from './loopback';
 export { containerEnv, ENV_EXAMPLE, exampleEnv, generatedEnv } from './stack-env';

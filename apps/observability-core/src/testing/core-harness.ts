@@ -41,8 +41,17 @@ export function staticIngestKeys(keys: Map<string, TestIngestKey>): IngestKeyRes
   };
 }
 
-export async function createCoreHarness(name: string, nowMs: number, keys: TestKey[]): Promise<CoreHarness> {
-  const ch = await createTestClickHouse(name);
+/**
+ * A core on `ch` when given (e.g. a database of its own on a ClickHouse server), else on a fresh
+ * chDB database; either is migrated here and dropped by `close`.
+ */
+export async function createCoreHarness(
+  name: string,
+  nowMs: number,
+  keys: TestKey[],
+  on?: ClickHouse,
+): Promise<CoreHarness> {
+  const ch = on ?? (await createTestClickHouse(name));
   await migrateCore(ch);
   const keyMap = new Map<string, TestIngestKey>(
     keys.map((k) => [
