@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
+import { findChromium } from '@svc/browser-testing';
 import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/testing';
 import { createTracer as createNodeTracer, expressTracing, type Tracer as NodeTracer } from '@svc/sdk-node';
 import express from 'express';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { bundleSdk } from '../testing/bundle';
-import { findChromium } from '../testing/chromium';
 
 // A page instrumented with the Web SDK in headless Chromium calls a Node service instrumented with
 // the Node SDK; both export to a real core, and the trace is read back with trace.get.
