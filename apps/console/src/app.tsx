@@ -9,6 +9,7 @@ import { Bare, type PageContext, sendPage } from './pages/layout';
 import type { RecallApi } from './recall-api';
 import { authRoutes } from './routes/auth';
 import { mcpRoutes } from './routes/mcp';
+import { traceRoutes } from './routes/traces';
 import { requireSession, type SessionCookies, sessionOf } from './session';
 import type { ToolCaller } from './tool-calls';
 
@@ -81,6 +82,7 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   app.use(requireSession(deps.cookies, deps.identity));
   app.use(mcpRoutes(deps));
   // Each page group's routes (one line each).
+  app.use(traceRoutes(deps));
   app.use(() => {
     throw new NotFoundError('No such page.');
   });
