@@ -83,7 +83,11 @@ try {
   cpSync(join(staging, 'pnpm-lock.yaml'), join(target, 'pnpm-lock.yaml'));
   // Offline: every package is in the store the workspace install filled; the lockfile keeps the
   // versions and pnpm drops what the smaller manifest no longer needs.
-  run('pnpm', ['install', '--prod', '--offline', '--ignore-scripts', '--reporter=silent'], target);
+  run(
+    'pnpm',
+    ['install', '--prod', '--offline', '--no-frozen-lockfile', '--ignore-scripts', '--reporter=silent'],
+    target,
+  );
   cpSync(dist, join(target, 'dist'), {
     recursive: true,
     filter: (src) => !src.endsWith('.externals.json'),
