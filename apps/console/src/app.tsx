@@ -7,8 +7,11 @@ import type { ConsoleConfig } from './config';
 import type { IdentityApi } from './identity-api';
 import { Bare, type PageContext, sendPage } from './pages/layout';
 import type { RecallApi } from './recall-api';
+import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { mcpRoutes } from './routes/mcp';
+import { recallRoutes } from './routes/recall';
+import { toolRoutes } from './routes/tools';
 import { traceRoutes } from './routes/traces';
 import { requireSession, type SessionCookies, sessionOf } from './session';
 import type { ToolCaller } from './tool-calls';
@@ -67,13 +70,16 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
       'content-security-policy': CSP,
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
-      'referrer-policy': 'no-referrer',
+      // Not no-referrer: under it browsers send `Origin: null` with our own form posts, which the
+      // CSRF check must then refuse. same-origin still tells other sites nothing.
+      'referrer-policy': 'same-origin',
       'cross-origin-opener-policy': 'same-origin',
     });
     next();
   });
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
-  app.get('/static/pico.min.css', (_req, res) => res.sendFile(PICO_CSS, { maxAge: '1h' }));
+  // dotfiles: the package lives under node_modules/.pnpm, a dot directory send() refuses by default.
+  app.get('/static/pico.min.css', (_req, res) => res.sendFile(PICO_CSS, { maxAge: '1h', dotfiles: 'allow' }));
   app.use('/static', express.static(deps.staticDir ?? STATIC_DIR, { maxAge: '1h', index: false }));
   app.use(express.urlencoded({ extended: false, limit: '256kb', parameterLimit: 200 }));
   app.get('/', (_req, res) => res.redirect(303, '/mcp'));
@@ -83,6 +89,9 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   app.use(mcpRoutes(deps));
   // Each page group's routes (one line each).
   app.use(traceRoutes(deps));
+  app.use(auditRoutes(deps));
+  app.use(toolRoutes(deps));
+  app.use(recallRoutes(deps));
   app.use(() => {
     throw new NotFoundError('No such page.');
   });

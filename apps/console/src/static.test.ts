@@ -1,0 +1,52 @@
+import request from 'supertest';
+import { createConsoleApp } from './app';
+import type { IdentityApi } from './identity-api';
+import { sessionCookies } from './session';
+import type { ToolCaller } from './tool-calls';
+
+// What every page loads: the stylesheets and the script, from this origin only, with headers that
+// keep our own form posts' Origin (the CSRF check needs it) and tell other sites nothing.
+const app = createConsoleApp({
+  config: { gatewayPublicUrl: 'http://localhost:8092', publicUrl: 'http://localhost:8094' },
+  identity: {} as IdentityApi,
+  tools: {} as ToolCaller,
+  recall: undefined,
+  cookies: sessionCookies({
+    publicUrl: 'http://localhost:8094',
+    internalSecret: 'a-secret-of-sixteen-chars',
+  }),
+  logger: {
+    debug() {},
+    info() {},
+    warn() {},
+    error() {},
+    child() {
+      return this;
+    },
+  },
+  now: () => new Date(),
+});
+
+describe('static files and headers', () => {
+  it.each([
+    ['/static/pico.min.css', /text\/css/],
+    ['/static/console.css', /text\/css/],
+    ['/static/console.js', /javascript/],
+  ])('serves %s', async (path, type) => {
+    const res = await request(app).get(path).expect(200);
+    expect(res.headers['content-type']).toMatch(type);
+    expect(res.text.length).toBeGreaterThan(100);
+  });
+
+  it('sends a strict CSP and a referrer policy under which browsers still send Origin', async () => {
+    const res = await request(app).get('/login').expect(200);
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(res.headers['referrer-policy']).toBe('same-origin');
+    expect(res.headers['x-frame-options']).toBe('DENY');
+  });
+
+  it('answers /healthz without a session', async () => {
+    expect((await request(app).get('/healthz').expect(200)).body).toEqual({ status: 'ok' });
+  });
+});
