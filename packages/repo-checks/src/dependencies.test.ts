@@ -8,7 +8,7 @@ const SPECIFIER = /(?:from\s+|import\s*\(\s*|import\s+|resolve\(\s*)'(@svc\/[a-z
 describe.each(PACKAGES.map((p) => [p.name, p] as const))('%s', (name, pkg) => {
   const sources = ['src', 'bin'].flatMap((d) => {
     try {
-      return filesUnder(`${pkg.dir}/${d}`, ['.ts', '.mjs']);
+      return filesUnder(`${pkg.dir}/${d}`, ['.ts', '.tsx', '.mjs']);
     } catch {
       return [];
     }
