@@ -1,0 +1,99 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
+import { performance } from 'node:perf_hooks';
+import { NotFoundError } from '@svc/tool-kit';
+import express, { type Router } from 'express';
+import { type ConsoleDeps, pageContext } from '../app';
+import { byGroup, type CatalogTool, catalogTools, findTool } from '../gateway-catalog';
+import { sendPage } from '../pages/layout';
+import { ToolPage, ToolsIndexPage } from '../pages/tools';
+import { type FormField, type FormValues, formModel, formValuesOf, toolInput } from '../schema-form';
+import { sessionOf } from '../session';
+
+/** What a tool name looks like (`log.search`); anything else is no tool, without asking the gateway. */
+const TOOL_NAME = /^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+$/;
+const MAX_TOOL_NAME = 200;
+
+const pretty = (value: unknown) => JSON.stringify(value, null, 2);
+const textOf = (value: string | string[] | undefined) => (Array.isArray(value) ? value.at(-1) : value) ?? '';
+
+/** The raw JSON editor's text as a tool input: a JSON object, or why not. */
+export function parseJsonInput(text: string): { input: Record<string, unknown> } | { error: string } {
+  if (text.trim() === '') return { input: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return { error: `This is not valid JSON (${(err as Error).message}).` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return { error: 'The input is a JSON object: {"name": value, ...}.' };
+  }
+  return { input: parsed as Record<string, unknown> };
+}
+
+/** SPEC's tool runner (`/tools`): the gateway's published tools, a generated form each, runs. */
+export function toolRoutes(deps: ConsoleDeps): Router {
+  const router = express.Router();
+
+  router.get('/tools', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const doc = await deps.tools.catalog();
+    sendPage(res, <ToolsIndexPage ctx={ctx} groups={byGroup(catalogTools(doc))} />);
+  });
+
+  /** The tool and its form; a tool the gateway does not publish now gets the raw JSON editor only. */
+  async function toolOf(
+    name: string,
+  ): Promise<{ tool: CatalogTool; fields: FormField[]; published: boolean }> {
+    if (name.length > MAX_TOOL_NAME || !TOOL_NAME.test(name)) throw new NotFoundError('No such tool.');
+    const doc = await deps.tools.catalog();
+    const tool = findTool(doc, name);
+    if (tool) return { tool, fields: formModel(tool.inputSchema, doc), published: true };
+    const unknown = { name, summary: '', description: '', group: '', capability: undefined, inputSchema: {} };
+    return { tool: unknown, fields: [], published: false };
+  }
+
+  router.get('/tools/:name', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const { tool, fields, published } = await toolOf(req.params.name);
+    sendPage(
+      res,
+      <ToolPage ctx={ctx} tool={tool} fields={fields} json="{}" unpublished={!published} />,
+      published ? 200 : 404,
+    );
+  });
+
+  router.post('/tools/:name', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const { tool, fields, published } = await toolOf(req.params.name);
+    const body = (req.body ?? {}) as FormValues;
+    const page = { ctx, tool, fields, unpublished: !published };
+
+    let input: Record<string, unknown>;
+    let values: FormValues;
+    if (textOf(body.mode) === 'json') {
+      const json = textOf(body.input_json);
+      const parsed = parseJsonInput(json);
+      if ('error' in parsed)
+        return sendPage(res, <ToolPage {...page} json={json} jsonError={parsed.error} />, 400);
+      input = parsed.input;
+      values = formValuesOf(fields, input);
+    } else {
+      const converted = toolInput(fields, body);
+      if (converted.errors.length > 0) {
+        const json = pretty(converted.input);
+        return sendPage(res, <ToolPage {...page} values={body} errors={converted.errors} json={json} />, 400);
+      }
+      input = converted.input;
+      values = body;
+    }
+
+    // The gateway checks, runs and audits the call; its answer (result or error) is the page's.
+    const started = performance.now();
+    const answer = await deps.tools.call(sessionOf(res).token, ctx.projectId, tool.name, input);
+    const run = { input, answer, elapsedMs: Math.round(performance.now() - started) };
+    sendPage(res, <ToolPage {...page} values={values} json={pretty(input)} run={run} />);
+  });
+
+  return router;
+}
