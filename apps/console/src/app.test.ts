@@ -1,68 +1,29 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type Harness, recordingLogger, SECRET, seedProject, startHarness } from '@svc/identity/harness';
+import type { Harness } from '@svc/identity/harness';
 import request from 'supertest';
-import { createConsoleApp } from './app';
-import { createIdentityApi } from './identity-api';
-import { sessionCookies } from './session';
-import { createToolCaller } from './tool-calls';
+import {
+  type ConsoleTestBed,
+  csrfIn,
+  PUBLIC_URL,
+  signIn,
+  startConsoleTestBed,
+} from './testing/console-harness';
 
 // The console over a real identity (PGlite) on loopback. Tool pages need a gateway and are tested
 // with the whole stack (apps/standalone/src/e2e); here: sessions, CSRF, step-up, tokens, isolation.
 
+let bed: ConsoleTestBed;
 let h: Harness;
-let identityServer: Server;
-let identityUrl: string;
-const PUBLIC_URL = 'http://console.test:8094';
 
 beforeAll(async () => {
-  h = await startHarness();
-  identityServer = h.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => identityServer.once('listening', resolve));
-  identityUrl = `http://127.0.0.1:${(identityServer.address() as AddressInfo).port}`;
+  bed = await startConsoleTestBed();
+  h = bed.h;
 });
 afterAll(async () => {
-  await new Promise((resolve) => identityServer.close(resolve));
-  await h.close();
+  await bed.close();
 });
 
-function consoleApp(publicUrl = PUBLIC_URL) {
-  const identity = createIdentityApi({ identityUrl, internalSecret: SECRET });
-  const logs: Parameters<typeof recordingLogger>[0] = [];
-  const app = createConsoleApp({
-    config: { gatewayPublicUrl: 'https://mcp.example.com', publicUrl },
-    identity,
-    tools: createToolCaller({ gatewayUrl: 'http://127.0.0.1:9', identity }),
-    recall: undefined,
-    cookies: sessionCookies({ publicUrl, internalSecret: SECRET }),
-    logger: recordingLogger(logs),
-    now: () => new Date(h.clock.now),
-  });
-  return { app, logs };
-}
-
-async function user(name: string) {
-  const { orgId, projectId } = await seedProject(h, name);
-  const email = `${name}@console.test`;
-  const password = `password of ${name}`;
-  await h.internal('post', '/internal/v1/admin/users').send({ email, password, org_id: orgId }).expect(201);
-  return { orgId, projectId, email, password };
-}
-
-const csrfIn = (html: string) => /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
-
-/** Signs in through the login form, as a browser would; the agent keeps the cookies. */
-async function signIn(app: ReturnType<typeof consoleApp>['app'], u: { email: string; password: string }) {
-  const agent = request.agent(app);
-  const form = await agent.get('/login').expect(200);
-  const res = await agent
-    .post('/login')
-    .type('form')
-    .send({ _csrf: csrfIn(form.text), email: u.email, password: u.password, next: '/mcp' });
-  expect(res.status).toBe(303);
-  expect(res.headers.location).toBe('/mcp');
-  return agent;
-}
+const consoleApp = (publicUrl = PUBLIC_URL) => bed.consoleApp({ publicUrl });
+const user = (name: string) => bed.user(name);
 
 describe('sign-in and session cookie', () => {
   it('sets an HttpOnly SameSite=Strict cookie, Secure and __Host- prefixed over https only', async () => {

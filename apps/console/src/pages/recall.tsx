@@ -1,5 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
+import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import type { ToolAnswer } from '../tool-calls';
 import { CsrfField, formatTime, href, Layout, type PageContext } from './layout';
 
@@ -135,6 +136,11 @@ export function ToolError({ tool, answer }: { tool: string; answer: ToolAnswer &
           <code>{JSON.stringify(answer.error.details, null, 2)}</code>
         </pre>
       )}
+      {answer.status === 403 || answer.status === 404 ? (
+        <p>
+          The recall tools need the capability <code>vis_recall</code>. {UNAVAILABLE_TOOL_HINT}
+        </p>
+      ) : null}
     </div>
   );
 }

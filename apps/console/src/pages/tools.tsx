@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { CatalogTool } from '../gateway-catalog';
 import type { FieldError, FormField, FormValues } from '../schema-form';
+import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import { curlCommand, mcpToolsCall } from '../tool-call-examples';
 import type { ToolAnswer } from '../tool-calls';
 import { CsrfField, href, Layout, type PageContext } from './layout';
@@ -111,6 +112,7 @@ function RunResult({ ctx, tool, run }: { ctx: PageContext; tool: string; run: To
               <code>{pretty(answer.error.details)}</code>
             </pre>
           )}
+          {answer.status === 403 || answer.status === 404 ? <p>{UNAVAILABLE_TOOL_HINT}</p> : null}
         </div>
       )}
       <h2>The same call elsewhere</h2>

@@ -14,6 +14,7 @@ import {
 } from '../pages/recall';
 import type { RecallApi } from '../recall-api';
 import { sessionOf } from '../session';
+import { answerOf, pageStatusOf } from '../tool-answers';
 
 // Reading goes through the recall tools on the gateway, like any client (so it is audited there,
 // and a view is also recorded in recall's own trail); triggering and downloading are human-only
@@ -66,7 +67,7 @@ export function recallRoutes(deps: ConsoleDeps): Router {
   }
 
   const call = (res: Response, ctx: PageContext, tool: string, input: Record<string, unknown>) =>
-    deps.tools.call(sessionOf(res).token, ctx.projectId, tool, input);
+    answerOf(deps.tools, { session: sessionOf(res).token, projectId: ctx.projectId, tool, input });
 
   async function filesPage(
     req: Request,
@@ -77,7 +78,11 @@ export function recallRoutes(deps: ConsoleDeps): Router {
     const filters = filtersOf(req.query, FILE_FILTERS);
     const files = await call(res, ctx, 'log.list_files', toolInputOf(filters, NUMERIC));
     const { status, ...rest } = extra;
-    sendPage(res, <RecallPage ctx={ctx} filters={filters} files={files} {...rest} />, status);
+    sendPage(
+      res,
+      <RecallPage ctx={ctx} filters={filters} files={files} {...rest} />,
+      status ?? pageStatusOf(files),
+    );
   }
 
   router.get('/recall', async (req, res) => {
@@ -129,11 +134,11 @@ export function recallRoutes(deps: ConsoleDeps): Router {
       file_id: fileId,
       ...toolInputOf(filters, NUMERIC),
     });
-    const found = !entries.ok || (entries.result as { found?: boolean }).found !== false;
+    const missing = entries.ok && (entries.result as { found?: boolean }).found === false;
     sendPage(
       res,
       <RecallFilePage ctx={ctx} fileId={fileId} filters={filters} entries={entries} />,
-      found ? 200 : 404,
+      missing ? 404 : pageStatusOf(entries),
     );
   });
 
@@ -186,7 +191,7 @@ export function recallRoutes(deps: ConsoleDeps): Router {
     if (!recallOr(res, ctx, 404)) return;
     const filters = filtersOf(req.query, AUDIT_FILTERS);
     const trail = await call(res, ctx, 'log.audit', toolInputOf(filters, NUMERIC));
-    sendPage(res, <RecallAuditPage ctx={ctx} filters={filters} trail={trail} />);
+    sendPage(res, <RecallAuditPage ctx={ctx} filters={filters} trail={trail} />, pageStatusOf(trail));
   });
 
   return router;

@@ -8,6 +8,7 @@ import { sendPage } from '../pages/layout';
 import { ToolPage, ToolsIndexPage } from '../pages/tools';
 import { type FormField, type FormValues, formModel, formValuesOf, toolInput } from '../schema-form';
 import { sessionOf } from '../session';
+import { answerOf, pageStatusOf } from '../tool-answers';
 
 /** What a tool name looks like (`log.search`); anything else is no tool, without asking the gateway. */
 const TOOL_NAME = /^[a-z][a-z0-9_]*(?:\.[a-z0-9_]+)+$/;
@@ -88,11 +89,16 @@ export function toolRoutes(deps: ConsoleDeps): Router {
       values = body;
     }
 
-    // The gateway checks, runs and audits the call; its answer (result or error) is the page's.
+    // The gateway checks, runs and audits the call; its answer (result or error, with its status) is the page's.
     const started = performance.now();
-    const answer = await deps.tools.call(sessionOf(res).token, ctx.projectId, tool.name, input);
+    const session = sessionOf(res).token;
+    const answer = await answerOf(deps.tools, { session, projectId: ctx.projectId, tool: tool.name, input });
     const run = { input, answer, elapsedMs: Math.round(performance.now() - started) };
-    sendPage(res, <ToolPage {...page} values={values} json={pretty(input)} run={run} />);
+    sendPage(
+      res,
+      <ToolPage {...page} values={values} json={pretty(input)} run={run} />,
+      pageStatusOf(answer),
+    );
   });
 
   return router;
