@@ -142,7 +142,7 @@ function StatusText({ error }: { error: boolean }) {
 function TraceTable({ ctx, result }: { ctx: PageContext; result: TraceSearchResult }) {
   return (
     <div class="overflow-auto">
-      <table id="traces">
+      <table id="traces" class="trace-table">
         <caption class="visually-hidden">Traces, newest first</caption>
         <thead>
           <tr>
@@ -160,7 +160,7 @@ function TraceTable({ ctx, result }: { ctx: PageContext; result: TraceSearchResu
           {result.items.map((t) => (
             <tr key={t.trace_id} data-trace-id={t.trace_id} data-error={String(t.error)}>
               <td>
-                <a href={href(`/traces/${encodeURIComponent(t.trace_id)}`, ctx.projectId)}>
+                <a href={href(`/traces/${encodeURIComponent(t.trace_id)}`, ctx.projectId)} class="trace-link">
                   <code>{t.trace_id}</code>
                 </a>
               </td>
@@ -173,14 +173,14 @@ function TraceTable({ ctx, result }: { ctx: PageContext; result: TraceSearchResu
                   </span>
                 ) : null}
               </td>
-              <td>{t.root_service ?? '—'}</td>
-              <td>{formatTime(t.started_at)}</td>
+              <td class="nowrap">{t.root_service ?? '—'}</td>
+              <td class="nowrap">{formatTime(t.started_at)}</td>
               <td class="number">{formatMs(t.duration_ms)}</td>
               <td class="number">{t.span_count}</td>
               <td>
                 <StatusText error={t.error} />
               </td>
-              <td>{t.services.join(', ') || '—'}</td>
+              <td class="trace-services">{t.services.join(', ') || '—'}</td>
             </tr>
           ))}
         </tbody>
