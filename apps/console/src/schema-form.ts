@@ -273,7 +273,7 @@ function fieldValue(field: FormField, values: FormValues, errors: FieldError[]):
     }
     case 'checkbox':
       // An unchecked box sends nothing: false only where the default is true (else the default).
-      if (values[field.name] !== undefined) return true;
+      if (single(values[field.name]) !== '') return true;
       return field.checkedByDefault ? false : undefined;
     case 'lines': {
       const lines = single(values[field.name])
@@ -366,5 +366,5 @@ export function formValuesOf(fields: FormField[], input: unknown): FormValues {
 
 /** Whether a checkbox shows checked: as submitted, else its default when nothing was submitted. */
 export function isChecked(field: FormField & { kind: 'checkbox' }, values: FormValues | undefined): boolean {
-  return values === undefined ? field.checkedByDefault : values[field.name] !== undefined;
+  return values === undefined ? field.checkedByDefault : single(values[field.name]) !== '';
 }
