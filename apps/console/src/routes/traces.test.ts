@@ -1,76 +1,23 @@
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { type Harness, recordingLogger, SECRET, seedProject, startHarness } from '@svc/identity/harness';
 import { BackendUnavailableError } from '@svc/tool-kit';
-import request from 'supertest';
-import { createConsoleApp } from '../app';
-import { createIdentityApi } from '../identity-api';
-import { sessionCookies } from '../session';
+import { type ConsoleTestBed, recordingTools, signIn, startConsoleTestBed } from '../testing/console-harness';
 import type { ToolAnswer, ToolCaller } from '../tool-calls';
 
 // The trace routes over a real identity (sessions, projects) with a recording tool caller in place
 // of the gateway: what the pages send to the tools, and how they show the gateway's refusals. The
 // same pages against a real gateway and core: apps/standalone/src/e2e.
 
-let h: Harness;
-let identityServer: Server;
-let identityUrl: string;
-const PUBLIC_URL = 'http://console.test:8094';
+let bed: ConsoleTestBed;
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 
 beforeAll(async () => {
-  h = await startHarness();
-  identityServer = h.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => identityServer.once('listening', resolve));
-  identityUrl = `http://127.0.0.1:${(identityServer.address() as AddressInfo).port}`;
+  bed = await startConsoleTestBed();
 });
-afterAll(async () => {
-  await new Promise((resolve) => identityServer.close(resolve));
-  await h.close();
-});
-
-interface Call {
-  projectId: string;
-  tool: string;
-  input: unknown;
-}
-
-/** A tool caller answering from a script (an answer, or an error thrown as the real one does). */
-function recordingTools(answer: (tool: string) => ToolAnswer | Error) {
-  const calls: Call[] = [];
-  const tools: ToolCaller = {
-    async call(_session, projectId, tool, input) {
-      calls.push({ projectId, tool, input });
-      const a = answer(tool);
-      if (a instanceof Error) throw a;
-      return a;
-    },
-    catalog: async () => ({ paths: {} }),
-    forget: () => {},
-  };
-  return { tools, calls };
-}
+afterAll(() => bed.close());
 
 async function signedIn(tools: ToolCaller, name: string) {
-  const { orgId, projectId } = await seedProject(h, name);
-  const email = `${name}@console.test`;
-  const password = `password of ${name}`;
-  await h.internal('post', '/internal/v1/admin/users').send({ email, password, org_id: orgId }).expect(201);
-  const identity = createIdentityApi({ identityUrl, internalSecret: SECRET });
-  const app = createConsoleApp({
-    config: { gatewayPublicUrl: 'https://mcp.example.com', publicUrl: PUBLIC_URL },
-    identity,
-    tools,
-    recall: undefined,
-    cookies: sessionCookies({ publicUrl: PUBLIC_URL, internalSecret: SECRET }),
-    logger: recordingLogger([]),
-    now: () => new Date(h.clock.now),
-  });
-  const agent = request.agent(app);
-  const form = await agent.get('/login').expect(200);
-  const csrf = /name="_csrf" value="([^"]+)"/.exec(form.text)?.[1] ?? '';
-  await agent.post('/login').type('form').send({ _csrf: csrf, email, password }).expect(303);
-  return { agent, projectId };
+  const u = await bed.user(name);
+  const agent = await signIn(bed.consoleApp({ tools }).app, u);
+  return { agent, projectId: u.projectId };
 }
 
 const emptyList: ToolAnswer = { ok: true, status: 200, result: { items: [], limit: 50, has_more: false } };
@@ -113,7 +60,7 @@ describe('GET /traces', () => {
       [
         { ok: false, status: 404, error: { error: 'not_found', message: 'Unknown tool: trace.search' } },
         404,
-        'capability vis_trace',
+        'vis_trace capability',
       ],
       [new BackendUnavailableError('gateway'), 503, 'The gateway service is unavailable; retry later.'],
     ];
@@ -131,7 +78,7 @@ describe('GET /traces', () => {
   it("never reads another organization's project", async () => {
     const { tools, calls } = recordingTools(() => emptyList);
     const { agent } = await signedIn(tools, 'mine');
-    const { projectId: theirs } = await seedProject(h, 'theirs');
+    const { projectId: theirs } = await bed.user('theirs');
     await agent.get('/traces').query({ project: theirs }).expect(404);
     expect(calls).toEqual([]);
   });
@@ -146,7 +93,7 @@ describe('GET /traces/:trace_id', () => {
       service: 'svc',
       kind: 'server',
       status: 'ok',
-      start_time: new Date(h.clock.now).toISOString(),
+      start_time: new Date(bed.h.clock.now).toISOString(),
       offset_ms: 0,
       duration_ms: 10,
       self_ms: 5,
@@ -160,7 +107,7 @@ describe('GET /traces/:trace_id', () => {
     const trace = {
       trace_id: TRACE_ID,
       found: true,
-      started_at: new Date(h.clock.now).toISOString(),
+      started_at: new Date(bed.h.clock.now).toISOString(),
       duration_ms: 10,
       span_count: 2,
       error: false,

@@ -1,5 +1,4 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
-import { BackendTimeoutError, BackendUnavailableError, toHttpError } from '@svc/tool-kit';
 import express, { type Response, type Router } from 'express';
 import { type ConsoleDeps, pageContext } from '../app';
 import type { PageContext } from '../pages/layout';
@@ -14,6 +13,7 @@ import {
   TraceWaterfallPage,
 } from '../pages/traces';
 import { sessionOf } from '../session';
+import { answerOf, UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 
 // Both pages call the gateway's tools with the session's own tool token (tool-calls.ts): what the
 // gateway refuses (bad filters, vis_trace off, the core down) is shown on the page with its
@@ -21,13 +21,12 @@ import { sessionOf } from '../session';
 
 type Outcome<T> = { ok: true; result: T } | { ok: false; problem: ToolProblem };
 
-/** The gateway's answer in words: its messages are the stack's own wording, safe to show. */
+/** The gateway's refusal in words: its messages are the stack's own wording, safe to show. */
 export function problemOf(status: number, message: string): ToolProblem {
   if (status === 403 || status === 404) {
-    // A tool the token may not call is "unknown" to it: capability off or the core not deployed.
     return {
       status,
-      message: `Traces are not available for this project: the trace tools are turned off for your organization (capability vis_trace) or not deployed. (${message})`,
+      message: `Traces are not available here (${message}). ${UNAVAILABLE_TOOL_HINT} The trace tools need the vis_trace capability.`,
     };
   }
   if (status >= 500) return { status, message: `The trace service could not answer: ${message}` };
@@ -41,18 +40,10 @@ async function callTool<T>(
   tool: string,
   input: Record<string, unknown>,
 ): Promise<Outcome<T>> {
-  try {
-    const answer = await deps.tools.call(sessionOf(res).token, ctx.projectId, tool, input);
-    if (answer.ok) return { ok: true, result: answer.result as T };
-    return { ok: false, problem: problemOf(answer.status, answer.error.message) };
-  } catch (err) {
-    // The gateway unreachable or too slow is the page's message; anything else is a real failure.
-    if (err instanceof BackendUnavailableError || err instanceof BackendTimeoutError) {
-      const answer = toHttpError(err);
-      return { ok: false, problem: problemOf(answer.status, err.message) };
-    }
-    throw err;
-  }
+  const session = sessionOf(res).token;
+  const answer = await answerOf(deps.tools, { session, projectId: ctx.projectId, tool, input });
+  if (answer.ok) return { ok: true, result: answer.result as T };
+  return { ok: false, problem: problemOf(answer.status, answer.error.message) };
 }
 
 /** SPEC's trace pages: `/traces` (filtered list) and `/traces/:trace_id` (waterfall). */
