@@ -17,7 +17,7 @@ COPY pnpm-lock.yaml pnpm-workspace.yaml ./
 RUN pnpm fetch
 COPY . .
 RUN pnpm install --offline --frozen-lockfile
-RUN for app in identity observability-core http-gateway recall copilot; do \
+RUN for app in identity observability-core http-gateway recall copilot console; do \
       node deploy/assemble-app.mjs "$app" "/out/$app" || exit 1; \
     done
 
@@ -68,3 +68,13 @@ EXPOSE 8092 9464
 HEALTHCHECK --interval=5s --timeout=4s --start-period=60s --retries=3 \
   CMD ["node", "deploy/healthcheck.mjs", "http://127.0.0.1:8092/healthz"]
 CMD ["node", "--max-old-space-size=128", "--single-threaded-gc", "apps/http-gateway/dist/main.js"]
+
+# The web console, published beside the gateway. Like the gateway it listens on every interface in
+# a container. Its image also holds apps/console/static/ and @picocss/pico (deploy/assemble-app.mjs).
+FROM runtime AS console
+COPY --from=build /out/console /app
+ENV SVC_CONSOLE_HOST=0.0.0.0
+EXPOSE 8094
+HEALTHCHECK --interval=5s --timeout=4s --start-period=60s --retries=3 \
+  CMD ["node", "deploy/healthcheck.mjs", "http://127.0.0.1:8094/healthz"]
+CMD ["node", "--max-old-space-size=128", "apps/console/dist/main.js"]

@@ -3,6 +3,8 @@
 // topology test (packages/self-hosting):
 //
 //   <root>/apps/<app>/dist/          the app's esbuild bundles (`pnpm build` of the app)
+//   <root>/apps/<app>/static/        files the app serves as they are, when it has them (the
+//                                    console: it finds them at ../static/ from its bundle)
 //   <root>/apps/<app>/package.json   only the npm packages the bundles import at run time
 //   <root>/apps/<app>/node_modules/  those, at the versions of this workspace's lockfile
 //   <root>/deploy/healthcheck.mjs    the HEALTHCHECK probe; deploy/bin/svc beside the admin CLI
@@ -92,6 +94,8 @@ try {
     recursive: true,
     filter: (src) => !src.endsWith('.externals.json'),
   });
+  if (existsSync(join(appDir, 'static')))
+    cpSync(join(appDir, 'static'), join(target, 'static'), { recursive: true });
 } finally {
   rmSync(staging, { recursive: true, force: true });
 }

@@ -1,3 +1,4 @@
+import { loadConsoleConfig } from '@svc/console';
 import { loadCopilotConfig } from '@svc/copilot';
 import { loadGatewayConfig } from '@svc/http-gateway';
 import { loadIdentityConfig } from '@svc/identity';
@@ -63,6 +64,7 @@ export const APP_SERVICES: readonly AppService[] = [
       ];
     },
   },
+  { name: 'console', load: loadConsoleConfig, listeners: listening('console') },
 ];
 
 export interface LoadedService {

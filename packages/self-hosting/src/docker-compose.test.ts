@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConsoleConfig } from '@svc/console';
 import { APP_SERVICES, loadRecordingReads } from './app-services';
 import {
   type ComposeProject,
@@ -149,13 +150,43 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  it('publishes only the gateway, on the port it listens on', () => {
+  it('publishes only the gateway and the console, each on the port it listens on, where .env says', () => {
     const published = Object.values(compose.services).filter((s) => s.ports.length > 0);
-    expect(published.map((s) => s.name)).toEqual(['http-gateway']);
-    const gateway = listenersOf('http-gateway').find((l) => l.what === 'gateway')!;
-    expect(published[0]!.ports.map((p) => p.target)).toEqual([gateway.port]);
-    expect(published[0]!.ports[0]!.hostIp).toBe(env.SVC_GATEWAY_BIND);
-    expect(published[0]!.ports[0]!.published).toBe(env.SVC_GATEWAY_PORT);
+    expect(published.map((s) => s.name).sort()).toEqual(['console', 'http-gateway']);
+    const where = {
+      'http-gateway': { what: 'gateway', bind: env.SVC_GATEWAY_BIND, port: env.SVC_GATEWAY_PORT },
+      console: { what: 'console', bind: env.SVC_CONSOLE_BIND, port: env.SVC_CONSOLE_PUBLISHED_PORT },
+    };
+    for (const [name, { what, bind, port }] of Object.entries(where)) {
+      const s = compose.services[name]!;
+      const listener = listenersOf(name).find((l) => l.what === what)!;
+      expect(s.ports).toEqual([{ hostIp: bind, published: port, target: listener.port }]);
+      expect(bind).toBe('127.0.0.1');
+    }
+  });
+
+  it('tells the console where people open it and the gateway: http://localhost:<published port>, or .env', () => {
+    const { publicUrl, gatewayPublicUrl } = loadConsoleConfig(
+      containerEnv(compose.services.console!, stages.get('console')),
+    );
+    expect(publicUrl).toBe(`http://localhost:${env.SVC_CONSOLE_PUBLISHED_PORT}`);
+    expect(gatewayPublicUrl).toBe(`http://localhost:${env.SVC_GATEWAY_PORT}`);
+    // Other published ports follow, and the public URLs set in .env (behind TLS) win.
+    const moved = loadCompose({ ...env, SVC_CONSOLE_PUBLISHED_PORT: '9094', SVC_GATEWAY_PORT: '9092' });
+    expect(moved.services.console!.environment).toMatchObject({
+      SVC_CONSOLE_PUBLIC_URL: 'http://localhost:9094',
+      SVC_PUBLIC_URL: 'http://localhost:9092',
+    });
+    const tls = loadCompose({
+      ...env,
+      SVC_CONSOLE_PUBLIC_URL: 'https://console.example.com',
+      SVC_PUBLIC_URL: 'https://mcp.example.com',
+    });
+    expect(tls.services.console!.environment).toMatchObject({
+      SVC_CONSOLE_PUBLIC_URL: 'https://console.example.com',
+      SVC_PUBLIC_URL: 'https://mcp.example.com',
+    });
+    expect(tls.services['http-gateway']!.environment.SVC_PUBLIC_URL).toBe('https://mcp.example.com');
   });
 
   it('names every other service by its service name and a port it listens on', () => {
@@ -200,9 +231,12 @@ describe('docker-compose.yml', () => {
         const target = compose.services[dep]!;
         expect(target.healthcheck ?? stages.get(target.buildTarget ?? '')?.healthcheck).toBeDefined();
       }
-    // The gateway waits for every backend it serves tools of.
+    // The gateway waits for every backend it serves tools of, the console for everything it calls.
     expect(Object.keys(compose.services['http-gateway']!.dependsOn).sort()).toEqual(
       ['copilot', 'identity', 'observability-core', 'recall'].sort(),
+    );
+    expect(Object.keys(compose.services.console!.dependsOn).sort()).toEqual(
+      ['http-gateway', 'identity', 'recall'].sort(),
     );
   });
 
