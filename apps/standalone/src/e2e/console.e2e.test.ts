@@ -124,4 +124,207 @@ describeInBrowser('web console in Chromium', () => {
     );
     expect(JSON.stringify(audit)).not.toContain(token);
   });
+
+  it('opens a demo trace as a waterfall: tree order, shared time axis, colors by kind and error', async () => {
+    await page.goto(`${consoleUrl}/traces?project=${stack.ready.project_id}&status=error`);
+    await shot('06-traces-list');
+    const first = page.locator('#traces tbody tr').first();
+    expect(await first.getAttribute('data-error')).toBe('true');
+    await first.locator('a.trace-link').click();
+    await page.waitForURL(/\/traces\/[0-9a-f]{32}/);
+    const traceId = new URL(page.url()).pathname.split('/').pop()!;
+
+    // The DOM against trace.get over REST, read independently with the demo token.
+    interface SpanNode {
+      span_id: string;
+      kind: string;
+      status: string;
+      duration_ms: number;
+      children: SpanNode[];
+    }
+    const answer = await callRest(
+      stack.ready.urls.gateway,
+      'trace.get',
+      { trace_id: traceId },
+      bearer(stack.ready.token!),
+    );
+    const flatten = (nodes: SpanNode[]): SpanNode[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+    const trace = { spans: flatten((answer.body as { spans: SpanNode[] }).spans) };
+    const rows = await page.locator('#waterfall li.waterfall-row').evaluateAll((lis) =>
+      lis.map((li) => {
+        const rect = li.querySelector('rect')!;
+        return {
+          id: li.getAttribute('data-span-id')!,
+          parent: li.getAttribute('data-parent-span-id'),
+          depth: Number(li.getAttribute('data-depth')),
+          kind: li.getAttribute('data-kind'),
+          status: li.getAttribute('data-status'),
+          x: Number(rect.getAttribute('x')),
+          width: Number(rect.getAttribute('width')),
+          fill: getComputedStyle(rect).fill,
+        };
+      }),
+    );
+    expect(rows.map((r) => r.id).sort()).toEqual(trace.spans.map((sp) => sp.span_id).sort());
+    // Depth-first: every child comes after its parent, one level deeper.
+    rows.forEach((row, i) => {
+      const parentIndex = rows.findIndex((r) => r.id === row.parent);
+      if (parentIndex === -1) expect(row.depth).toBe(0);
+      else {
+        expect(parentIndex).toBeLessThan(i);
+        expect(row.depth).toBe(rows[parentIndex]!.depth + 1);
+      }
+    });
+    // Bars: on one axis, length proportional to duration (the longest span is the widest bar).
+    const longest = [...trace.spans].sort((a, b) => b.duration_ms - a.duration_ms)[0]!;
+    const widest = [...rows].sort((a, b) => b.width - a.width)[0]!;
+    expect(
+      widest.id === longest.span_id || widest.width === rows.find((r) => r.id === longest.span_id)!.width,
+    ).toBe(true);
+    for (const row of rows) {
+      const span = trace.spans.find((sp) => sp.span_id === row.id)!;
+      expect(row.x + row.width).toBeLessThanOrEqual(1000.5);
+      if (span.duration_ms > longest.duration_ms / 50)
+        expect(row.width / widest.width).toBeCloseTo(span.duration_ms / longest.duration_ms, 1);
+    }
+    // SPEC's colors: red for error, else blue client, green server, gray other.
+    const colors = {
+      error: 'rgb(198, 40, 40)',
+      client: 'rgb(21, 101, 192)',
+      server: 'rgb(46, 125, 50)',
+      other: 'rgb(117, 117, 117)',
+    };
+    expect(rows.some((r) => r.status === 'error')).toBe(true);
+    for (const row of rows) {
+      const expected =
+        row.status === 'error'
+          ? colors.error
+          : row.kind === 'client'
+            ? colors.client
+            : row.kind === 'server'
+              ? colors.server
+              : colors.other;
+      expect(row.fill).toBe(expected);
+    }
+    // A span's attributes on click.
+    const firstRow = page.locator('#waterfall li.waterfall-row').first();
+    await firstRow.locator('summary').click();
+    expect(await firstRow.locator('details').getAttribute('open')).not.toBeNull();
+    expect(await firstRow.locator('.span-details').textContent()).toContain(rows[0]!.id);
+    await shot('07-trace-waterfall');
+  });
+
+  it('shows recalled files and their entries, triggers a recall, and both land in the recall audit trail', async () => {
+    await page.goto(`${consoleUrl}/recall?project=${stack.ready.project_id}`);
+    const files = page.locator('#recall-files tbody tr');
+    expect(await files.count()).toBeGreaterThan(0);
+    await shot('08-recall-files');
+    const fileId = (await files.first().getAttribute('data-file-id'))!;
+    await files
+      .first()
+      .getByRole('link', { name: /View entries/ })
+      .click();
+    await page.waitForURL(new RegExp(`/recall/files/${fileId}`));
+    await shot('09-recall-entries');
+
+    await page.goto(`${consoleUrl}/recall?project=${stack.ready.project_id}`);
+    await page.locator('#trigger-recall').getByLabel('Device id').fill('device-from-the-browser');
+    await page.getByRole('button', { name: 'Trigger recall' }).click();
+    const notice = await page.locator('#recall-notice').textContent();
+    expect(notice).toMatch(/rr_[0-9a-f]+/);
+    await shot('10-recall-triggered');
+
+    const trail = (await callRest(stack.ready.urls.gateway, 'log.audit', {}, bearer(stack.ready.token!)))
+      .body as {
+      items?: { action: string; device_id?: string | null; file_id?: string | null; via?: string }[];
+    };
+    const items = trail.items ?? [];
+    expect(items.some((e) => e.action === 'trigger' && e.device_id === 'device-from-the-browser')).toBe(true);
+    expect(items.some((e) => e.action === 'view' && e.file_id === fileId)).toBe(true);
+  });
+
+  it("shows the project's audit trail, verified, with the console's own tool calls in it", async () => {
+    await page.goto(`${consoleUrl}/audit?project=${stack.ready.project_id}`);
+    expect(await page.locator('#audit-verification').getAttribute('data-verified')).toBe('ok');
+    const text = (await page.locator('#audit-records').textContent()) ?? '';
+    expect(text).toContain('trace.get');
+    expect(text).toContain('log.file_entries');
+    await shot('11-audit');
+  });
+
+  it('runs a tool from a form generated from its schema, with the curl and MCP equivalents', async () => {
+    await page.goto(`${consoleUrl}/tools?project=${stack.ready.project_id}`);
+    await shot('12-tools');
+    await page.goto(`${consoleUrl}/tools/log.aggregate?project=${stack.ready.project_id}`);
+    await page
+      .locator('#tool-form')
+      .getByLabel(/group_by/)
+      .selectOption('level');
+    await page.getByRole('button', { name: 'Run log.aggregate' }).click();
+    const result = JSON.parse((await page.locator('#tool-result').textContent()) ?? '{}');
+    const direct = (
+      await callRest(
+        stack.ready.urls.gateway,
+        'log.aggregate',
+        { group_by: 'level' },
+        bearer(stack.ready.token!),
+      )
+    ).body;
+    expect(result.groups).toEqual(direct.groups);
+    expect(await page.locator('#call-curl').textContent()).toContain('/v1/tools/log.aggregate');
+    expect(await page.locator('#call-mcp').textContent()).toContain('"tools/call"');
+    await shot('13-tool-result');
+  });
+
+  it('signs out, after which no page opens', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/login$/);
+    for (const path of ['/mcp', '/traces', '/recall', '/audit', '/tools', '/tools/log.search']) {
+      await page.goto(`${consoleUrl}${path}`);
+      expect(new URL(page.url()).pathname).toBe('/login');
+    }
+  });
+});
+
+describe('web console without a session (no browser needed)', () => {
+  beforeAll(async () => {
+    stack ??= await spawnStack();
+    consoleUrl = stack.ready.urls.console;
+  }, 180_000);
+
+  it.each([
+    '/mcp',
+    '/mcp?tab=api',
+    '/traces',
+    '/traces/0123456789abcdef0123456789abcdef',
+    '/recall',
+    '/recall/audit',
+    '/recall/files/f_x',
+    '/audit',
+    '/tools',
+    '/tools/log.search',
+    '/mcp/tokens/tok_x/revoke',
+  ])('GET %s sends to sign-in', async (path) => {
+    const res = await fetch(`${consoleUrl}${path}`, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe(`/login?next=${encodeURIComponent(path)}`);
+  });
+
+  it.each([
+    '/mcp/step-up',
+    '/mcp/tokens',
+    '/mcp/api-tokens',
+    '/mcp/tokens/tok_x/revoke',
+    '/recall/trigger',
+    '/recall/files/f_x/download',
+    '/tools/log.search',
+    '/logout',
+  ])('POST %s is refused', async (path) => {
+    const res = await fetch(`${consoleUrl}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      body: new URLSearchParams({}),
+    });
+    expect(res.status).toBe(401);
+  });
 });
