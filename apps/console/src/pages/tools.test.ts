@@ -38,7 +38,7 @@ const doc = {
     '/v1/tools/log.list_files': {
       post: { summary: 'Recalled files', tags: ['log'], 'x-capability': 'vis_recall' },
     },
-    '/openapi.json': { get: {} },
+    '/healthz': {},
   },
   components: {
     schemas: {
