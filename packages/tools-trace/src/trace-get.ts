@@ -84,10 +84,9 @@ export const traceGet = defineTool({
   name: 'trace.get',
   title: 'One trace as a span tree',
   description:
-    'The full span tree of one distributed trace: every span nested under its parent, children by ' +
-    'start time, each with service, operation, status, offset from the trace start, duration and ' +
-    'self time (not covered by its children: where the time went); spans whose parent is missing ' +
-    'sit at the top, flagged orphan. Returns {trace_id, found, started_at, duration_ms, ' +
+    "One trace's span tree: spans nested under their parents by start time, each with service, " +
+    'operation, status, offset, duration and self time (where the time went); orphans (parent ' +
+    'missing) at the top, flagged. Returns {trace_id, found, started_at, duration_ms, ' +
     'span_count, error, services, truncated, spans: [{span_id, ..., children: [...]}]}; found is ' +
     "false for an unknown id. Find trace ids with trace.search (or a log line's trace_id).",
   input: traceGetInput,

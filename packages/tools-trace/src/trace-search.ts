@@ -1,12 +1,15 @@
-import { defineTool, identifier, limit, listOf } from '@svc/tool-kit';
+import { defineTool, identifier, isoTimestamp, limit, listOf } from '@svc/tool-kit';
 import { z } from 'zod';
 
 export const traceSearchInput = z.strictObject({
   user_id: identifier('end-user id: traces with any span of this user').optional(),
   session_id: identifier('session id: traces with any span of this session').optional(),
-  status: z.enum(['error', 'ok']).describe('error: any span of the trace errored; ok: none did.').optional(),
+  status: z.enum(['error', 'ok']).describe('error: any span errored; ok: none did.').optional(),
   operation: z.string().trim().min(1).max(500).describe("The root span's operation, exactly.").optional(),
-  min_duration_ms: z.number().min(0).describe('Traces lasting at least this long.').optional(),
+  min_duration_ms: z.number().min(0).describe('At least this long.').optional(),
+  max_duration_ms: z.number().min(0).describe('At most this long.').optional(),
+  from: isoTimestamp.describe('Started at or after.').optional(),
+  to: isoTimestamp.describe('Started before.').optional(),
   limit: limit(50),
 });
 
@@ -31,8 +34,7 @@ export const traceSearch = defineTool({
   name: 'trace.search',
   title: 'Search traces',
   description:
-    'Recent distributed traces, newest first, one row per trace: root operation and service, total ' +
-    'duration, span count, error flag and the services involved, filtered as given. Returns {items: [{trace_id, started_at, ' +
+    'Recent traces, newest first, one row per trace, filtered as given. Returns {items: [{trace_id, started_at, ' +
     'duration_ms, span_count, error, root_operation, root_service, root_orphan, services}], limit, ' +
     'has_more}. Then trace.get for the span tree of one trace.',
   input: traceSearchInput,

@@ -1,4 +1,4 @@
-import { nextLimit, TRACE_LIMIT_MAX, TRACE_PAGE_SIZE, traceSearchRequest } from './trace-filters';
+import { nextLimit, TRACE_LIMIT_MAX, TRACE_PAGE_SIZE, traceSearchRequest, utcTime } from './trace-filters';
 
 describe('traceSearchRequest', () => {
   it('sends only the fields filled in, under the tool names, numbers as numbers', () => {
@@ -33,6 +33,28 @@ describe('traceSearchRequest', () => {
       values: { min_duration_ms: 'slow', user_id: 'u-1' },
       problem: 'The minimum duration is a number of milliseconds.',
     });
+  });
+
+  it('sends the time window as UTC times and the maximum duration as a number', () => {
+    const request = traceSearchRequest({
+      from: '2026-11-20T10:00',
+      to: '2026-11-20T18:30:15',
+      max_duration_ms: '900',
+    });
+    expect(request).toEqual({
+      ok: true,
+      values: { from: '2026-11-20T10:00', to: '2026-11-20T18:30:15', max_duration_ms: '900' },
+      input: { from: '2026-11-20T10:00:00Z', to: '2026-11-20T18:30:15Z', max_duration_ms: 900 },
+    });
+  });
+
+  it('refuses a time that is no datetime-local value, naming which bound', () => {
+    expect(traceSearchRequest({ to: 'tomorrow' })).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('end of the window'),
+    });
+    expect(utcTime('2026-13-40T10:00')).toBeUndefined();
+    expect(utcTime('2026-11-20T10:00:05.250')).toBe('2026-11-20T10:00:05.250Z');
   });
 
   it('ignores a repeated parameter rather than picking one of its values', () => {

@@ -10,6 +10,9 @@ export const TRACE_FILTER_FIELDS = [
   'status',
   'operation',
   'min_duration_ms',
+  'max_duration_ms',
+  'from',
+  'to',
   'limit',
 ] as const;
 export type TraceFilterField = (typeof TRACE_FILTER_FIELDS)[number];
@@ -18,8 +21,24 @@ export type TraceFilterValues = Partial<Record<TraceFilterField, string>>;
 
 const NUMERIC: Partial<Record<TraceFilterField, string>> = {
   min_duration_ms: 'The minimum duration is a number of milliseconds.',
+  max_duration_ms: 'The maximum duration is a number of milliseconds.',
   limit: 'The number of traces to show is a whole number.',
 };
+
+/** The window's bounds: a datetime-local input's value, read as UTC (the page says so). */
+const TIME: Partial<Record<TraceFilterField, string>> = {
+  from: 'The start of the window is a UTC time such as 2026-11-20T10:00.',
+  to: 'The end of the window is a UTC time such as 2026-11-20T18:00.',
+};
+const LOCAL_TIME = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2})(:\d{2}(?:\.\d{1,3})?)?$/;
+
+/** A datetime-local value (no zone) as the ISO UTC time the tool takes; undefined if it is none. */
+export function utcTime(value: string): string | undefined {
+  const m = LOCAL_TIME.exec(value.trim());
+  if (!m) return undefined;
+  const iso = `${m[1]}${m[2] ?? ':00'}Z`;
+  return Number.isNaN(Date.parse(iso)) ? undefined : iso;
+}
 
 /** Traces shown per page, and how many more "Show more" asks for. */
 export const TRACE_PAGE_SIZE = 50;
@@ -40,6 +59,13 @@ export function traceSearchRequest(query: Record<string, unknown>): TraceSearchR
     // A repeated parameter (an array) is no value of this form: ignored, like an empty one.
     if (typeof raw !== 'string' || raw.trim() === '') continue;
     values[field] = raw;
+    const timeProblem = TIME[field];
+    if (timeProblem !== undefined) {
+      const time = utcTime(raw);
+      if (time) input[field] = time;
+      else problem ??= timeProblem;
+      continue;
+    }
     const numberProblem = NUMERIC[field];
     if (numberProblem === undefined) {
       input[field] = raw;

@@ -231,6 +231,9 @@ describe('the trace list page', () => {
       'filter-status',
       'filter-operation',
       'filter-min-duration',
+      'filter-max-duration',
+      'filter-from',
+      'filter-to',
     ]);
     for (const id of ids) expect(form).toContain(`<label for="${id}">`);
     expect(form).toContain('<option value="error" selected>');

@@ -124,6 +124,28 @@ function TraceFilterForm({ ctx, values }: { ctx: PageContext; values: TraceFilte
             value={values.min_duration_ms ?? ''}
           />
         </div>
+        <div>
+          <label for="filter-max-duration">Maximum duration (ms)</label>
+          <input
+            id="filter-max-duration"
+            name="max_duration_ms"
+            type="number"
+            min={0}
+            step="any"
+            inputMode="decimal"
+            value={values.max_duration_ms ?? ''}
+          />
+        </div>
+      </div>
+      <div class="grid">
+        <div>
+          <label for="filter-from">Started from (UTC)</label>
+          <input id="filter-from" name="from" type="datetime-local" step="1" value={values.from ?? ''} />
+        </div>
+        <div>
+          <label for="filter-to">Started before (UTC)</label>
+          <input id="filter-to" name="to" type="datetime-local" step="1" value={values.to ?? ''} />
+        </div>
       </div>
       <div class="filter-actions">
         <button type="submit">Search traces</button>

@@ -129,6 +129,9 @@ function summaries(spans: Span[]): (Expected & { users: Set<string>; sessions: S
   );
 }
 
+const iso = (ms: number) => new Date(ms).toISOString();
+const started = (t: { started_at: string }) => Date.parse(t.started_at);
+
 function expected(keep: (t: ReturnType<typeof summaries>[number]) => boolean, limit = 50) {
   const all = summaries(A).filter(keep);
   return {
@@ -187,12 +190,41 @@ describe('trace.search on chDB', () => {
       { user_id: 'u2', status: 'error', min_duration_ms: 10 },
       (t: ReturnType<typeof summaries>[number]) => t.users.has('u2') && t.error && t.duration_ms >= 10,
     ],
+    [{ max_duration_ms: 500 }, (t: ReturnType<typeof summaries>[number]) => t.duration_ms <= 500],
+    [
+      { min_duration_ms: 100, max_duration_ms: 900 },
+      (t: ReturnType<typeof summaries>[number]) => t.duration_ms >= 100 && t.duration_ms <= 900,
+    ],
+    // Just after a pair of traces began: they have spans after `from`, but started before it.
+    [
+      { from: iso(NOW - 10 * 60 * SEC + 3) },
+      (t: ReturnType<typeof summaries>[number]) => started(t) >= NOW - 10 * 60 * SEC + 3,
+    ],
+    [
+      { to: iso(NOW - 20 * 60 * SEC) },
+      (t: ReturnType<typeof summaries>[number]) => started(t) < NOW - 20 * 60 * SEC,
+    ],
+    [
+      { from: iso(NOW - 25 * 60 * SEC), to: iso(NOW - 5 * 60 * SEC + 3), status: 'ok' },
+      (t: ReturnType<typeof summaries>[number]) =>
+        started(t) >= NOW - 25 * 60 * SEC && started(t) < NOW - 5 * 60 * SEC + 3 && !t.error,
+    ],
+    [{ from: iso(NOW + 86_400_000) }, () => false],
   ])('filters %p', async (input, keep) => {
     expect(await search({ ...input, limit: 1000 })).toEqual(expected(keep, 1000));
   });
 
-  it('refuses a bad status, a negative duration and unknown parameters with 400', async () => {
-    for (const input of [{ status: 'failed' }, { min_duration_ms: -1 }, { trace_id: hex(1, 32) }]) {
+  it('refuses a bad status, a negative duration, a bad window and unknown parameters with 400', async () => {
+    for (const input of [
+      { status: 'failed' },
+      { min_duration_ms: -1 },
+      { max_duration_ms: -1 },
+      { trace_id: hex(1, 32) },
+      { from: 'yesterday' },
+      { from: '2026-11-20' },
+      { from: iso(NOW), to: iso(NOW) },
+      { from: iso(NOW), to: iso(NOW - SEC) },
+    ]) {
       expect((await h.callTool('ts_a', 'trace.search', input)).status).toBe(400);
     }
   });

@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText, UserInputError } from '@svc/tool-kit';
 import { type TraceSummary, traceSearch } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
 import { serve } from '../core-tool';
@@ -40,12 +40,32 @@ export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
       });
     }
   }
+  // A time window picks the traces with a span in it (the one that started in it has its first
+  // there), then HAVING keeps those whose first span is in it: a trace that began earlier keeps its
+  // true start and root, computed from all of its spans.
+  const fromMs = input.from === undefined ? undefined : Date.parse(input.from);
+  const toMs = input.to === undefined ? undefined : Date.parse(input.to);
+  if (fromMs !== undefined && toMs !== undefined && fromMs >= toMs) {
+    throw new UserInputError('`from` must be before `to`.');
+  }
+  if (fromMs !== undefined || toMs !== undefined) {
+    const bounds = [
+      ...(fromMs !== undefined ? ['start_time >= fromUnixTimestamp64Milli({from_ms:Int64})'] : []),
+      ...(toMs !== undefined ? ['start_time < fromUnixTimestamp64Milli({to_ms:Int64})'] : []),
+    ].join(' AND ');
+    prewhere.push(
+      `trace_key IN (SELECT cityHash64(trace_id) FROM spans WHERE project_id = {project_id:String} AND ${bounds})`,
+    );
+  }
   const filter = combine(...picked);
   const having: string[] = [];
+  if (fromMs !== undefined) having.push('started_ms >= {from_ms:Int64}');
+  if (toMs !== undefined) having.push('started_ms < {to_ms:Int64}');
   if (input.status === 'error') having.push('error');
   if (input.status === 'ok') having.push('NOT error');
   if (input.operation !== undefined) having.push('root.4 = {operation:String}');
   if (input.min_duration_ms !== undefined) having.push('duration_ms >= {min_duration_ms:Float64}');
+  if (input.max_duration_ms !== undefined) having.push('duration_ms <= {max_duration_ms:Float64}');
   const rows = await ctx.ch.query<TraceRow>(
     `SELECT trace_id,
             min(toUnixTimestamp64Milli(start_time)) AS started_ms,
@@ -69,6 +89,9 @@ export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
       fetch: fetchFor(input.limit),
       ...(input.operation !== undefined ? { operation: input.operation } : {}),
       ...(input.min_duration_ms !== undefined ? { min_duration_ms: input.min_duration_ms } : {}),
+      ...(input.max_duration_ms !== undefined ? { max_duration_ms: input.max_duration_ms } : {}),
+      ...(fromMs !== undefined ? { from_ms: fromMs } : {}),
+      ...(toMs !== undefined ? { to_ms: toMs } : {}),
     }),
     { signal: ctx.signal },
   );
