@@ -91,7 +91,7 @@ export interface ToolRun {
 function RunResult({ ctx, tool, run }: { ctx: PageContext; tool: string; run: ToolRun }) {
   const { answer } = run;
   return (
-    <section id="result" aria-labelledby="result-heading" tabIndex={-1}>
+    <section id="result" aria-labelledby="result-heading">
       <h2 id="result-heading">Result</h2>
       {answer.ok ? (
         <>
