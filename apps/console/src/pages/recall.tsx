@@ -3,6 +3,7 @@ import type { ComponentChildren } from 'preact';
 import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import type { ToolAnswer } from '../tool-calls';
 import { CsrfField, formatTime, href, Layout, type PageContext } from './layout';
+import { DevicesTable } from './recall-devices';
 
 // Recall (docs/recall.md): the device log files of the project, read through the recall tools as
 // any client reads them (log.list_files, log.file_entries, log.audit), and the two human-only
@@ -322,6 +323,7 @@ export function RecallPage({ ctx, filters, files, notice, error, trigger }: Reca
     <Layout ctx={ctx} section="recall" title="Recall">
       <RecallTabs ctx={ctx} current="files" />
       <Notices notice={notice} error={error} />
+      {list && list.items.length > 0 ? <DevicesTable ctx={ctx} files={list.items} /> : null}
       <section aria-labelledby="files-heading">
         <h2 id="files-heading">Device log files</h2>
         <p class="muted">
