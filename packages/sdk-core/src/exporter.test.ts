@@ -74,3 +74,108 @@ it('sends a partial batch once it has waited the flush interval', async () => {
   expect(posts).toEqual([7]);
   await exporter.shutdown();
 });
+
+describe('requests in flight', () => {
+  // A sink the test answers by hand: requests wait in `held` until released with a status; with
+  // `hold` off they are answered 200 at once. It records the most requests it ever held at once.
+  async function manualSink() {
+    const held: import('node:http').ServerResponse[] = [];
+    const state = { hold: true, most: 0, ok: 0 };
+    const answer = (res: import('node:http').ServerResponse, status: number) => {
+      if (status === 200) state.ok++;
+      res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
+    };
+    const sink = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        if (!state.hold) return answer(res, 200);
+        held.push(res);
+        state.most = Math.max(state.most, held.length);
+      });
+    });
+    await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(sink.address() as AddressInfo).port}`;
+    return {
+      state,
+      url,
+      held: () => held.length,
+      release(status: number) {
+        for (const res of held.splice(0)) answer(res, status);
+      },
+      close: () => {
+        const closed = new Promise((resolve) => sink.close(resolve));
+        sink.closeAllConnections();
+        return closed;
+      },
+    };
+  }
+  async function until(condition: () => boolean) {
+    for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
+    expect(condition()).toBe(true);
+  }
+  const settle = () => new Promise((r) => setTimeout(r, 50));
+  const exporterTo = (url: string, more: { concurrency?: number; retryBaseMs?: number } = {}) =>
+    createExporter(
+      {
+        dsn: { endpoint: url, keyId: 'k', secret: 's', projectId: 'p' },
+        batchSize: 10,
+        flushIntervalMs: 60_000,
+        ...more,
+      },
+      { headers: () => ({}), url: () => `${url}/ingest/v1/batch` },
+    );
+
+  it('keeps one request in flight under light traffic: a batch at a time', async () => {
+    const sink = await manualSink();
+    sink.state.hold = false;
+    const exporter = exporterTo(sink.url, { concurrency: 8 });
+    for (let b = 0; b < 5; b++) {
+      for (let i = 0; i < 10; i++) exporter.addSpan(span(i));
+      await until(() => exporter.stats().sent === (b + 1) * 10);
+    }
+    await exporter.shutdown();
+    expect(sink.state.ok).toBe(5);
+    await sink.close();
+  });
+
+  it('opens one request per full batch waiting, up to the limit, for a backlog', async () => {
+    const sink = await manualSink();
+    const exporter = exporterTo(sink.url, { concurrency: 8 });
+    for (let i = 0; i < 300; i++) exporter.addSpan(span(i));
+    const flushed = exporter.flush();
+    await until(() => sink.held() === 8);
+    await settle();
+    expect(sink.held()).toBe(8);
+    sink.state.hold = false;
+    sink.release(200);
+    await flushed;
+    expect(sink.state.most).toBe(8);
+    expect(exporter.stats()).toMatchObject({ sent: 300, dropped: 0 });
+    await exporter.shutdown();
+    await sink.close();
+  });
+
+  it('after failures sends one request at a time, then grows back, and delivers everything', async () => {
+    const sink = await manualSink();
+    const exporter = exporterTo(sink.url, { concurrency: 16, retryBaseMs: 1 });
+    for (let i = 0; i < 160; i++) exporter.addSpan(span(i));
+    const flushed = exporter.flush();
+    await until(() => sink.held() === 16);
+    sink.release(503);
+    // Sixteen failures halved the limit to one: the retries come one at a time.
+    await until(() => sink.held() === 1);
+    await settle();
+    expect(sink.held()).toBe(1);
+    sink.release(200);
+    // One success allows two.
+    await until(() => sink.held() === 2);
+    await settle();
+    expect(sink.held()).toBe(2);
+    sink.state.hold = false;
+    sink.release(200);
+    await flushed;
+    expect(exporter.stats()).toMatchObject({ sent: 160, dropped: 0 });
+    await exporter.shutdown();
+    await sink.close();
+  });
+});

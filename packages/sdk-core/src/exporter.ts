@@ -14,7 +14,12 @@ export interface ExporterOptions {
   maxAttempts?: number;
   /** First retry delay, doubled each attempt (full jitter), or the answer's Retry-After. Default 200 ms. */
   retryBaseMs?: number;
-  /** Requests in flight at most. Default 4; 1 in browsers (keepalive allows 64 KiB in flight). */
+  /**
+   * Requests in flight at most. One opens per full batch waiting, so light traffic keeps one in
+   * flight and a backlog many (the core merges concurrent bodies into one insert: more in flight,
+   * larger and cheaper inserts). Halved on a 429 or 5xx, grown back by one per success. Default 32;
+   * 1 in browsers (keepalive allows 64 KiB in flight).
+   */
   concurrency?: number;
   /** Per request. Default 10,000 ms. */
   timeoutMs?: number;
@@ -113,7 +118,12 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
   const stats = { sent: 0, dropped: 0 };
   const url = transport.url(target);
   let stopped = false;
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? (transport.keepalive ? 1 : 4)));
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? (transport.keepalive ? 1 : 32)));
+  /** Requests allowed in flight now: AIMD between 1 and `concurrency`, so a struggling core gets air. */
+  let allowed = concurrency;
+  /** Requests on the wire now, and the retries waiting for one of them to end. */
+  let sending = 0;
+  const waiting: (() => void)[] = [];
   let active = 0;
   let idle: Promise<void> = Promise.resolve();
   let settle: () => void = () => undefined;
@@ -156,6 +166,9 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
     for (let attempt = 1; ; attempt++) {
       let status: number | undefined;
       let retryAfterMs: number | undefined;
+      // A retry waits for a request to end when fewer are allowed now than are on the wire.
+      while (sending >= allowed) await new Promise<void>((resolve) => waiting.push(resolve));
+      sending++;
       try {
         const ts = Math.floor((Date.now() + clockOffsetMs) / 1000);
         const res = await fetch(url, {
@@ -174,6 +187,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
         await res.arrayBuffer().catch(() => undefined);
         if (res.ok) {
           stats.sent += batch.length;
+          allowed = Math.min(concurrency, allowed + 1);
           return;
         }
         if (status === 401 && !clockFixed && skewCorrected(res.headers.get('date'))) {
@@ -191,7 +205,12 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
         }
       } catch {
         // A network error or timeout: retried like a 5xx.
+      } finally {
+        sending--;
+        // Each waiting retry looks again: after a success more than one may go (the limit grew).
+        for (const wake of waiting.splice(0)) wake();
       }
+      allowed = Math.max(1, Math.floor(allowed / 2));
       if (attempt >= maxAttempts) {
         stats.dropped += batch.length;
         report({ reason: 'gave_up', records: batch.length, ...(status ? { status } : {}) });
@@ -217,7 +236,8 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
    * load: one request each, 37 spans on average in a measured server, and most of the SDK's cost.
    */
   async function worker(): Promise<void> {
-    while (queue.length >= batchSize || (flushing && queue.length > 0)) {
+    // A worker beyond what is allowed now (halved after a failure) stops after its batch.
+    while ((queue.length >= batchSize || (flushing && queue.length > 0)) && active <= allowed) {
       const batch = queue.splice(0, batchSize);
       // The flush is done once what was queued is out; later records wait for their batch.
       if (queue.length === 0) flushing = false;
@@ -232,7 +252,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
    */
   function drain(all = false): Promise<void> {
     if (all && queue.length > 0) flushing = true;
-    while (active < concurrency && (queue.length >= batchSize || (flushing && queue.length > 0))) {
+    while (active < allowed && (queue.length >= batchSize || (flushing && queue.length > 0))) {
       if (active === 0) idle = new Promise((resolve) => (settle = resolve));
       active++;
       void worker().finally(() => {
