@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium } from '@svc/browser-testing';
@@ -11,6 +12,7 @@ import { adminCall, adminOf, bearer, callRest, connectMcp } from './support';
 // client refused, and the other pages. Every page is photographed for review under
 // apps/standalone/test-output/console/ (not committed).
 
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'console');
 const executablePath = findChromium();
 const describeInBrowser = executablePath ? describe : describe.skip;
@@ -274,6 +276,67 @@ describeInBrowser('web console in Chromium', () => {
     expect(await page.locator('#call-curl').textContent()).toContain('/v1/tools/log.aggregate');
     expect(await page.locator('#call-mcp').textContent()).toContain('"tools/call"');
     await shot('13-tool-result');
+  });
+
+  it('passes axe-core on every page: no serious or critical WCAG 2 A/AA violation', async () => {
+    // A context of its own with the same cookies: axe is injected as a script, which the console's
+    // CSP (rightly) refuses in the context the other tests use.
+    const audit = await browser.newContext({ bypassCSP: true, storageState: await context.storageState() });
+    const checker = await audit.newPage();
+    const traceHref = await (async () => {
+      await checker.goto(`${consoleUrl}/traces?project=${stack.ready.project_id}`);
+      return checker.locator('a.trace-link').first().getAttribute('href');
+    })();
+    const fileHref = await (async () => {
+      await checker.goto(`${consoleUrl}/recall?project=${stack.ready.project_id}`);
+      return checker.locator('#recall-files a', { hasText: 'View entries' }).first().getAttribute('href');
+    })();
+    const pages = [
+      '/mcp',
+      '/mcp?tab=api',
+      '/traces',
+      traceHref!,
+      '/recall',
+      fileHref!,
+      '/recall/audit',
+      '/audit',
+      '/tools',
+      '/tools/log.aggregate',
+    ];
+    const found: Record<string, string[]> = {};
+    for (const path of pages) {
+      const url = `${consoleUrl}${path}${path.includes('?') ? '&' : '?'}project=${stack.ready.project_id}`;
+      await checker.goto(url);
+      await checker.addScriptTag({ path: AXE });
+      const violations = await checker.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: {
+              run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
+            };
+          }
+        ).axe;
+        const result = await axe.run({
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        });
+        return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
+      });
+      const serious = violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      if (serious.length > 0) found[path] = serious.map((v) => `${v.id} (${v.impact}, ${v.nodes})`);
+    }
+    // The checker itself: an unlabelled input added to the last page is found.
+    const planted = await checker.evaluate(async () => {
+      document
+        .querySelector('main')!
+        .append(Object.assign(document.createElement('input'), { id: 'planted' }));
+      const axe = (
+        window as unknown as { axe: { run(o: unknown): Promise<{ violations: { id: string }[] }> } }
+      ).axe;
+      return (await axe.run({ runOnly: { type: 'tag', values: ['wcag2a'] } })).violations.map((v) => v.id);
+    });
+    expect(planted).toContain('label');
+    await audit.close();
+    expect(found).toEqual({});
   });
 
   it('signs out, after which no page opens', async () => {
