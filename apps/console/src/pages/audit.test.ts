@@ -1,24 +1,12 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import type { AuditRecord } from '../identity-api';
+import { TEST_PAGE_CONTEXT } from '../testing/page-context';
 import { AuditPage, type AuditPageProps } from './audit';
-import type { PageContext } from './layout';
 
 // The audit page rendered as the server sends it, on constructed records and verifications.
 
-const ctx: PageContext = {
-  me: {
-    user_id: 'usr_1',
-    email: 'dev@example.com',
-    org_id: 'org_1',
-    org_name: 'Example',
-    projects: [{ project_id: 'prj_1', name: 'Shop' }],
-    step_up_until: null,
-  },
-  csrf: 'csrf-token',
-  projectId: 'prj_1',
-  gatewayUrl: 'https://mcp.example.com',
-};
+const ctx = TEST_PAGE_CONTEXT;
 
 function record(seq: number, extra: Partial<AuditRecord> = {}): AuditRecord {
   return {

@@ -7,6 +7,7 @@ import {
   mcpServersJson,
 } from '@svc/client-config';
 import type { IssuedToken, McpTokenItem } from '../identity-api';
+import { Copyable } from './copyable';
 import { CsrfField, formatTime, href, Layout, type PageContext } from './layout';
 
 export type TokenTab = 'mcp' | 'api';
@@ -165,22 +166,6 @@ export function McpPage({ ctx, tab, tokens, now, notice, error }: McpPageProps) 
         {steppedUp ? <CreateForm ctx={ctx} tab={tab} until={until} /> : <StepUpForm ctx={ctx} tab={tab} />}
       </section>
     </Layout>
-  );
-}
-
-function Copyable({ id, label, text }: { id: string; label: string; text: string }) {
-  return (
-    <div class="copyable">
-      <div class="copyable-head">
-        <h3 id={`${id}-label`}>{label}</h3>
-        <button type="button" class="secondary copy" data-copy={id} aria-describedby={`${id}-label`}>
-          Copy
-        </button>
-      </div>
-      <pre>
-        <code id={id}>{text}</code>
-      </pre>
-    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import type { PageContext } from './layout';
+import { TEST_PAGE_CONTEXT } from '../testing/page-context';
 import type { RecallFile } from './recall';
 import { DevicesTable, devicesOf } from './recall-devices';
 
@@ -44,19 +44,7 @@ describe('the devices of the listed files', () => {
   });
 
   it('offers a CSRF-protected recall per device and escapes what devices are called', () => {
-    const ctx: PageContext = {
-      me: {
-        user_id: 'usr_1',
-        email: 'a@b.c',
-        org_id: 'org_1',
-        org_name: 'o',
-        projects: [],
-        step_up_until: null,
-      },
-      csrf: 'csrf-token',
-      projectId: 'prj_1',
-      gatewayUrl: 'http://localhost:8092',
-    };
+    const ctx = TEST_PAGE_CONTEXT;
     const html = renderToString(h(DevicesTable, { ctx, files: FILES }));
     expect(html.match(/<form method="post" action="\/recall\/trigger\?project=prj_1">/g)).toHaveLength(3);
     expect(html.match(/name="_csrf" value="csrf-token"/g)).toHaveLength(3);

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
+import { TEST_PAGE_CONTEXT } from '../testing/page-context';
 import type { ToolAnswer } from '../tool-calls';
-import type { PageContext } from './layout';
 import {
   DownloadFailedPage,
   type FileEntries,
@@ -17,19 +17,7 @@ import {
 // The recall pages rendered as the server sends them, on constructed tool answers. File contents
 // are attacker-controlled: they must come out as text.
 
-const ctx: PageContext = {
-  me: {
-    user_id: 'usr_1',
-    email: 'dev@example.com',
-    org_id: 'org_1',
-    org_name: 'Example',
-    projects: [{ project_id: 'prj_1', name: 'Shop' }],
-    step_up_until: null,
-  },
-  csrf: 'csrf-token',
-  projectId: 'prj_1',
-  gatewayUrl: 'https://mcp.example.com',
-};
+const ctx = TEST_PAGE_CONTEXT;
 
 const FILE_ID = 'rf_0123456789abcdef01234567';
 const file: RecallFile = {

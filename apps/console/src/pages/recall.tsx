@@ -1,5 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
+
+import type { fileProblem, logFileEntriesOutput, RecallFile } from '@svc/tools-recall';
 import type { ComponentChildren } from 'preact';
+import type { z } from 'zod';
 import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import type { ToolAnswer } from '../tool-calls';
 import { CsrfField, formatTime, href, Layout, type PageContext } from './layout';
@@ -10,45 +13,12 @@ import { DevicesTable } from './recall-devices';
 // actions, trigger and download, which go to recall's console side and are never tools. Everything
 // in a file is attacker-controlled text: JSX prints it as text.
 
-/** A file as log.list_files lists it. */
-export interface RecallFile {
-  file_id: string;
-  device_id: string;
-  user_id: string | null;
-  session_id: string | null;
-  file_name: string;
-  date: string;
-  size_bytes: number;
-  uploaded_at: string;
-}
-
-export interface FileEntry {
-  line: number;
-  ts: string;
-  level: string;
-  tag: string | null;
-  message: string;
-  fields: Record<string, unknown>;
-}
-
-export interface FileProblem {
-  stage: 'decrypt' | 'decompress' | 'parse';
-  line: number | null;
-  message: string;
-}
-
+// The tools' own answer types (types only: nothing of the tool packages runs here).
+export type { RecallFile };
 /** log.file_entries's answer. */
-export interface FileEntries {
-  file_id: string;
-  found: boolean;
-  file: RecallFile | null;
-  status: 'ok' | 'unreadable';
-  problem: FileProblem | null;
-  lines_read: number;
-  items: FileEntry[];
-  limit: number;
-  has_more: boolean;
-}
+export type FileEntries = z.infer<typeof logFileEntriesOutput>;
+export type FileEntry = FileEntries['items'][number];
+export type FileProblem = z.infer<typeof fileProblem>;
 
 /** A record of log.audit's answer. */
 export interface RecallAuditItem {

@@ -2,24 +2,12 @@ import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { byGroup, type CatalogTool, catalogTools } from '../gateway-catalog';
 import { formModel, toolInput } from '../schema-form';
-import type { PageContext } from './layout';
+import { TEST_PAGE_CONTEXT } from '../testing/page-context';
 import { ToolPage, type ToolPageProps, ToolsIndexPage } from './tools';
 
 // The tool runner's pages rendered as the server sends them, on constructed catalogs and answers.
 
-const ctx: PageContext = {
-  me: {
-    user_id: 'usr_1',
-    email: 'dev@example.com',
-    org_id: 'org_1',
-    org_name: 'Example',
-    projects: [{ project_id: 'prj_1', name: 'Shop' }],
-    step_up_until: null,
-  },
-  csrf: 'csrf-token',
-  projectId: 'prj_1',
-  gatewayUrl: 'https://mcp.example.com',
-};
+const ctx = TEST_PAGE_CONTEXT;
 
 const doc = {
   paths: {

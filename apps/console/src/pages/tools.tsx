@@ -4,6 +4,7 @@ import type { FieldError, FormField, FormValues } from '../schema-form';
 import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import { curlCommand, mcpToolsCall } from '../tool-call-examples';
 import type { ToolAnswer } from '../tool-calls';
+import { Copyable } from './copyable';
 import { CsrfField, href, Layout, type PageContext } from './layout';
 import { fieldId, SchemaFields } from './schema-fields';
 
@@ -62,22 +63,6 @@ function ViaGateway({ ctx }: { ctx: PageContext }) {
       session and this project: they are authenticated, capability-checked, rate limited and audited like any
       client's, and appear on the <a href={href('/audit', ctx.projectId)}>Audit page</a>.
     </p>
-  );
-}
-
-function Copyable({ id, label, text }: { id: string; label: string; text: string }) {
-  return (
-    <div class="copyable">
-      <div class="copyable-head">
-        <h3 id={`${id}-label`}>{label}</h3>
-        <button type="button" class="secondary copy" data-copy={id} aria-describedby={`${id}-label`}>
-          Copy
-        </button>
-      </div>
-      <pre>
-        <code id={id}>{text}</code>
-      </pre>
-    </div>
   );
 }
 

@@ -1,6 +1,6 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
-import type { PageContext } from './layout';
+import { TEST_PAGE_CONTEXT } from '../testing/page-context';
 import { TRACE_PAGE_SIZE } from './trace-filters';
 import {
   formatMs,
@@ -16,19 +16,7 @@ import { AXIS_WIDTH, MIN_BAR_WIDTH, type TraceSpan } from './waterfall-layout';
 // The pages rendered to HTML as the server sends them, read back with a few patterns: the markup
 // is ours and regular, and what matters is in attributes (data-*, the rect's geometry and class).
 
-const ctx: PageContext = {
-  me: {
-    user_id: 'usr_1',
-    email: 'dev@example.com',
-    org_id: 'org_1',
-    org_name: 'Example',
-    projects: [{ project_id: 'prj_1', name: 'Shop' }],
-    step_up_until: null,
-  },
-  csrf: 'csrf-token',
-  projectId: 'prj_1',
-  gatewayUrl: 'https://mcp.example.com',
-};
+const ctx = TEST_PAGE_CONTEXT;
 
 const T0 = Date.UTC(2025, 4, 1, 12, 0, 0);
 

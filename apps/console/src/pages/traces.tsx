@@ -1,4 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
+
+import type { traceGetOutput, traceSearchOutput } from '@svc/tools-trace';
+import type { z } from 'zod';
 import { formatTime, href, Layout, type PageContext } from './layout';
 import { nextLimit, type TraceFilterValues } from './trace-filters';
 import {
@@ -15,37 +18,10 @@ import {
 // style attributes would not apply. Colors come from classes in console.css and are repeated in
 // words (kind, status) so they are never the only way to tell.
 
-/** One row of trace.search's answer. */
-export interface TraceSummary {
-  trace_id: string;
-  started_at: string;
-  duration_ms: number;
-  span_count: number;
-  error: boolean;
-  root_operation: string;
-  root_service: string | null;
-  root_orphan: boolean;
-  services: string[];
-}
-
-export interface TraceSearchResult {
-  items: TraceSummary[];
-  limit: number;
-  has_more: boolean;
-}
-
-/** trace.get's answer. */
-export interface TraceGetResult {
-  trace_id: string;
-  found: boolean;
-  started_at: string | null;
-  duration_ms: number;
-  span_count: number;
-  error: boolean;
-  services: string[];
-  truncated: boolean;
-  spans: TraceSpan[];
-}
+export type { TraceSummary } from '@svc/tools-trace';
+/** trace.search's and trace.get's answers, as the tools define them (types only). */
+export type TraceSearchResult = z.infer<typeof traceSearchOutput>;
+export type TraceGetResult = z.infer<typeof traceGetOutput>;
 
 /** Why a tool call gave no result, in words for the page. */
 export interface ToolProblem {

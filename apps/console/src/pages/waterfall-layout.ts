@@ -1,25 +1,10 @@
 // The waterfall's geometry, apart from its markup so it can be tested on plain numbers: spans in
 // tree order with their depth, and each bar's place on one time axis shared by the whole trace.
 
-/** One span of trace.get's answer (its TraceSpan schema), as the console reads it. */
-export interface TraceSpan {
-  span_id: string;
-  parent_span_id: string | null;
-  operation: string;
-  service: string | null;
-  kind: string;
-  status: string;
-  start_time: string;
-  offset_ms: number;
-  duration_ms: number;
-  self_ms: number;
-  orphan: boolean;
-  sample_rate: number;
-  user_id: string | null;
-  session_id: string | null;
-  attributes: Record<string, string>;
-  children: TraceSpan[];
-}
+import type { TraceSpanNode } from '@svc/tools-trace';
+
+/** One span of trace.get's answer, as the tool defines it (a type only: nothing of it runs here). */
+export type TraceSpan = TraceSpanNode;
 
 /** Bars live in an SVG whose viewBox is this wide; the browser stretches it to the row. */
 export const AXIS_WIDTH = 1000;
