@@ -19,7 +19,7 @@ import {
   readDockerfile,
   startOrder,
 } from '@svc/self-hosting';
-import { freePorts } from './free-ports';
+import { reservePorts } from './free-ports';
 
 // Test-only: docker-compose.yml's services as separate processes on this machine, each started with
 // its compose command and the environment compose gives its container (the image's ENV, then the
@@ -68,6 +68,12 @@ export async function startComposeStack(clickhouse: ClickHouseChoice): Promise<C
   const envs = new Map<string, Record<string, string>>();
   const roots = new Map<string, string>();
   let cluster: ThrowawayCluster | undefined;
+  let reserved: Awaited<ReturnType<typeof reservePorts>> | undefined;
+  /** The loopback ports of a service's addresses. */
+  const portsOf = (name: string) =>
+    [...topology.addresses]
+      .filter(([key]) => key.startsWith(`${name}:`))
+      .map(([, address]) => Number(address.split(':').pop()));
   const topology: LoopbackTopology = { addresses: new Map(), volumes: new Map() };
 
   // Should the test process end first (a timed-out hook), no service outlives it.
@@ -78,6 +84,7 @@ export async function startComposeStack(clickhouse: ClickHouseChoice): Promise<C
   const dispose = async () => {
     process.removeListener('exit', killAll);
     await Promise.all([...running.values()].map((r) => stop(r.child)));
+    await reserved?.releaseAll();
     await cluster?.stop();
     rmSync(work, { recursive: true, force: true });
   };
@@ -90,12 +97,19 @@ export async function startComposeStack(clickhouse: ClickHouseChoice): Promise<C
     if (chServer) topology.addresses.set('clickhouse:8123', chServer.host);
 
     const apps = startOrder(compose.services).filter((name) => compose.services[name]!.buildTarget);
-    for (const name of apps) {
+    // Every app's ports held from the start until its service starts: ports handed out and freed at
+    // once could go to two services (or another process), and a client then reach the wrong one.
+    const wanted = apps.flatMap((name) => {
       const s = compose.services[name]!;
       const stage = stages.get(s.buildTarget!)!;
-      const ports = [...new Set([...s.expose, ...stage.expose, ...s.ports.map((p) => p.target)])];
-      const free = await freePorts(ports.length);
-      for (const [i, p] of ports.entries()) topology.addresses.set(`${name}:${p}`, `127.0.0.1:${free[i]}`);
+      return [...new Set([...s.expose, ...stage.expose, ...s.ports.map((p) => p.target)])].map(
+        (port) => `${name}:${port}`,
+      );
+    });
+    reserved = await reservePorts(wanted.length);
+    for (const [i, key] of wanted.entries()) topology.addresses.set(key, `127.0.0.1:${reserved.ports[i]}`);
+    for (const name of apps) {
+      const s = compose.services[name]!;
       for (const v of s.volumes) {
         const dir = join(work, 'volumes', `${name}-${v.source}`);
         mkdirSync(dir, { recursive: true });
@@ -124,6 +138,7 @@ export async function startComposeStack(clickhouse: ClickHouseChoice): Promise<C
         env.SVC_CLICKHOUSE_URL = `${chServer.protocol}//${chServer.host}`;
       }
       envs.set(name, env);
+      await reserved!.release(portsOf(name));
       running.set(name, launch(s, roots.get(name)!, env));
       await waitHealthy(s, stages.get(s.buildTarget!)!, roots.get(name)!, topology, running.get(name)!);
     }
