@@ -40,6 +40,11 @@ export interface OpenApiDocument {
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 /** Re-mint a little before the token's end rather than fail a call on it. */
 const EXPIRY_MARGIN_MS = 60_000;
+/**
+ * The catalog is read again after this long: every tool runner page needs it, and the gateway's
+ * published set changes only when an optional service comes or goes.
+ */
+const CATALOG_TTL_MS = 10_000;
 /** Live sessions' tokens kept at most (oldest dropped first; a dropped one is minted again). */
 const MAX_CACHED = 10_000;
 
@@ -51,6 +56,19 @@ export function createToolCaller(options: {
 }): ToolCaller {
   const now = options.now ?? Date.now;
   const tokens = new Map<string, { token: string; expiresAt: number; session: string }>();
+  let catalog: { doc: Promise<OpenApiDocument>; at: number } | undefined;
+
+  async function fetchCatalog(): Promise<OpenApiDocument> {
+    try {
+      const res = await fetch(`${options.gatewayUrl}/openapi.json`, {
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      });
+      if (!res.ok) throw new Error(String(res.status));
+      return (await res.json()) as OpenApiDocument;
+    } catch {
+      throw new BackendUnavailableError('gateway');
+    }
+  }
 
   async function tokenFor(session: string, projectId: string, fresh: boolean): Promise<string> {
     const key = `${sha256(session)}:${projectId}`;
@@ -101,16 +119,17 @@ export function createToolCaller(options: {
         return post(await tokenFor(session, projectId, true), tool, input);
       return answer;
     },
-    async catalog() {
-      try {
-        const res = await fetch(`${options.gatewayUrl}/openapi.json`, {
-          signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+    catalog() {
+      if (!catalog || now() - catalog.at >= CATALOG_TTL_MS) {
+        const doc = fetchCatalog();
+        const entry = { doc, at: now() };
+        catalog = entry;
+        // A failed read is not kept: the next page asks again.
+        doc.catch(() => {
+          if (catalog === entry) catalog = undefined;
         });
-        if (!res.ok) throw new Error(String(res.status));
-        return (await res.json()) as OpenApiDocument;
-      } catch {
-        throw new BackendUnavailableError('gateway');
       }
+      return catalog.doc;
     },
     forget(session) {
       const hash = sha256(session);
