@@ -78,6 +78,7 @@ describe('session matrix', () => {
     ['post', '/console/v1/logout'],
     ['get', '/console/v1/projects/prj_x/audit'],
     ['get', '/console/v1/projects/prj_x/audit/verify'],
+    ['post', '/console/v1/projects/prj_x/ingest-keys/key_x/revoke'],
   ];
 
   it.each(routes)('%s %s refuses a missing or unknown session with 401', async (method, path) => {
@@ -199,6 +200,45 @@ describe('ingest keys', () => {
     expect(res.body).toMatchObject({ project_id: u.projectId, key_id: expect.stringMatching(/^key_/) });
     const got = await h.internal('get', `/internal/v1/ingest-keys/${res.body.key_id}`).expect(200);
     expect(got.body.secret).toBe(res.body.secret);
+  });
+
+  it("revokes a key of the project, from the console or the admin API; another project's is 404", async () => {
+    const u = await userWithProject('console-ingest-revoke');
+    const other = await userWithProject('console-ingest-revoke-other');
+    const served = async (keyId: string) =>
+      (await h.internal('get', `/internal/v1/ingest-keys/${keyId}`).expect(200)).body.active;
+    const mine = (await u.as('post', `/console/v1/projects/${u.projectId}/ingest-keys`).expect(201)).body;
+    const theirs = (await other.as('post', `/console/v1/projects/${other.projectId}/ingest-keys`).expect(201))
+      .body;
+    for (const path of [
+      `/console/v1/projects/${u.projectId}/ingest-keys/${theirs.key_id}/revoke`,
+      `/console/v1/projects/${other.projectId}/ingest-keys/${theirs.key_id}/revoke`,
+    ]) {
+      expect((await u.as('post', path)).status).toBe(404);
+    }
+    expect(await served(theirs.key_id)).toBe(true);
+
+    const revoked = await u
+      .as('post', `/console/v1/projects/${u.projectId}/ingest-keys/${mine.key_id}/revoke`)
+      .expect(200);
+    expect(revoked.body).toEqual({
+      key_id: mine.key_id,
+      project_id: u.projectId,
+      active: false,
+      allowed_origins: [],
+    });
+    expect(await served(mine.key_id)).toBe(false);
+    expect(JSON.stringify(revoked.body)).not.toContain(mine.secret);
+    expect(h.logs.some((l) => l.obj.event === 'ingest_key_revoked' && l.obj.key_id === mine.key_id)).toBe(
+      true,
+    );
+
+    const admin = await h
+      .internal('post', `/internal/v1/admin/ingest-keys/${theirs.key_id}/revoke`)
+      .expect(200);
+    expect(admin.body.active).toBe(false);
+    expect(await served(theirs.key_id)).toBe(false);
+    expect((await h.internal('post', '/internal/v1/admin/ingest-keys/key_nope/revoke')).status).toBe(404);
   });
 });
 

@@ -39,3 +39,16 @@ export function logOriginsChange(logger: Logger, key: IngestKey, userId?: string
     'ingest key allowed origins set',
   );
 }
+
+/** A key was turned off: an operator's trail of who did it. */
+export function logIngestKeyRevoked(logger: Logger, key: IngestKey, userId?: string): void {
+  logger.info(
+    {
+      event: 'ingest_key_revoked',
+      key_id: key.key_id,
+      project_id: key.project_id,
+      ...(userId ? { user_id: userId } : {}),
+    },
+    'ingest key revoked',
+  );
+}

@@ -45,6 +45,7 @@ export const USAGE = `Usage: pnpm svc <command> [--json]
   token revoke <token_id>
   ingest-key create --project <project_id> [--origin <origin>]...
   ingest-key origins <key_id> [--origin <origin>]...
+  ingest-key revoke <key_id>
   capability set --org <org_id> <vis_trace|vis_recall|vis_ai_verifier> on|off
   audit verify [--project <project_id>]
 
@@ -205,6 +206,18 @@ export async function runCommand(args: ParsedArgs, call: AdminCall): Promise<Com
       );
       const origins = r.allowed_origins.length > 0 ? `\n${originsText(r.allowed_origins)}` : '';
       return { json: r, text: `ingest key ${r.key_id}\nDSN: ${r.dsn}${origins}` };
+    }
+    case 'ingest-key revoke': {
+      expectArgs(args, 3);
+      const id = args.positionals[2]!;
+      const r = await call<{ key_id: string; project_id: string; active: boolean }>(
+        'POST',
+        `/internal/v1/admin/ingest-keys/${encodeURIComponent(id)}/revoke`,
+      );
+      return {
+        json: r,
+        text: `ingest key ${r.key_id} of project ${r.project_id} revoked (the core refuses it within 30 s)`,
+      };
     }
     case 'ingest-key origins': {
       expectArgs(args, 3);

@@ -206,6 +206,20 @@ describe('pnpm svc', () => {
     expect((await cli(['user', 'create', '--email', 'x@cli.test'])).stderr).toContain('missing --org');
   });
 
+  it('revokes an ingest key: identity serves it inactive, and an unknown one fails', async () => {
+    const project = await json(['project', 'create', 'leaky app']);
+    const key = await json(['ingest-key', 'create', '--project', project.project_id]);
+    expect(await json(['ingest-key', 'revoke', key.key_id])).toEqual({
+      key_id: key.key_id,
+      project_id: project.project_id,
+      active: false,
+      allowed_origins: [],
+    });
+    const served = await h.internal('get', `/internal/v1/ingest-keys/${key.key_id}`).expect(200);
+    expect(served.body.active).toBe(false);
+    expect((await cli(['ingest-key', 'revoke', 'key_nope'])).code).not.toBe(0);
+  });
+
   it('creates an ingest key with browser origins and sets them later', async () => {
     const project = await json(['project', 'create', 'browser app']);
     const key = await json([

@@ -3,7 +3,12 @@ import express, { type Router } from 'express';
 import type { IdentityContext } from '../context';
 import { parseRequest } from '../http';
 import { randomSecret } from '../ids';
-import { ingestKeyAnswer, ingestKeyOriginsAnswer, logOriginsChange } from '../ingest-key-answer';
+import {
+  ingestKeyAnswer,
+  ingestKeyOriginsAnswer,
+  logIngestKeyRevoked,
+  logOriginsChange,
+} from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
 import { hashPassword } from '../passwords';
 import {
@@ -18,7 +23,7 @@ import {
   createUserBody,
   projectQuery,
 } from '../schemas';
-import { createIngestKey, setAllowedOrigins } from '../store/ingest-keys';
+import { createIngestKey, deactivateIngestKey, setAllowedOrigins } from '../store/ingest-keys';
 import { recordInvalidation } from '../store/invalidations';
 import {
   createOrg,
@@ -135,6 +140,13 @@ export function adminRouter(ctx: IdentityContext): Router {
     const key = await setAllowedOrigins(ctx.db, req.params.key_id, allowed_origins);
     if (!key) throw new NotFoundError('Unknown ingest key.');
     logOriginsChange(ctx.logger, key);
+    res.json(ingestKeyOriginsAnswer(key));
+  });
+
+  router.post('/ingest-keys/:key_id/revoke', async (req, res) => {
+    const key = await deactivateIngestKey(ctx.db, req.params.key_id);
+    if (!key) throw new NotFoundError('Unknown ingest key.');
+    logIngestKeyRevoked(ctx.logger, key);
     res.json(ingestKeyOriginsAnswer(key));
   });
 

@@ -6,7 +6,12 @@ import { logVerification, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
 import { parseRequest, StepUpRequiredError } from '../http';
 import { randomSecret } from '../ids';
-import { ingestKeyAnswer, ingestKeyOriginsAnswer, logOriginsChange } from '../ingest-key-answer';
+import {
+  ingestKeyAnswer,
+  ingestKeyOriginsAnswer,
+  logIngestKeyRevoked,
+  logOriginsChange,
+} from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
 import { decoyPasswordHash, verifyPassword } from '../passwords';
 import {
@@ -18,7 +23,7 @@ import {
   stepUpBody,
 } from '../schemas';
 import { listAuditNewestFirst } from '../store/audit';
-import { createIngestKey, setAllowedOrigins } from '../store/ingest-keys';
+import { createIngestKey, deactivateIngestKey, setAllowedOrigins } from '../store/ingest-keys';
 import { getOrg } from '../store/orgs';
 import { getProject, listOrgProjects, type Project } from '../store/projects';
 import { createSession, endSession, findLiveSession, setStepUp } from '../store/sessions';
@@ -224,6 +229,16 @@ export function consoleRouter(ctx: IdentityContext): Router {
     const key = await setAllowedOrigins(ctx.db, req.params.key_id, allowed_origins, project.project_id);
     if (!key) throw new NotFoundError('Unknown ingest key.');
     logOriginsChange(ctx.logger, key, session.userId);
+    res.json(ingestKeyOriginsAnswer(key));
+  });
+
+  // A key of another project (of this org or another) answers like an unknown one.
+  router.post('/v1/projects/:project_id/ingest-keys/:key_id/revoke', async (req, res) => {
+    const session = sessionOf(res);
+    const project = await projectOf(session, req.params.project_id);
+    const key = await deactivateIngestKey(ctx.db, req.params.key_id, project.project_id);
+    if (!key) throw new NotFoundError('Unknown ingest key.');
+    logIngestKeyRevoked(ctx.logger, key, session.userId);
     res.json(ingestKeyOriginsAnswer(key));
   });
 

@@ -52,3 +52,20 @@ export async function setAllowedOrigins(
   );
   return rows[0];
 }
+
+/**
+ * Turns a key off for good (a leaked one): the core refuses it once its short cache of the key has
+ * run out. Undefined for an unknown key, or one of another project than `projectId`.
+ */
+export async function deactivateIngestKey(
+  q: Queryable,
+  keyId: string,
+  projectId?: string,
+): Promise<IngestKey | undefined> {
+  const { rows } = await q.query<IngestKey>(
+    `UPDATE ingest_keys SET active = false
+     WHERE key_id = $1 AND ($2::text IS NULL OR project_id = $2) RETURNING ${COLUMNS}`,
+    [keyId, projectId ?? null],
+  );
+  return rows[0];
+}
