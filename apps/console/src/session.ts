@@ -26,7 +26,6 @@ export const CSRF_FIELD = '_csrf';
 const PRE_SESSION_COOKIE = 'svc_console_login';
 
 export interface SessionCookies {
-  readonly name: string;
   read(req: Request): string | undefined;
   set(res: Response, sessionToken: string, expiresAt: Date): void;
   clear(res: Response): void;
@@ -55,20 +54,20 @@ export function sessionCookies(options: { publicUrl: string; internalSecret: str
   const origin = new URL(options.publicUrl).origin;
   const base = { httpOnly: true, secure, sameSite: 'strict' as const, path: '/' };
   const cookiesOf = (req: Request) => parseCookies(req.headers.cookie ?? '');
+  const csrfOf = (sessionToken: string) => createHmac('sha256', key).update(sessionToken).digest('base64url');
   const formField = (req: Request) => {
     const value = (req.body as Record<string, unknown> | undefined)?.[CSRF_FIELD];
     return typeof value === 'string' ? value : undefined;
   };
 
   return {
-    name,
     read: (req) => cookiesOf(req)[name] || undefined,
     set: (res, sessionToken, expiresAt) => {
       res.cookie(name, sessionToken, { ...base, expires: expiresAt });
       res.clearCookie(preName, base);
     },
     clear: (res) => res.clearCookie(name, base),
-    csrfOf: (sessionToken) => createHmac('sha256', key).update(sessionToken).digest('base64url'),
+    csrfOf,
     loginCsrf(req, res) {
       const existing = cookiesOf(req)[preName];
       const value =
@@ -85,12 +84,13 @@ export function sessionCookies(options: { publicUrl: string; internalSecret: str
     },
     checkCsrf(req, sessionToken) {
       const field = formField(req);
-      return !!field && equal(field, createHmac('sha256', key).update(sessionToken).digest('base64url'));
+      return !!field && equal(field, csrfOf(sessionToken));
     },
     sameOrigin(req) {
       const sent = req.get('origin');
       // Browsers send Origin on every cross-site POST; its absence is an old browser or a script.
-      return sent === undefined || sent === 'null' ? sent === undefined : sent === origin;
+      // `null` (an opaque origin) is no origin of ours.
+      return sent === undefined || sent === origin;
     },
   };
 }

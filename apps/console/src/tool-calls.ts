@@ -71,7 +71,8 @@ export function createToolCaller(options: {
   }
 
   async function tokenFor(session: string, projectId: string, fresh: boolean): Promise<string> {
-    const key = `${sha256(session)}:${projectId}`;
+    const sessionHash = sha256(session);
+    const key = `${sessionHash}:${projectId}`;
     const cached = tokens.get(key);
     if (!fresh && cached && cached.expiresAt - EXPIRY_MARGIN_MS > now()) return cached.token;
     const issued = await options.identity.toolToken(session, projectId);
@@ -80,7 +81,7 @@ export function createToolCaller(options: {
     tokens.set(key, {
       token: issued.token,
       expiresAt: Date.parse(issued.expires_at),
-      session: sha256(session),
+      session: sessionHash,
     });
     return issued.token;
   }

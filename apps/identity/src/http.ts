@@ -12,6 +12,11 @@ export function parseRequest<S extends z.ZodType>(schema: S, value: unknown): z.
 const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
 
 /** X-Internal-Secret on every /internal call, compared in constant time (digests hide the length). */
+/** A page of a list read with one row more than `limit`: that row only says whether there are more. */
+export function pageOf<T>(rows: T[], limit: number): { items: T[]; limit: number; has_more: boolean } {
+  return { items: rows.slice(0, limit), limit, has_more: rows.length > limit };
+}
+
 export function requireInternalSecret(secret: string): RequestHandler {
   const expected = digest(secret);
   return (req, _res, next) => {

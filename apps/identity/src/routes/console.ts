@@ -4,7 +4,7 @@ import { NotFoundError, UnauthorizedError } from '@svc/tool-kit';
 import express, { type Response, type Router } from 'express';
 import { logVerification, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
-import { parseRequest, StepUpRequiredError } from '../http';
+import { pageOf, parseRequest, StepUpRequiredError } from '../http';
 import { randomSecret } from '../ids';
 import {
   ingestKeyAnswer,
@@ -172,11 +172,7 @@ export function consoleRouter(ctx: IdentityContext): Router {
       limit: query.limit + 1,
       beforeSeq: query.before_seq,
     });
-    res.json({
-      items: items.slice(0, query.limit),
-      limit: query.limit,
-      has_more: items.length > query.limit,
-    });
+    res.json(pageOf(items, query.limit));
   });
 
   // The hash chain and its signed checkpoints checked end to end, as `svc audit verify` does.

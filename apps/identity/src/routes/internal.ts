@@ -6,7 +6,7 @@ import express, { type Router } from 'express';
 import { z } from 'zod';
 import { logVerification, verifyAnchoredAll, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
-import { parseRequest } from '../http';
+import { pageOf, parseRequest } from '../http';
 import { issueToken } from '../issue-token';
 import {
   auditListQuery,
@@ -184,11 +184,7 @@ export function internalRouter(ctx: IdentityContext): Router {
       limit: query.limit + 1,
       afterSeq: query.after_seq,
     });
-    res.json({
-      items: items.slice(0, query.limit),
-      limit: query.limit,
-      has_more: items.length > query.limit,
-    });
+    res.json(pageOf(items, query.limit));
   });
 
   router.get('/v1/audit/verify', async (req, res) => {
