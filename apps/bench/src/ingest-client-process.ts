@@ -13,6 +13,8 @@ export interface IngestClientResult {
   /** Spans the core accepted. */
   delivered: number;
   dropped: number;
+  /** The sender's CPU time while it sent (user + system, us). */
+  clientCpuUs: number;
 }
 
 const hex = (bytes: number) => randomBytes(bytes).toString('hex');
@@ -51,6 +53,7 @@ async function otlp(task: Extract<IngestClientTask, { kind: 'otlp' }>): Promise<
   // Made before the clock starts, each distinct (none is a retry of another).
   const bodies = Array.from({ length: task.bodies }, () => otlpBody(task.spansPerBody, Date.now()));
   let next = 0;
+  const cpu = process.cpuUsage();
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: task.clients }, async () => {
@@ -65,7 +68,9 @@ async function otlp(task: Extract<IngestClientTask, { kind: 'otlp' }>): Promise<
       }
     }),
   );
-  return { ms: performance.now() - t0, delivered: task.bodies * task.spansPerBody, dropped: 0 };
+  const ms = performance.now() - t0;
+  const used = process.cpuUsage(cpu);
+  return { ms, delivered: task.bodies * task.spansPerBody, dropped: 0, clientCpuUs: used.user + used.system };
 }
 
 async function sdk(task: Extract<IngestClientTask, { kind: 'sdk' }>): Promise<IngestClientResult> {
@@ -73,14 +78,16 @@ async function sdk(task: Extract<IngestClientTask, { kind: 'sdk' }>): Promise<In
     service: 'bench-sdk',
     exporter: { dsn: task.dsn, batchSize: task.batchSize, maxQueue: task.spans },
   });
+  const cpu = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < task.spans; i++)
     tracer.startSpan(i % 8 === 0 ? 'GET /api/v1/items/:id' : 'db.query').end();
   await tracer.exporter.flush();
   const ms = performance.now() - t0;
+  const used = process.cpuUsage(cpu);
   const { sent, dropped } = tracer.exporter.stats();
   await tracer.shutdown();
-  return { ms, delivered: sent, dropped };
+  return { ms, delivered: sent, dropped, clientCpuUs: used.user + used.system };
 }
 
 process.once('message', async (task: IngestClientTask) => {

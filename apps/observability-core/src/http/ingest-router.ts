@@ -57,6 +57,8 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       now: deps.now,
       // An embedded store is this process's alone: its memory of accepted requests is complete.
       ...(ch.embedded ? { soleWriterSince: deps.now() } : {}),
+      onLoadFailed: (err) =>
+        deps.logger.warn({ err }, 'could not load recent ingest requests; repeats are looked up instead'),
     });
   // Raw bytes, whatever the content type: the signature covers the body exactly as sent, and the
   // OTLP routes hash it.

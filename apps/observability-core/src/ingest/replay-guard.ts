@@ -19,11 +19,24 @@ import { toChTime } from '../storage/time';
 // retry runs again; every insert carries a deduplication token of the request and the tables drop
 // a block whose token they already took. Memory is a cache: the table `ingest_requests` (one day)
 // is what makes this hold across restarts and between core replicas.
+//
+// An embedded store has one writer, this process: what it accepted is in its memory, and what the
+// process before it accepted in the last minutes is loaded at start (one query), so no request
+// costs a lookup in the table but those naming an Idempotency-Key, which may be a day old. Before
+// that load, every request a previous process may have taken cost an engine query: the bench's
+// OTLP ingest went from 53k to 68k spans/s without them.
 
 const MEMORY_ENTRIES = 50_000;
 const REMEMBER_MS = 24 * 3_600_000;
 /** How long after a restart an exporter's retry of a body accepted before it may still come. */
 const BODY_RETRY_WINDOW_MS = 10 * 60_000;
+/**
+ * What a process loads of its predecessor's accepted requests: a body's retry window, and a
+ * signature's life (signed up to the clock skew before it was accepted, fresh up to the skew after
+ * its timestamp), so every repeat a fresh process can be sent is answered from memory; and a
+ * minute more, so that a repeat sent at the very start is not on the edge of what was loaded.
+ */
+const LOAD_WINDOW_MS = Math.max(BODY_RETRY_WINDOW_MS, 2 * MAX_CLOCK_SKEW_SECONDS * 1000) + 60_000;
 const MAX_KEY_LENGTH = 255;
 
 export interface IngestRequestIdentity {
@@ -55,6 +68,12 @@ export interface ReplayGuard {
    * replay answered without writing; one still being written is a retryable 503.
    */
   beginBody(request: Pick<IngestRequestIdentity, 'keyId' | 'projectId' | 'body'>): Promise<ReplayDecision>;
+  /**
+   * Settles once the requests a previous process accepted lately are in memory (a sole writer's
+   * guard loads them when made; until then it asks the table). Never rejects: a failed load leaves
+   * the lookups to the table.
+   */
+  readonly loaded: Promise<void>;
 }
 
 interface Remembered {
@@ -84,29 +103,93 @@ export interface ReplayGuardDeps {
    * Since when this process is the only one that accepts requests into this store (an embedded
    * store: its data dir cannot be opened twice), so its memory knows every request accepted since.
    * A request signed later than this plus the allowed clock skew was then never accepted anywhere
-   * else, and the table is not asked: that lookup was an engine query per ingest request.
+   * else, and the table is not asked: that lookup was an engine query per ingest request. Once
+   * `loaded`, memory also knows what the process before accepted in the minutes before this.
    */
   soleWriterSince?: number;
+  /** Requests remembered in memory at most (default 50,000); older ones are asked of the table. */
+  memoryEntries?: number;
+  /** Told when loading what a previous process accepted failed (the table is asked instead). */
+  onLoadFailed?: (err: unknown) => void;
+}
+
+interface AcceptedRow {
+  key_id: string;
+  request_key: string;
+  body_sha256: string;
+  accepted: string;
+  at: string;
 }
 
 export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
+  const memoryEntries = deps.memoryEntries ?? MEMORY_ENTRIES;
   const memory = new Map<string, Remembered>();
   const inFlight = new Set<string>();
   /** When the newest entry memory had to drop was accepted: before it, memory is incomplete. */
   let newestForgotten = 0;
+  /** Memory knows every request accepted after this: a sole writer's start, earlier once loaded. */
+  let completeSince = deps.soleWriterSince;
   const slot = (keyId: string, requestKey: string) => `${keyId}\u0000${requestKey}`;
 
-  function remember(keyId: string, requestKey: string, value: Remembered): void {
-    const id = slot(keyId, requestKey);
-    memory.delete(id);
-    memory.set(id, value);
-    // Insertion order is age order: the oldest go first.
-    while (memory.size > MEMORY_ENTRIES) {
+  /** Insertion order is age order: the oldest go first. */
+  function trim(): void {
+    while (memory.size > memoryEntries) {
       const oldest = memory.keys().next().value as string;
       newestForgotten = Math.max(newestForgotten, memory.get(oldest)?.at ?? 0);
       memory.delete(oldest);
     }
   }
+
+  function remember(keyId: string, requestKey: string, value: Remembered): void {
+    const id = slot(keyId, requestKey);
+    memory.delete(id);
+    memory.set(id, value);
+    trim();
+  }
+
+  /**
+   * What the previous process accepted in the last LOAD_WINDOW_MS before this one started, newest
+   * first, as many as memory holds. Idempotency keys are left out: they are always looked up.
+   */
+  async function load(since: number): Promise<void> {
+    const rows = await deps.ch.query<AcceptedRow>(
+      `SELECT key_id, request_key, body_sha256, accepted, toUnixTimestamp64Milli(received_at) AS at
+       FROM ingest_requests
+       WHERE received_at > fromUnixTimestamp64Milli({since:Int64}) AND NOT startsWith(request_key, 'idem:')
+       ORDER BY received_at DESC
+       LIMIT {limit:UInt32}`,
+      { since: since - LOAD_WINDOW_MS, limit: memoryEntries },
+    );
+    // Oldest first, then what this process took meanwhile (newer than any of them): memory's
+    // order stays the order of age, which is the order it forgets in.
+    const meanwhile = [...memory];
+    memory.clear();
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const row = rows[i]!;
+      const id = slot(row.key_id, row.request_key);
+      memory.delete(id);
+      memory.set(id, { bodySha256: row.body_sha256, accepted: row.accepted, at: Number(row.at) });
+    }
+    for (const [id, value] of meanwhile) {
+      memory.delete(id);
+      memory.set(id, value);
+    }
+    // A full answer may have left older ones out: memory is complete only after the oldest here.
+    if (rows.length >= memoryEntries) newestForgotten = Math.max(newestForgotten, Number(rows.at(-1)!.at));
+    trim();
+    completeSince = since - LOAD_WINDOW_MS;
+  }
+
+  const loaded =
+    deps.soleWriterSince === undefined
+      ? Promise.resolve()
+      : load(deps.soleWriterSince).catch((err: unknown) => {
+          try {
+            deps.onLoadFailed?.(err);
+          } catch {
+            // Only a report: the guard works on without the load either way.
+          }
+        });
 
   function recallFromMemory(keyId: string, requestKeys: string[]): Map<string, Remembered> {
     const found = new Map<string, Remembered>();
@@ -222,9 +305,10 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
 
   /** Memory has dropped nothing accepted after `ms`. */
   const memoryCompleteAfter = (ms: number) =>
-    deps.soleWriterSince !== undefined && ms > deps.soleWriterSince && ms > newestForgotten;
+    completeSince !== undefined && ms > completeSince && ms > newestForgotten;
 
   return {
+    loaded,
     begin(request) {
       const bodySha256 = sha256(request.body);
       const signatureKey = `sig:${sha256(`${request.timestamp}.${request.signature}`)}`;

@@ -242,40 +242,118 @@ describe('the replay guard of an embedded store (the only process writing it)', 
     await h.close();
   });
 
-  it('asks the table only for what its memory cannot know', async () => {
+  /** `h.ch` that counts the statements naming ingest_requests. */
+  function counting(): { ch: ClickHouse; lookups: () => number } {
     let lookups = 0;
-    const counting: ClickHouse = {
+    return {
+      ch: {
+        ...h.ch,
+        query: async (sql, params, options) => {
+          if (sql.includes('ingest_requests')) lookups++;
+          return h.ch.query(sql, params, options);
+        },
+      },
+      lookups: () => lookups,
+    };
+  }
+  const identity = (keyId: string, timestamp: number, idempotencyKey?: string) => ({
+    keyId,
+    projectId: 'p',
+    timestamp: String(timestamp),
+    signature: `v1=${timestamp}${idempotencyKey ?? ''}`,
+    idempotencyKey,
+    body: Buffer.from(`body ${timestamp}`),
+  });
+  const body = (keyId: string, text: string) => ({ keyId, projectId: 'p', body: Buffer.from(text) });
+
+  it('asks the table only for what its memory cannot know', async () => {
+    const store = counting();
+    // Started an hour ago; nothing accepted in this store's last hour, so the load finds nothing.
+    const guard = createReplayGuard({ ch: store.ch, now: () => NOW + 3_600_000, soleWriterSince: NOW });
+    await guard.loaded;
+    expect(store.lookups()).toBe(1);
+    const later = TS + 3600;
+    const fresh = await guard.begin(identity('k', later));
+    expect([fresh.kind, store.lookups()]).toEqual(['fresh', 1]);
+    if (fresh.kind === 'fresh') await fresh.accepted({ logs: 1 });
+    await expect(guard.begin(identity('k', later))).rejects.toThrow(/already accepted/);
+    // Signed within the clock skew of the start: a previous process may have taken it, and what
+    // it took then was loaded.
+    const early = await guard.begin(identity('k', TS + 100));
+    expect([early.kind, store.lookups()]).toEqual(['fresh', 1]);
+    if (early.kind === 'fresh') early.release();
+    expect((await guard.beginBody(body('k', 'a body'))).kind).toBe('fresh');
+    expect(store.lookups()).toBe(1);
+    // An Idempotency-Key may name a request from before the start, whenever it is signed.
+    const keyed = await guard.begin(identity('k', later + 1, 'key-1'));
+    expect([keyed.kind, store.lookups()]).toEqual(['fresh', 2]);
+    if (keyed.kind === 'fresh') keyed.release();
+  });
+
+  it('loads what the process before accepted lately, and answers its repeats from memory', async () => {
+    const before = createReplayGuard({ ch: h.ch, now: () => NOW });
+    const signed = await before.begin(identity('k-load', TS));
+    const exported = await before.beginBody(body('k-load', 'spans of one export'));
+    if (signed.kind !== 'fresh' || exported.kind !== 'fresh') throw new Error('expected fresh requests');
+    await signed.accepted({ logs: 2 });
+    await exported.accepted({ spans: 7 });
+
+    // A minute later a new process starts on the same store.
+    const store = counting();
+    const after = createReplayGuard({ ch: store.ch, now: () => NOW + 60_000, soleWriterSince: NOW + 60_000 });
+    await after.loaded;
+    expect(store.lookups()).toBe(1);
+    await expect(after.begin(identity('k-load', TS))).rejects.toThrow(/already accepted/);
+    expect(await after.beginBody(body('k-load', 'spans of one export'))).toEqual({
+      kind: 'replayed',
+      accepted: { spans: 7 },
+    });
+    expect(store.lookups()).toBe(1);
+  });
+
+  it('asks the table again for what a full load may have left out', async () => {
+    let clock = NOW + 120_000;
+    const before = createReplayGuard({ ch: h.ch, now: () => clock });
+    for (const text of ['first', 'second', 'third']) {
+      clock += 1000;
+      const decision = await before.beginBody(body('k-full', text));
+      if (decision.kind === 'fresh') await decision.accepted({ spans: 1 });
+    }
+    // Memory for two: the load takes the newest two, and the oldest, which it could not hold, is
+    // asked of the table.
+    const store = counting();
+    const after = createReplayGuard({
+      ch: store.ch,
+      now: () => NOW + 240_000,
+      soleWriterSince: NOW + 180_000,
+      memoryEntries: 2,
+    });
+    await after.loaded;
+    expect(store.lookups()).toBe(1);
+    const newest = await after.beginBody(body('k-full', 'third'));
+    expect([newest.kind, store.lookups()]).toEqual(['replayed', 1]);
+    const oldest = await after.beginBody(body('k-full', 'first'));
+    expect([oldest.kind, store.lookups()]).toEqual(['replayed', 2]);
+  });
+
+  it('asks the table when the load failed, and says so', async () => {
+    const failed: unknown[] = [];
+    const broken: ClickHouse = {
       ...h.ch,
-      query: async (sql, params, options) => {
-        if (sql.includes('ingest_requests')) lookups++;
-        return h.ch.query(sql, params, options);
+      query: async () => {
+        throw new Error('engine down');
       },
     };
-    const start = NOW;
-    const guard = createReplayGuard({ ch: counting, now: () => NOW + 3_600_000, soleWriterSince: start });
-    const identity = (timestamp: number, idempotencyKey?: string) => ({
-      keyId: 'k',
-      projectId: 'p',
-      timestamp: String(timestamp),
-      signature: `v1=${timestamp}${idempotencyKey ?? ''}`,
-      idempotencyKey,
-      body: Buffer.from(`body ${timestamp}`),
+    const guard = createReplayGuard({
+      ch: broken,
+      now: () => NOW + 3_600_000,
+      soleWriterSince: NOW + 3_600_000,
+      onLoadFailed: (err) => failed.push(err),
     });
-    const later = TS + 3600;
-    // Signed an hour after the start: accepted anywhere, it was accepted here.
-    const fresh = await guard.begin(identity(later));
-    expect([fresh.kind, lookups]).toEqual(['fresh', 0]);
-    if (fresh.kind === 'fresh') await fresh.accepted({ logs: 1 });
-    await expect(guard.begin(identity(later))).rejects.toThrow(/already accepted/);
-    expect(lookups).toBe(0);
-    // Signed within the clock skew of the start: a previous process may have taken it.
-    const early = await guard.begin(identity(TS + 100));
-    expect([early.kind, lookups]).toEqual(['fresh', 1]);
-    if (early.kind === 'fresh') early.release();
-    // An Idempotency-Key may name a request from before the start, whenever it is signed.
-    const keyed = await guard.begin(identity(later + 1, 'key-1'));
-    expect([keyed.kind, lookups]).toEqual(['fresh', 2]);
-    if (keyed.kind === 'fresh') keyed.release();
+    await guard.loaded;
+    expect(failed).toHaveLength(1);
+    // A body a previous process may have taken must be looked up, and the lookup fails too.
+    await expect(guard.beginBody(body('k-broken', 'x'))).rejects.toThrow('engine down');
   });
 
   it('answers a body accepted before as a replay, and one still being written with a retryable 503', async () => {
