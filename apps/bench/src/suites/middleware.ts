@@ -1,6 +1,7 @@
-import { execFile, fork } from 'node:child_process';
+import { execFile, execFileSync, fork } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { ExporterStats } from '@svc/sdk-node';
 import type { FloodSpec } from '../flood-process';
@@ -13,6 +14,9 @@ import type { TracedServers } from '../traced-servers-process';
 // spans go to a sink that only reads them: what the core does with them is the ingest suite's.
 // The overhead is the server's CPU time per request, traced against plain: on two cores shared
 // with the load process, requests per second mostly say how much CPU the load process got.
+// Where taskset exists (Linux), the servers' process runs on CPU 0 and the load on CPU 1: the
+// scheduler then cannot move them onto one core at times, and turns agree within about 1% where
+// they differed by 5-10% (measured).
 
 export const MIDDLEWARE_TARGET_OVERHEAD = 0.05;
 const CONNECTIONS = 16;
@@ -20,7 +24,18 @@ const ROUNDS = 3;
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
-function load(url: string, durationMs: number): Promise<LoadResult> {
+/** The CPUs to pin the servers and the load to, when that is possible here. */
+function pinning(): { server: string; load: string } | undefined {
+  if (process.platform !== 'linux' || availableParallelism() < 2) return undefined;
+  try {
+    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' });
+    return { server: '0', load: '1' };
+  } catch {
+    return undefined;
+  }
+}
+
+function load(url: string, durationMs: number, cpus: string | undefined): Promise<LoadResult> {
   const spec: FloodSpec = {
     url: `${url}/v1/orders/12345`,
     connections: CONNECTIONS,
@@ -30,9 +45,11 @@ function load(url: string, durationMs: number): Promise<LoadResult> {
     expected: [200],
   };
   return new Promise((resolve, reject) => {
+    const node = [process.execPath, '--import', 'tsx', here('../flood-process.ts'), JSON.stringify(spec)];
+    const [command, ...args] = cpus ? ['taskset', '-c', cpus, ...node] : node;
     execFile(
-      process.execPath,
-      ['--import', 'tsx', here('../flood-process.ts'), JSON.stringify(spec)],
+      command!,
+      args,
       { maxBuffer: 16 * 1024 * 1024, timeout: durationMs + 60_000 },
       (err, stdout, stderr) => {
         if (err) reject(new Error(`load process failed: ${err.message} ${stderr.slice(0, 500)}`));
@@ -71,6 +88,9 @@ export async function benchMiddleware(durationMs: number): Promise<string[]> {
       child.once('message', (m) => resolve(m as TracedServers));
       child.send({ dsn: `http://key_bench:secret@${new URL(spanSink.url).host}/bench` });
     });
+    const pin = pinning();
+    // -a: every thread of it (the collector's, libuv's), not only the main one.
+    if (pin) execFileSync('taskset', ['-a', '-p', '-c', pin.server, String(child.pid)], { stdio: 'ignore' });
     const ask = <T>(message: string) =>
       new Promise<T>((resolve) => {
         child.once('message', (m) => resolve(m as T));
@@ -81,7 +101,7 @@ export async function benchMiddleware(durationMs: number): Promise<string[]> {
     for (let round = 0; round < ROUNDS; round++)
       for (const kind of ['plain', 'traced'] as const) {
         const before = await ask<number>('cpu');
-        const run = await load(servers[kind], durationMs);
+        const run = await load(servers[kind], durationMs, pin?.load);
         const used = (await ask<number>('cpu')) - before;
         runs[kind].push(run);
         cpuPerRequest[kind].push(used / (run.requestsPerSecond * (durationMs / 1000)));
@@ -94,7 +114,8 @@ export async function benchMiddleware(durationMs: number): Promise<string[]> {
     const errors = [...runs.plain, ...runs.traced].reduce((n, r) => n + r.errors, 0);
     const verdict = overhead <= MIDDLEWARE_TARGET_OVERHEAD ? 'ok' : 'MISSED';
     return [
-      `middleware: express + expressTracing vs plain, ${CONNECTIONS} connections, ${ROUNDS} turns of ${durationMs} ms each: ` +
+      `middleware: express + expressTracing vs plain, ${CONNECTIONS} connections, ${ROUNDS} turns of ${durationMs} ms each` +
+        `${pin ? ` (servers on CPU ${pin.server}, load on CPU ${pin.load})` : ''}: ` +
         `server CPU ${cpu('traced').toFixed(0)} vs ${cpu('plain').toFixed(0)} us a request, overhead ${(overhead * 100).toFixed(1)}% ` +
         `(${Math.round(rps('traced')).toLocaleString()} vs ${Math.round(rps('plain')).toLocaleString()} req/s, ` +
         `p50 ${p50('traced').toFixed(2)} vs ${p50('plain').toFixed(2)} ms) ` +
