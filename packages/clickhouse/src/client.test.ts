@@ -77,6 +77,24 @@ describe('createClickHouse (embedded chDB)', () => {
     }
   });
 
+  it('states only the settings a session does not hold, and all of them again after a failure', async () => {
+    const SETTINGS =
+      "SELECT getSetting('max_threads') AS threads, getSetting('max_execution_time') AS budget, getSetting('insert_deduplication_token') AS token";
+    type Row = { threads: number; budget: number; token: string };
+    // One session at a time for this test: each query below runs on whichever is idle.
+    const everyone = async () =>
+      Promise.all(Array.from({ length: a.concurrency * 2 }, () => a.query<Row>(SETTINGS)));
+    const [engine] = await a.query<Row>(SETTINGS);
+    // A query that fails after its settings were SET: the session's state is not known any more.
+    await expect(
+      a.query("SELECT throwIf(1, 'boom')", {}, { maxThreads: 1, maxExecutionTimeSeconds: 7 }),
+    ).rejects.toThrow();
+    // An insert with a token: its SETTINGS clause is the insert's own.
+    await a.insert('items', [{ id: 900, name: 'tokened' }], { deduplicationToken: 'token-900' });
+    for (const [row] of await everyone())
+      expect(row).toEqual({ threads: engine?.threads, budget: 30, token: '' });
+  });
+
   it('enforces the per-query memory limit', async () => {
     await expect(
       a.query('SELECT groupArray(number) FROM numbers(5000000)', {}, { maxMemoryUsageBytes: 1_000_000 }),
