@@ -1,5 +1,6 @@
 import {
   type ClickHouse,
+  compactRows,
   createTestClickHouse,
   dropTestClickHouse,
   exceededBudget,
@@ -216,6 +217,30 @@ describe('createClickHouse (embedded chDB)', () => {
     await expect(a.insert('mixed', [{ id: 3, 'name) SELECT 1 --': 'x' }])).rejects.toThrow(
       /invalid ClickHouse column/,
     );
+    // A column no row has a value for is not sent at all, and gets its default all the same.
+    await a.insert('mixed', [
+      { id: 4, name: undefined, note: null },
+      { id: 5, name: undefined, note: undefined },
+    ]);
+    expect(await a.query('SELECT id, name, note FROM mixed WHERE id >= 4 ORDER BY id')).toEqual([
+      { id: '4', name: 'unnamed', note: null },
+      { id: '5', name: 'unnamed', note: null },
+    ]);
+  });
+
+  it('leaves out of an insert the columns no row has a value for', () => {
+    expect(
+      compactRows([
+        { a: 1, b: undefined, c: null, d: '' },
+        { a: 2, b: 'x', c: undefined, e: 0 },
+      ]),
+    ).toEqual({
+      columns: ['a', 'b', 'd', 'e'],
+      values: [
+        [1, null, '', null],
+        [2, 'x', null, 0],
+      ],
+    });
   });
 
   it('refuses table names that are not identifiers', async () => {

