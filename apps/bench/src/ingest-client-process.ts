@@ -2,6 +2,7 @@
 // collector is never in the core's process, and its work on the event loop must not be counted
 // as the core's. Told what to send by one message, answers with one message.
 import { randomBytes } from 'node:crypto';
+import { Agent, request } from 'node:http';
 import { createTracer } from '@svc/sdk-node';
 
 export type IngestClientTask =
@@ -49,6 +50,34 @@ function otlpBody(spans: number, now: number): Buffer {
   );
 }
 
+// node:http with kept-alive connections, as a collector's lean HTTP client would send: undici's
+// fetch spent 3 us of CPU a span (1000-span bodies) on the two cores the core needs.
+const agent = new Agent({ keepAlive: true, maxSockets: 64 });
+
+function post(url: string, ingestKey: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': body.length,
+          'x-svc-ingest-key': ingestKey,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
 async function otlp(task: Extract<IngestClientTask, { kind: 'otlp' }>): Promise<IngestClientResult> {
   // Made before the clock starts, each distinct (none is a retry of another).
   const bodies = Array.from({ length: task.bodies }, () => otlpBody(task.spansPerBody, Date.now()));
@@ -58,13 +87,8 @@ async function otlp(task: Extract<IngestClientTask, { kind: 'otlp' }>): Promise<
   await Promise.all(
     Array.from({ length: task.clients }, async () => {
       for (let i = next++; i < bodies.length; i = next++) {
-        const res = await fetch(`${task.url}/v1/traces`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-svc-ingest-key': task.ingestKey },
-          body: bodies[i],
-        });
-        await res.arrayBuffer();
-        if (!res.ok) throw new Error(`otlp ingest answered ${res.status}`);
+        const status = await post(`${task.url}/v1/traces`, task.ingestKey, bodies[i]!);
+        if (status !== 200) throw new Error(`otlp ingest answered ${status}`);
       }
     }),
   );
