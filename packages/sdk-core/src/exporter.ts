@@ -45,7 +45,38 @@ export interface ExportTransport {
    * arrives. Keepalive bodies are limited (64 KiB in flight), so batches are split below it.
    */
   keepalive?: boolean;
+  /** How a request goes out; default: fetch. Node's SDK sends with node:http (cheaper a byte). */
+  send?: ExportSend;
 }
+
+/** What the exporter needs of an answer. */
+export interface ExportResponse {
+  status: number;
+  /** A header of the answer (`date`, `retry-after`), or null. */
+  header(name: string): string | null;
+}
+
+/**
+ * Posts `body` to `url` and resolves with the answer once its body has been read (and dropped);
+ * rejects on a network error or when `timeoutMs` passes first.
+ */
+export type ExportSend = (
+  url: string,
+  request: { headers: Record<string, string>; body: string; keepalive: boolean; timeoutMs: number },
+) => Promise<ExportResponse>;
+
+/** The default sender: fetch, in browsers with keepalive when asked. */
+export const fetchSend: ExportSend = async (url, { headers, body, keepalive, timeoutMs }) => {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers,
+    body,
+    keepalive,
+    signal: AbortSignal.timeout(timeoutMs),
+  });
+  await res.arrayBuffer().catch(() => undefined);
+  return { status: res.status, header: (name) => res.headers.get(name) };
+};
 
 export interface ExportError {
   reason: 'queue_full' | 'rejected' | 'gave_up';
@@ -117,6 +148,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
   const queue: Queued[] = [];
   const stats = { sent: 0, dropped: 0 };
   const url = transport.url(target);
+  const send = transport.send ?? fetchSend;
   let stopped = false;
   const concurrency = Math.max(1, Math.floor(options.concurrency ?? (transport.keepalive ? 1 : 32)));
   /** Requests allowed in flight now: AIMD between 1 and `concurrency`, so a struggling core gets air. */
@@ -171,8 +203,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
       sending++;
       try {
         const ts = Math.floor((Date.now() + clockOffsetMs) / 1000);
-        const res = await fetch(url, {
-          method: 'POST',
+        const res = await send(url, {
           headers: {
             'content-type': 'application/json',
             ...(await transport.headers(target, ts, raw)),
@@ -181,21 +212,20 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
           body: raw,
           // One record larger than the keepalive budget goes without it: late rather than never.
           keepalive: transport.keepalive === true && raw.length <= KEEPALIVE_BODY_BYTES,
-          signal: AbortSignal.timeout(timeoutMs),
+          timeoutMs,
         });
         status = res.status;
-        await res.arrayBuffer().catch(() => undefined);
-        if (res.ok) {
+        if (status >= 200 && status < 300) {
           stats.sent += batch.length;
           allowed = Math.min(concurrency, allowed + 1);
           return;
         }
-        if (status === 401 && !clockFixed && skewCorrected(res.headers.get('date'))) {
+        if (status === 401 && !clockFixed && skewCorrected(res.header('date'))) {
           clockFixed = true;
           attempt--;
           continue;
         }
-        const after = Number(res.headers.get('retry-after'));
+        const after = Number(res.header('retry-after'));
         if (Number.isFinite(after) && after > 0) retryAfterMs = Math.min(after * 1000, 60_000);
         if (status !== 429 && status < 500) {
           // The core refused the records themselves (400, 401, 413): sending again cannot help.
@@ -291,7 +321,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
  */
 export function ingestTransport(
   sign: (secret: string, timestamp: number, body: string) => string | Promise<string>,
-  options: { browser?: boolean } = {},
+  options: { browser?: boolean; send?: ExportSend } = {},
 ): ExportTransport {
   return {
     headers: async (target, timestamp, body) => ({
@@ -304,5 +334,6 @@ export function ingestTransport(
         ? `${target.endpoint}/ingest/v1/batch?svc_key=${encodeURIComponent(target.keyId)}`
         : `${target.endpoint}/ingest/v1/batch`,
     ...(options.browser ? { keepalive: true } : {}),
+    ...(options.send ? { send: options.send } : {}),
   };
 }

@@ -23,13 +23,10 @@ describe('trace and span ids', () => {
     const real = globalThis.crypto.getRandomValues.bind(globalThis.crypto);
     // The next refills give zeros only, then random bytes again.
     let zeroFills = 2;
-    const stub = <T extends ArrayBufferView | null>(array: T): T => {
-      if (zeroFills-- > 0 && array) {
-        new Uint8Array(array.buffer, array.byteOffset, array.byteLength).fill(0);
-        return array;
-      }
+    const stub = ((array: Uint8Array) => {
+      if (zeroFills-- > 0) return array.fill(0);
       return real(array);
-    };
+    }) as typeof globalThis.crypto.getRandomValues;
     const descriptor = Object.getOwnPropertyDescriptor(
       Object.getPrototypeOf(globalThis.crypto),
       'getRandomValues',

@@ -7,7 +7,10 @@ export {
   type Exporter,
   type ExporterOptions,
   type ExporterStats,
+  type ExportResponse,
+  type ExportSend,
   type ExportTransport,
+  fetchSend,
   ingestTransport,
 } from './exporter';
 export { type FetchTracingRules, tracedFetch } from './fetch-spans';

@@ -4,12 +4,14 @@ import {
   type ExporterOptions,
   ingestTransport,
 } from '@svc/sdk-core';
+import { nodeSend } from './send';
 import { signBody } from './sign';
 
 /**
  * Batches spans and logs and posts them, signed with the project's ingest key (node:crypto), to the
- * core's `/ingest/v1/batch`: bounded queue, retries with backoff, never throws into the app.
+ * core's `/ingest/v1/batch` over node:http(s): bounded queue, retries with backoff, never throws
+ * into the app.
  */
 export function createExporter(options: ExporterOptions): Exporter {
-  return createExporterWith(options, ingestTransport(signBody));
+  return createExporterWith(options, ingestTransport(signBody, { send: nodeSend }));
 }
