@@ -27,8 +27,8 @@ export {
 } from '@svc/sdk-core';
 export { activeSpan, asyncScope, runInSpan, traceFields } from './context';
 export { createExporter } from './exporter';
-export { nodeSend } from './send';
 export { instrumentFetch } from './fetch';
 export { instrumentHttp } from './http-client';
 export { expressTracing, type ServerTracingOptions, traceRequests } from './http-server';
+export { nodeSend } from './send';
 export { createTracer } from './tracer';
