@@ -66,7 +66,7 @@ export type ExportSend = (
 ) => Promise<ExportResponse>;
 
 /** The default sender: fetch, in browsers with keepalive when asked. */
-export const fetchSend: ExportSend = async (url, { headers, body, keepalive, timeoutMs }) => {
+const fetchSend: ExportSend = async (url, { headers, body, keepalive, timeoutMs }) => {
   const res = await fetch(url, {
     method: 'POST',
     headers,

@@ -10,7 +10,6 @@ export {
   type ExportResponse,
   type ExportSend,
   type ExportTransport,
-  fetchSend,
   ingestTransport,
 } from './exporter';
 export { type FetchTracingRules, tracedFetch } from './fetch-spans';

@@ -3,10 +3,9 @@ import { crashSignature } from './crash-signature';
 import type { RecordType, ValidBatch } from './schemas';
 
 // Validated records -> table rows. The project comes from the ingest key, never from a record.
-// Absent optional strings are stored as ''. Logs and spans, the most numerous, leave an absent
-// field undefined: the insert stores the column's default ('' or {}) for it, and leaves a column
-// out when no row of the insert has it (compactRows), less for the engine to parse. Each row is
-// one object literal: spreading a shared
+// An absent optional field stays undefined: the insert stores the column's default for it ('' or
+// {}; NULL where the column is Nullable), and leaves out a column no row of the insert has
+// (compactRows), less for the engine to parse. Each row is one object literal: spreading a shared
 // object into it (`{...p, ...}`) made V8 build every row the slow way, 15x the cost per span.
 // Times go in as epoch milliseconds: every time column of these tables is DateTime64(3), which
 // reads an integer as ticks of its scale (ClickHouse documents this for inserts), and formatting
@@ -46,8 +45,8 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       platform: r.platform,
       app_version: r.app_version,
       device_os: r.device_os,
-      user_id: r.user_id ?? '',
-      session_id: r.session_id ?? '',
+      user_id: r.user_id,
+      session_id: r.session_id,
     })),
     spans: batch.spans.map((r) => ({
       project_id: projectId,
@@ -70,21 +69,21 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       name: r.name,
       timestamp: r.timestamp,
       value: r.value,
-      unit: r.unit ?? '',
-      platform: r.platform ?? '',
-      app_version: r.app_version ?? '',
-      session_id: r.session_id ?? '',
-      user_id: r.user_id ?? '',
-      attributes: r.attributes ?? {},
+      unit: r.unit,
+      platform: r.platform,
+      app_version: r.app_version,
+      session_id: r.session_id,
+      user_id: r.user_id,
+      attributes: r.attributes,
     })),
     events: batch.events.map((r) => ({
       project_id: projectId,
       event_name: r.event_name,
       timestamp: r.timestamp,
       user_id: r.user_id,
-      session_id: r.session_id ?? '',
-      platform: r.platform ?? '',
-      app_version: r.app_version ?? '',
+      session_id: r.session_id,
+      platform: r.platform,
+      app_version: r.app_version,
       properties: JSON.stringify(r.properties ?? {}),
     })),
     feedback: batch.feedback.map((r) => ({
@@ -92,18 +91,18 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       timestamp: r.timestamp,
       feedback_id: r.feedback_id ?? randomUUID(),
       user_id: r.user_id,
-      session_id: r.session_id ?? '',
+      session_id: r.session_id,
       message: r.message,
-      rating: r.rating ?? null,
-      platform: r.platform ?? '',
-      app_version: r.app_version ?? '',
+      rating: r.rating,
+      platform: r.platform,
+      app_version: r.app_version,
     })),
     sessions: batch.sessions.map((r) => ({
       project_id: projectId,
       session_id: r.session_id,
       user_id: r.user_id,
       started_at: r.started_at,
-      ended_at: r.ended_at === undefined ? null : r.ended_at,
+      ended_at: r.ended_at,
       status: r.status,
       platform: r.platform,
       app_version: r.app_version,
@@ -114,7 +113,7 @@ export function rowsOf(batch: ValidBatch, projectId: string, nowMs: number): Rec
       experiment_key: r.experiment_key,
       goal_event: r.goal_event,
       variants: r.variants,
-      baseline: r.baseline ?? '',
+      baseline: r.baseline,
       updated_at: nowMs,
     })),
   };
