@@ -16,8 +16,12 @@ export interface TracerOptions {
 
 export interface StartSpanOptions {
   kind?: SpanRecord['kind'];
-  /** The caller's context (an inbound traceparent); default: the active span; else a new root. */
-  parent?: SpanContext;
+  /**
+   * The caller's context (an inbound traceparent); default: the active span; else a new root.
+   * `null`: a new root whatever span is active (a server's request: the span the server was
+   * started in is no parent of it, though its context follows the listening socket).
+   */
+  parent?: SpanContext | null;
   attributes?: Record<string, string>;
 }
 
@@ -157,7 +161,7 @@ export function createTracerIn(runtime: TracerRuntime, options: TracerOptions): 
   };
 
   function startSpan(operation: string, start: StartSpanOptions = {}): Span {
-    const parent = start.parent ?? scope.active();
+    const parent = start.parent === null ? undefined : (start.parent ?? scope.active());
     const traceId = parent?.traceId ?? newTraceId();
     return new LiveSpan(
       reported,

@@ -41,9 +41,10 @@ function traceRequest(
     return;
   }
   // The operation is known when the answer is (the route matched by then): named at the end.
+  // No traceparent: a root, whatever span was active when the server started listening.
   const span = tracer.startSpan(req.method ?? 'GET', {
     kind: 'server',
-    parent: parseTraceparent(req.headers.traceparent),
+    parent: parseTraceparent(req.headers.traceparent) ?? null,
   });
   span.setAttribute('http.method', req.method ?? 'GET');
   // One listener: a response emits 'close' exactly once, when it is done, answered ('finish'

@@ -20,7 +20,11 @@ import type { TracedServers } from '../traced-servers-process';
 
 export const MIDDLEWARE_TARGET_OVERHEAD = 0.05;
 const CONNECTIONS = 16;
-const ROUNDS = 3;
+const ROUNDS = 5;
+// Each variant once before the measured turns, unmeasured: the first seconds of a server are V8
+// compiling and re-optimising express and the middleware, and a turn that included them measured
+// the JIT (single runs differed by 6 to 19% where warmed ones agree within a few).
+const WARMUP_MS = 2000;
 
 const here = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -98,6 +102,7 @@ export async function benchMiddleware(durationMs: number): Promise<string[]> {
       });
     const runs: Record<'plain' | 'traced', LoadResult[]> = { plain: [], traced: [] };
     const cpuPerRequest: Record<'plain' | 'traced', number[]> = { plain: [], traced: [] };
+    for (const kind of ['plain', 'traced'] as const) await load(servers[kind], WARMUP_MS, pin?.load);
     for (let round = 0; round < ROUNDS; round++)
       for (const kind of ['plain', 'traced'] as const) {
         const before = await ask<number>('cpu');
@@ -110,13 +115,17 @@ export async function benchMiddleware(durationMs: number): Promise<string[]> {
     const rps = (kind: 'plain' | 'traced') => median(runs[kind].map((r) => r.requestsPerSecond));
     const p50 = (kind: 'plain' | 'traced') => median(runs[kind].map((r) => r.latency.p50));
     const cpu = (kind: 'plain' | 'traced') => median(cpuPerRequest[kind]);
-    const overhead = cpu('traced') / cpu('plain') - 1;
+    // Each turn against the plain turn just before it (the machine in the same state): the median
+    // of those, and their range, which says how far one run can be trusted.
+    const perTurn = cpuPerRequest.traced.map((traced, i) => traced / cpuPerRequest.plain[i]! - 1);
+    const overhead = median(perTurn);
+    const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
     const errors = [...runs.plain, ...runs.traced].reduce((n, r) => n + r.errors, 0);
     const verdict = overhead <= MIDDLEWARE_TARGET_OVERHEAD ? 'ok' : 'MISSED';
     return [
       `middleware: express + expressTracing vs plain, ${CONNECTIONS} connections, ${ROUNDS} turns of ${durationMs} ms each` +
         `${pin ? ` (servers on CPU ${pin.server}, load on CPU ${pin.load})` : ''}: ` +
-        `server CPU ${cpu('traced').toFixed(0)} vs ${cpu('plain').toFixed(0)} us a request, overhead ${(overhead * 100).toFixed(1)}% ` +
+        `server CPU ${cpu('traced').toFixed(0)} vs ${cpu('plain').toFixed(0)} us a request, overhead ${pct(overhead)} (turns ${pct(Math.min(...perTurn))} to ${pct(Math.max(...perTurn))}) ` +
         `(${Math.round(rps('traced')).toLocaleString()} vs ${Math.round(rps('plain')).toLocaleString()} req/s, ` +
         `p50 ${p50('traced').toFixed(2)} vs ${p50('plain').toFixed(2)} ms) ` +
         `(target <= ${MIDDLEWARE_TARGET_OVERHEAD * 100}%: ${verdict}); ${stats.sent.toLocaleString()} spans exported ` +
