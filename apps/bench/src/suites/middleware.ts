@@ -15,8 +15,8 @@ import type { TracedServers } from '../traced-servers-process';
 // The overhead is the server's CPU time per request, traced against plain: on two cores shared
 // with the load process, requests per second mostly say how much CPU the load process got.
 // Where taskset exists (Linux), the servers' process runs on CPU 0 and the load on CPU 1: the
-// scheduler then cannot move them onto one core at times, and turns agree within about 1% where
-// they differed by 5-10% (measured).
+// scheduler then cannot move them onto one core at times. Unpinned, turns of one variant differed
+// by 5-10%; pinned and warmed, by a few percent on a calm machine (measured).
 
 export const MIDDLEWARE_TARGET_OVERHEAD = 0.05;
 const CONNECTIONS = 16;
