@@ -1,4 +1,10 @@
 export {
+  type LoopHold,
+  type LoopHoldMonitor,
+  type LoopHoldMonitorOptions,
+  monitorLoopHolds,
+} from './loop-hold';
+export {
   type CounterMetric,
   createNoopMetrics,
   createPromMetrics,
