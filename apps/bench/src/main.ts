@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchCore } from './core-harness';
-import { fairnessTables, gatewayTables, soakTables } from './report';
+import { fairnessTables, gatewayTables, hostileTables, soakTables } from './report';
 import type { Summary } from './stats';
 import { benchAnalytics } from './suites/analytics';
 import { loadCrashes, loadLogs } from './suites/data';
 import { benchFairness } from './suites/fairness';
 import { benchGateway } from './suites/gateway';
+import { benchHostile } from './suites/hostile';
 import { benchIngest } from './suites/ingest';
 import { benchMiddleware } from './suites/middleware';
 import { benchSoak } from './suites/soak';
@@ -14,7 +15,8 @@ import { benchTraces } from './suites/traces';
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
 // Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_EVENTS, BENCH_SPANS, BENCH_RUNS.
 // Suites (BENCH_SUITES, comma separated): core, gateway, soak, fairness (one project's flood against
-// another's lookups), analytics (product analytics, experiments), traces (performance, release
+// another's lookups), hostile (one project's worst inputs against another's lookups and ingest on
+// the one-process stack; BENCH_HOSTILE_MS per phase), analytics (product analytics, experiments), traces (performance, release
 // health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
 // SDK's server middleware against plain express). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
 // BENCH_TSX=1 runs services from source. For profiling one service: BENCH_PROF=<app> (CPU profile in
@@ -25,11 +27,14 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const SPANS = Number(process.env.BENCH_SPANS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SUITES = new Set(
-  (process.env.BENCH_SUITES ?? 'core,gateway,soak,fairness,analytics,traces,ingest,middleware').split(','),
+  (process.env.BENCH_SUITES ?? 'core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware').split(
+    ',',
+  ),
 );
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const FAIRNESS_MS = Number(process.env.BENCH_FAIRNESS_MS ?? 20_000);
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 5_000);
+const HOSTILE_MS = Number(process.env.BENCH_HOSTILE_MS ?? 60_000);
 const TARGET_MS = 250;
 
 interface Row {
@@ -75,6 +80,10 @@ if (SUITES.has('soak')) {
 
 if (SUITES.has('fairness')) {
   notes.push(fairnessTables(await benchFairness(FAIRNESS_MS)));
+}
+
+if (SUITES.has('hostile')) {
+  notes.push(hostileTables(await benchHostile(HOSTILE_MS)));
 }
 
 if (SUITES.has('analytics')) {

@@ -1,6 +1,7 @@
 import type { Summary } from './stats';
 import { FAIRNESS_TARGET_RATIO, type FairnessReport } from './suites/fairness';
 import type { Check, GatewayReport } from './suites/gateway';
+import type { HostileReport } from './suites/hostile';
 import type { SoakReport } from './suites/soak';
 
 /** A plain text table, columns padded. */
@@ -103,4 +104,57 @@ export function fairnessTables(r: FairnessReport): string {
     ...floods,
     ...r.notes,
   ].join('\n');
+}
+
+export function hostileTables(r: HostileReport): string {
+  const phase = (name: string, p: HostileReport['unloaded']) => [
+    name,
+    String(p.lookups.n),
+    p.lookups.p50.toFixed(1),
+    p.lookups.p99.toFixed(1),
+    p.lookups.max.toFixed(0),
+    String(p.lookupFailures),
+    `${p.ingestOk}/${p.ingestTotal}`,
+    p.health.p99.toFixed(1),
+    p.health.max.toFixed(0),
+  ];
+  const victim = textTable(
+    [
+      'project B (one-process stack)',
+      'lookups',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'failed',
+      'ingest ok',
+      '/healthz p99',
+      '/healthz max',
+    ],
+    [phase('unloaded', r.unloaded), phase("during A's worst inputs", r.hostile)],
+  );
+  const byInput = new Map<string, { n: number; ms: number[]; answers: Map<string, number> }>();
+  for (const a of r.attacker) {
+    const row = byInput.get(a.name) ?? { n: 0, ms: [] as number[], answers: new Map<string, number>() };
+    row.n++;
+    row.ms.push(a.ms);
+    for (const s of a.answers) row.answers.set(s, (row.answers.get(s) ?? 0) + 1);
+    byInput.set(a.name, row);
+  }
+  const attacker = textTable(
+    ["A's input", 'sent', 'median ms', 'answers'],
+    [...byInput].map(([name, row]) => [
+      name,
+      String(row.n),
+      row.ms.sort((x, y) => x - y)[Math.floor(row.ms.length / 2)]!.toFixed(0),
+      [...row.answers].map(([s, n]) => `${n} x ${s}`).join(', '),
+    ]),
+  );
+  const b = r.hostile;
+  const verdicts = [
+    `B's ingest under A's inputs: ${b.ingestOk}/${b.ingestTotal} (target: all) ${b.ingestOk === b.ingestTotal ? 'ok' : 'MISSED'}`,
+    `B's lookup p99 under A's inputs: ${(b.lookups.p99 / r.unloaded.lookups.p99).toFixed(2)}x unloaded (target <= 2x)`,
+    `longest event-loop hold (main-thread CPU): ${r.maxHoldMs.toFixed(0)} ms, ${r.longHolds} over 50 ms (target: none)`,
+    `stack peak RSS: ${r.peakRssMb.toFixed(0)} MB`,
+  ];
+  return ['', 'Hostile load', victim, '', attacker, ...verdicts, ...r.notes].join('\n');
 }

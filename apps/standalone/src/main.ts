@@ -93,6 +93,7 @@ try {
       ...(consoleLogin ? { consoleLogin } : {}),
     }),
   );
+  stack.serving();
   if (config.readyFile) {
     writeFileSync(
       config.readyFile,

@@ -3,7 +3,7 @@ import { loadCopilotConfig, wireCopilot } from '@svc/copilot';
 import { loadGatewayConfig, wireGateway } from '@svc/http-gateway';
 import { loadIdentityConfig, wireIdentity } from '@svc/identity';
 import type { PinoLogger } from '@svc/logger';
-import { createPromMetrics } from '@svc/metrics';
+import { createPromMetrics, type LoopHoldMonitor, monitorLoopHolds } from '@svc/metrics';
 import { loadCoreConfig, wireCore } from '@svc/observability-core';
 import { loadRecallConfig, wireRecall } from '@svc/recall';
 import type { Tracer } from '@svc/self-trace';
@@ -29,6 +29,11 @@ export interface RunningStack {
   urls: StackUrls;
   /** The tool groups of optional services: live (registered), down, or not deployed. */
   groups(): Record<string, GroupState>;
+  /**
+   * Called once the stack serves (after the demo seeding, whose bulk work is not a request): from
+   * then on every event-loop hold of 50 ms or more is logged and counted on the metrics port.
+   */
+  serving(): void;
   close(): Promise<void>;
 }
 
@@ -91,9 +96,14 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     const copilotServer = await listen('copilot', copilot.app, copilotConfig.host, copilotConfig.port);
     closers.push(copilotServer.close);
 
+    // The gateway's registry (the metrics port) also carries the process's event-loop holds: every
+    // service shares this one loop, and a request that holds it stalls all of them.
+    const gatewayMetrics = createPromMetrics();
+    let loopHolds: LoopHoldMonitor | undefined;
+    closers.push(async () => loopHolds?.stop());
     const wired = wireGateway(gatewayConfig, {
       logger: logger.child({ service: 'gateway' }),
-      metrics: createPromMetrics(),
+      metrics: gatewayMetrics,
     });
     closers.push(() => wired.close());
     tracers.push(wired.tracer);
@@ -131,6 +141,16 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
         const state = (backend: string): GroupState =>
           !health[backend]?.deployed ? 'not deployed' : health[backend]?.available ? 'live' : 'down';
         return { recall: state('recall'), verify: state('copilot') };
+      },
+      serving() {
+        loopHolds ??= monitorLoopHolds({
+          metrics: gatewayMetrics,
+          onHold: (hold) =>
+            logger.warn(
+              { hold_ms: Math.round(hold.holdMs), wall_ms: Math.round(hold.wallMs) },
+              'event loop held: one piece of work ran without yielding',
+            ),
+        });
       },
       close,
     };

@@ -1,4 +1,5 @@
 import { fork } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { BENCH_INGEST_KEY, type BenchCore } from '../core-harness';
 import type { IngestClientResult, IngestClientTask } from '../ingest-client-process';

@@ -21,6 +21,8 @@ export interface ReadyInfo {
 
 export interface SpawnedStack {
   ready: ReadyInfo;
+  /** The stack's process id (peak RSS and CPU from /proc). */
+  pid: number | undefined;
   dataDir: string;
   internalSecret: string;
   env: Record<string, string>;
@@ -89,6 +91,7 @@ export async function spawnStack(
   };
   return {
     ready,
+    pid: child.pid,
     dataDir,
     internalSecret,
     env,
