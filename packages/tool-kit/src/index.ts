@@ -44,6 +44,7 @@ export {
   sanitizeOptional,
   sanitizeText,
   TRUNCATION_MARK,
+  toWellFormed,
 } from './sanitize';
 export {
   AGGREGATE_LIMIT_MAX,

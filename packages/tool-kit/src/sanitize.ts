@@ -1,10 +1,28 @@
 // Text that came from ingest is attacker-controlled and may end up in an AI's context. It is
 // returned as data (never interpreted), bounded in length, and stripped of characters that hide
 // or reorder text on screen: zero-width and bidirectional controls, the BOM, and C0 controls
-// other than newline and tab (plus DEL).
+// other than newline and tab (plus DEL). Lone surrogates become U+FFFD (toWellFormed), so what
+// goes out is always valid Unicode, whatever a table holds.
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point
 const INVISIBLE = /[\u0000-\u0008\u000B-\u001F\u007F\u200B-\u200F\u202A-\u202E\u2066-\u2069\uFEFF]/g;
+
+/** Node's String.prototype.isWellFormed / toWellFormed (ES2024; the compiler's lib is older). */
+interface WellFormedString {
+  isWellFormed(): boolean;
+  toWellFormed(): string;
+}
+
+/**
+ * `text` with every lone surrogate (half of a pair without its other half) replaced by U+FFFD, as
+ * a UTF-8 decoder replaces invalid bytes: such a string cannot be written as UTF-8, so the store
+ * refuses it and JSON encoders escape it into text that others refuse. Well-formed text (nearly
+ * all) is returned as it is, after a check that costs nothing for one-byte strings.
+ */
+export function toWellFormed(text: string): string {
+  const s = text as unknown as WellFormedString;
+  return s.isWellFormed() ? text : s.toWellFormed();
+}
 
 export const TRUNCATION_MARK = '…[truncated]';
 
@@ -18,7 +36,7 @@ export const FIELD_LIMITS = {
 
 /** At most `maxChars` UTF-16 units, never splitting a surrogate pair; marked when cut. */
 export function sanitizeText(value: string, maxChars: number): string {
-  const clean = value.replace(INVISIBLE, '');
+  const clean = toWellFormed(value).replace(INVISIBLE, '');
   if (clean.length <= maxChars) return clean;
   let cut = Math.max(0, maxChars - TRUNCATION_MARK.length);
   const last = clean.charCodeAt(cut - 1);
