@@ -23,8 +23,27 @@ describe('gateway config', () => {
         concurrentPerToken: 32,
         concurrentPerProject: 64,
       },
+      sessions: {
+        idleMs: 30 * 60_000,
+        maxSessions: 1000,
+        maxSessionsPerToken: 100,
+        maxSessionsPerProject: 250,
+      },
       publicUrl: undefined,
     });
+  });
+
+  it('takes the MCP session caps from SVC_MCP_MAX_SESSIONS* and refuses zero', () => {
+    const c = loadGatewayConfig({
+      SVC_INTERNAL_SECRET: SECRET,
+      SVC_MCP_MAX_SESSIONS: '50',
+      SVC_MCP_MAX_SESSIONS_PER_TOKEN: '5',
+      SVC_MCP_MAX_SESSIONS_PER_PROJECT: '20',
+    });
+    expect(c.sessions).toMatchObject({ maxSessions: 50, maxSessionsPerToken: 5, maxSessionsPerProject: 20 });
+    expect(() =>
+      loadGatewayConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_MCP_MAX_SESSIONS_PER_PROJECT: '0' }),
+    ).toThrow(/SVC_MCP_MAX_SESSIONS_PER_PROJECT/);
   });
 
   it('takes the answer workers from SVC_ANSWER_WORKERS (0: on the event loop) and refuses a negative count', () => {

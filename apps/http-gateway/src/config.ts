@@ -4,6 +4,7 @@ import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-t
 import { DEFAULT_ANSWER_BUDGET } from '@svc/tool-server';
 import { z } from 'zod';
 import type { LimitsConfig } from './rate-limit';
+import { DEFAULT_SESSION_CAPS, type SessionCapLimits } from './session-caps';
 
 const BODY_LIMIT = /^(\d+)\s*(b|kb|mb)?$/i;
 const UNIT_BYTES = { b: 1, kb: 1024, mb: 1024 * 1024 } as const;
@@ -53,6 +54,18 @@ const gatewayEnv = z.object({
   SVC_PROJECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   SVC_MAX_CONCURRENT_PER_TOKEN: z.coerce.number().int().min(1).default(32),
   SVC_MAX_CONCURRENT_PER_PROJECT: z.coerce.number().int().min(1).default(64),
+  // MCP sessions held by this instance: all together, per token, per project (session-caps.ts).
+  SVC_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(DEFAULT_SESSION_CAPS.maxSessions),
+  SVC_MCP_MAX_SESSIONS_PER_TOKEN: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_SESSION_CAPS.maxSessionsPerToken),
+  SVC_MCP_MAX_SESSIONS_PER_PROJECT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_SESSION_CAPS.maxSessionsPerProject),
   // Large backend answers handled at once, in MB; also the largest answer a call may return
   // (docs/decisions.md, "Answer budget"). Sized for the gateway's 128 MB heap.
   SVC_ANSWER_BUDGET_MB: z.coerce.number().min(1).max(1024).default(8),
@@ -81,6 +94,8 @@ export interface GatewayConfig {
   metricsPort: number;
   bodyLimit: string;
   limits: LimitsConfig;
+  /** MCP session caps (SVC_MCP_MAX_SESSIONS*) and the idle timeout. */
+  sessions: SessionCapLimits;
   /** Bytes of large answers handled at once (SVC_ANSWER_BUDGET_MB). */
   answerBudgetBytes: number;
   /** Answer worker threads (SVC_ANSWER_WORKERS); 0: answers are checked on the event loop. */
@@ -117,6 +132,12 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
       perProjectPerMinute: e.SVC_PROJECT_RATE_LIMIT_PER_MINUTE,
       concurrentPerToken: e.SVC_MAX_CONCURRENT_PER_TOKEN,
       concurrentPerProject: e.SVC_MAX_CONCURRENT_PER_PROJECT,
+    },
+    sessions: {
+      idleMs: DEFAULT_SESSION_CAPS.idleMs,
+      maxSessions: e.SVC_MCP_MAX_SESSIONS,
+      maxSessionsPerToken: e.SVC_MCP_MAX_SESSIONS_PER_TOKEN,
+      maxSessionsPerProject: e.SVC_MCP_MAX_SESSIONS_PER_PROJECT,
     },
     answerBudgetBytes: Math.round(e.SVC_ANSWER_BUDGET_MB * 1024 * 1024),
     answerWorkers: e.SVC_ANSWER_WORKERS ?? defaultAnswerWorkers(),

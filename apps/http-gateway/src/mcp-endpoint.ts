@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, NotFoundError, type Principal, RateLimitedError, UserInputError } from '@svc/tool-kit';
+import { type Logger, NotFoundError, type Principal, UserInputError } from '@svc/tool-kit';
 import { createMcpServer, SERVICE_INFO, type ToolExecutor } from '@svc/tool-server';
 import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
@@ -67,51 +67,48 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
 
   async function serveInSession(session: McpSession, req: Request, res: Response, principal: Principal) {
     session.principal = principal;
-    session.active++;
-    session.lastSeen = options.now();
-    res.on('close', () => {
-      session.active--;
-      session.lastSeen = options.now();
-    });
+    sessions.enter(session);
+    res.on('close', () => sessions.leave(session));
     await session.transport.handleRequest(req, res, req.body);
   }
 
   async function openSession(req: Request, res: Response, principal: Principal) {
     const tokenId = principal.tokenId;
     if (tokenId === null) throw new NotFoundError('Session not found.');
-    if (!(await sessions.makeRoomFor(tokenId))) {
-      throw new RateLimitedError(
-        'Too many MCP sessions of this token are busy; end one (DELETE /mcp) or retry later.',
-        60,
-      );
-    }
+    // Throws 429 or 503 (with Retry-After) when the caps leave no place (session-caps.ts).
+    const place = sessions.reserve(tokenId, principal.projectId);
     let session: McpSession | undefined;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        session = {
-          id,
-          tokenId,
-          principal,
-          server,
-          transport,
-          lastSeen: options.now(),
-          active: 0,
-          protocolVersion: negotiatedVersion(req.body?.params?.protocolVersion),
-        };
-        sessions.add(session);
-      },
-      onsessionclosed: (id) => sessions.forget(id),
-      ...rebindingOptions(req),
-    });
-    const server = newServer(() => session?.principal ?? principal);
-    server.onclose = () => {
-      if (session) sessions.forget(session.id);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-    // An initialize that failed never created a session: nothing may stay behind.
-    if (!session) await server.close();
+    try {
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => {
+          session = {
+            id,
+            tokenId,
+            projectId: principal.projectId,
+            principal,
+            server,
+            transport,
+            lastSeen: options.now(),
+            active: 0,
+            protocolVersion: negotiatedVersion(req.body?.params?.protocolVersion),
+          };
+          place.fill(session);
+        },
+        onsessionclosed: (id) => sessions.forget(id),
+        ...rebindingOptions(req),
+      });
+      const server = newServer(() => session?.principal ?? principal);
+      server.onclose = () => {
+        if (session) sessions.forget(session.id);
+      };
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+      // An initialize that failed never created a session: nothing may stay behind.
+      if (!session) await server.close();
+    } finally {
+      if (!session) place.release();
+    }
   }
 
   async function serveStateless(req: Request, res: Response, principal: Principal) {

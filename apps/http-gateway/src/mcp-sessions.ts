@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Logger, Principal } from '@svc/tool-kit';
+import { BackendUnavailableError, type Logger, type Principal, RateLimitedError } from '@svc/tool-kit';
+import { DEFAULT_SESSION_CAPS, planRoom, type SessionCapLimits, type SessionSlot } from './session-caps';
 
 export interface McpSession {
   readonly id: string;
   /** The token that created the session; any other token gets 404 for it. */
   readonly tokenId: string;
+  /** The token's project (a token's project never changes): the tenant the session counts for. */
+  readonly projectId: string;
   /** Refreshed by every (re-authenticated) request of the session. */
   principal: Principal;
   readonly server: Server;
@@ -15,23 +19,45 @@ export interface McpSession {
   active: number;
   /** The MCP protocol version negotiated at initialize. */
   readonly protocolVersion: string;
+  /** Its token was revoked: the session closes as soon as its requests in flight are answered. */
+  closing?: boolean;
 }
 
-export interface McpSessionLimits {
-  idleMs: number;
-  maxSessions: number;
-  maxSessionsPerToken: number;
+export type McpSessionLimits = SessionCapLimits;
+export const DEFAULT_SESSION_LIMITS: McpSessionLimits = DEFAULT_SESSION_CAPS;
+
+/**
+ * A revoked token's session waits this long at most for its calls in flight (bounded by the
+ * backends' own timeouts, 15 s) before it is closed regardless.
+ */
+const REVOKED_DRAIN_MS = 60_000;
+
+/** A place held for a session being opened: counted against the caps, never evicted. */
+export interface SessionReservation {
+  /** The session was opened: it takes the reserved place. */
+  fill(session: McpSession): void;
+  /** The initialize failed: the place is free again. */
+  release(): void;
 }
 
-export const DEFAULT_SESSION_LIMITS: McpSessionLimits = {
-  idleMs: 30 * 60_000,
-  maxSessions: 1000,
-  maxSessionsPerToken: 100,
-};
+/**
+ * The instance's MCP sessions cannot be had, a 503 of its own wording (the error hierarchy's
+ * backend_unavailable with Retry-After): the instance is full of other projects' sessions.
+ */
+export class SessionCapacityError extends BackendUnavailableError {
+  constructor(maxSessions: number, retryAfterSeconds: number) {
+    super('MCP session', retryAfterSeconds);
+    this.message =
+      `This gateway holds its maximum of ${maxSessions} MCP sessions; retry later, ` +
+      'or use the REST tool routes, which need no session.';
+  }
+}
 
 /** Live MCP sessions of this gateway instance (sticky routing by Mcp-Session-Id). */
 export class McpSessionStore {
   readonly #sessions = new Map<string, McpSession>();
+  /** Places held for sessions being opened (initialize in progress). */
+  readonly #reserved = new Map<string, SessionSlot>();
   readonly #limits: McpSessionLimits;
   readonly #now: () => number;
   readonly #logger: Logger;
@@ -54,36 +80,64 @@ export class McpSessionStore {
   }
 
   /**
-   * Makes room for one more session of this token. At a cap, the least recently used idle session
-   * (of this token for the per-token cap, of anyone for the global one) is closed: clients that
-   * never send DELETE cannot lock a token out, and the evicted client re-initializes on its 404
-   * as the MCP spec prescribes. False only when every candidate is busy.
+   * Holds a place for one more session of this principal's token, after closing the idle session
+   * the caps say must go (session-caps.ts: only ever one of the same project). Throws 429 when the
+   * token's or project's sessions are all busy at their cap, 503 when the instance is full of
+   * other projects' sessions; both with Retry-After. The evicted client gets 404 on its next
+   * request and re-initializes, as the MCP spec prescribes.
    */
-  async makeRoomFor(tokenId: string): Promise<boolean> {
-    const ofToken = [...this.#sessions.values()].filter((s) => s.tokenId === tokenId);
-    if (ofToken.length >= this.#limits.maxSessionsPerToken && !(await this.#evictOldestIdle(ofToken))) {
-      return false;
+  reserve(tokenId: string, projectId: string): SessionReservation {
+    this.expireIdle();
+    const plan = planRoom(
+      [...this.#sessions.values(), ...this.#reserved.values()],
+      { tokenId, projectId },
+      this.#limits,
+      this.#now(),
+    );
+    if (plan.kind === 'busy') {
+      const cap =
+        plan.scope === 'token' ? this.#limits.maxSessionsPerToken : this.#limits.maxSessionsPerProject;
+      throw new RateLimitedError(
+        `This ${plan.scope} holds its maximum of ${cap} MCP sessions, all in use; ` +
+          'end one (DELETE /mcp) or retry later.',
+        plan.retryAfterSeconds,
+      );
     }
-    if (
-      this.#sessions.size >= this.#limits.maxSessions &&
-      !(await this.#evictOldestIdle([...this.#sessions.values()]))
-    ) {
-      return false;
+    if (plan.kind === 'full') {
+      this.#logger.warn(
+        { project_id: projectId, sessions: this.#sessions.size, max: this.#limits.maxSessions },
+        'MCP session refused: instance at its session cap',
+      );
+      throw new SessionCapacityError(this.#limits.maxSessions, plan.retryAfterSeconds);
     }
-    return true;
+    for (const id of plan.evict) {
+      this.#logger.info({ session: id, project_id: projectId }, 'MCP session evicted (session cap)');
+      void this.close(id);
+    }
+    const key = randomUUID();
+    this.#reserved.set(key, { id: key, tokenId, projectId, active: 1, lastSeen: this.#now() });
+    return {
+      fill: (session) => {
+        this.#reserved.delete(key);
+        this.#sessions.set(session.id, session);
+      },
+      release: () => {
+        this.#reserved.delete(key);
+      },
+    };
   }
 
-  async #evictOldestIdle(candidates: McpSession[]): Promise<boolean> {
-    const idle = candidates.filter((s) => s.active === 0).sort((a, b) => a.lastSeen - b.lastSeen);
-    const victim = idle[0];
-    if (!victim) return false;
-    this.#logger.info({ session: victim.id }, 'MCP session evicted (session cap)');
-    await this.close(victim.id);
-    return true;
+  /** A request or stream of the session begins. */
+  enter(session: McpSession): void {
+    session.active++;
+    session.lastSeen = this.#now();
   }
 
-  add(session: McpSession): void {
-    this.#sessions.set(session.id, session);
+  /** A request or stream of the session has ended; a revoked session closes once nothing is left. */
+  leave(session: McpSession): void {
+    session.active--;
+    session.lastSeen = this.#now();
+    if (session.closing && session.active <= 0) void this.close(session.id);
   }
 
   /** Forgets a session whose transport has closed (DELETE, expiry, shutdown). */
@@ -111,12 +165,25 @@ export class McpSessionStore {
   }
 
   /**
-   * Ends every session of a token (revoked): its open GET stream closes with it, and its next
-   * request is a 401 anyway. Answers how many were closed.
+   * Ends every session of a token (revoked). Its GET stream closes now; a POST in flight was
+   * authorized when it started and is answered first, its session closing right after (closing
+   * the transport under it would drop its answer and leave the client waiting). Every later
+   * request of the token is a 401 at authentication, over a connection that stays usable.
+   * Answers how many sessions were ended.
    */
   async closeByToken(tokenId: string): Promise<number> {
     const doomed = [...this.#sessions.values()].filter((s) => s.tokenId === tokenId);
-    await Promise.all(doomed.map((s) => this.close(s.id)));
+    const now: Promise<void>[] = [];
+    for (const session of doomed) {
+      session.closing = true;
+      if (session.active <= 0) {
+        now.push(this.close(session.id));
+        continue;
+      }
+      session.transport.closeStandaloneSSEStream();
+      setTimeout(() => void this.close(session.id), REVOKED_DRAIN_MS).unref();
+    }
+    await Promise.all(now);
     if (doomed.length > 0)
       this.#logger.info(
         { token_id: tokenId, sessions: doomed.length },

@@ -79,7 +79,12 @@ export async function startHarness(config: Partial<GatewayAppConfig> = {}): Prom
     },
   });
   const recall = await startToolBackendFixture(SECRET, {
-    'fixture.recall': (project) => ({ served_by: 'recall', project }),
+    // `note: "wait:<ms>"` answers that much later: a call still in flight while something happens.
+    'fixture.recall': async (project, input) => {
+      const wait = /^wait:(\d+)$/.exec(String(input.note ?? ''));
+      if (wait) await new Promise((resolve) => setTimeout(resolve, Number(wait[1])));
+      return { served_by: 'recall', project };
+    },
   });
   const metrics = createPromMetrics({ defaultMetrics: false });
   const clients: BackendClient[] = [];

@@ -1,6 +1,7 @@
 import express from 'express';
 import { closeServer, listenLoopback, urlOf } from './identity-contract-fixture';
 
+/** An answer, or a promise of one (a slow backend). */
 export type ToolAnswer = (projectId: string, input: Record<string, unknown>) => unknown;
 
 /**
@@ -36,7 +37,7 @@ export async function startToolBackendFixture(
   app.get('/healthz', (_req, res) => {
     res.status(fixture.healthy ? 200 : 503).json({ status: fixture.healthy ? 'ok' : 'down' });
   });
-  app.post('/internal/v1/projects/:project/tools/:tool', (req, res) => {
+  app.post('/internal/v1/projects/:project/tools/:tool', async (req, res) => {
     if (req.get('x-internal-secret') !== secret) {
       res.status(401).json({ error: 'unauthorized', message: 'internal secret required' });
       return;
@@ -50,7 +51,7 @@ export async function startToolBackendFixture(
       return;
     }
     try {
-      res.json(answer(project, req.body ?? {}));
+      res.json(await answer(project, req.body ?? {}));
     } catch (err) {
       // A backend failing with internal detail in its body: the gateway must never echo it.
       res.status(500).json({ error: 'internal', message: (err as Error).message });

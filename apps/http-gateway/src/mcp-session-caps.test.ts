@@ -1,0 +1,152 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { eventually, type Harness, startHarness } from './testing/gateway-harness';
+
+// Session caps with the real app and real MCP initialize requests: one tenant's sessions can only
+// ever push out its own, never another project's (an attack run: 1,050 initializes across 11
+// tokens of project A evicted project B's idle session at the instance cap of 1,000).
+
+const ACCEPT = 'application/json, text/event-stream';
+const LIST = { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} };
+
+async function initialize(h: Harness, token: string): Promise<Response> {
+  const res = await fetch(`${h.url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: ACCEPT, authorization: `Bearer ${token}` },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'caps', version: '1' } },
+    }),
+  });
+  await res.text();
+  return res;
+}
+
+async function openSession(h: Harness, token: string): Promise<string> {
+  const res = await initialize(h, token);
+  expect(res.status).toBe(200);
+  return res.headers.get('mcp-session-id')!;
+}
+
+/** The status of a tools/list in the session: 200 while it lives, 404 once evicted. */
+async function listStatus(h: Harness, token: string, sessionId: string): Promise<number> {
+  const res = await fetch(`${h.url}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: ACCEPT,
+      authorization: `Bearer ${token}`,
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-06-18',
+    },
+    body: JSON.stringify(LIST),
+  });
+  await res.text();
+  return res.status;
+}
+
+const connected: Client[] = [];
+afterEach(async () => {
+  for (const c of connected.splice(0)) await c.close().catch(() => {});
+});
+
+/** An SDK client: its GET stream keeps its session busy (never evicted, never expired). */
+async function busySession(h: Harness, token: string): Promise<void> {
+  const streams = h.getStreams.length;
+  const client = new Client({ name: 'caps', version: '1' });
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL('/mcp', h.url), {
+      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+    }),
+  );
+  connected.push(client);
+  await eventually(
+    () => h.getStreams.slice(streams).some((r) => r.headersSent && r.statusCode === 200),
+    'GET stream open',
+  );
+}
+
+it("at the instance cap, a project's initializes evict only its own oldest idle sessions", async () => {
+  const maxSessions = 10;
+  const h = await startHarness({ sessions: { maxSessions, maxSessionsPerToken: 5 } });
+  try {
+    const b = h.identity.issue({ projectId: 'proj_b' }).token;
+    const bSession = await openSession(h, b);
+    const aTokens = [0, 1, 2].map(() => h.identity.issue({ projectId: 'proj_a' }).token);
+    const aSessions: { token: string; id: string }[] = [];
+    const initializes = maxSessions + 3;
+    for (let i = 0; i < initializes; i++) {
+      const token = aTokens[i % aTokens.length]!;
+      aSessions.push({ token, id: await openSession(h, token) });
+    }
+    expect(h.app.mcpSessionCount()).toBe(maxSessions);
+    expect(await listStatus(h, b, bSession)).toBe(200);
+    // A holds every place but B's: its oldest sessions made way for its newest.
+    const aLive = maxSessions - 1;
+    const statuses = [];
+    for (const s of aSessions) statuses.push(await listStatus(h, s.token, s.id));
+    const expected = aSessions.map((_, i) => (i < aSessions.length - aLive ? 404 : 200));
+    expect(statuses).toEqual(expected);
+  } finally {
+    await h.close();
+  }
+});
+
+it('refuses a new session with 503 and Retry-After when the instance is full of other projects', async () => {
+  const maxSessions = 4;
+  const h = await startHarness({ sessions: { maxSessions } });
+  try {
+    const b = h.identity.issue({ projectId: 'proj_b' }).token;
+    const bSessions = [];
+    for (let i = 0; i < maxSessions; i++) bSessions.push(await openSession(h, b));
+    const c = h.identity.issue({ projectId: 'proj_c' }).token;
+    const refused = await initialize(h, c);
+    expect(refused.status).toBe(503);
+    // The first idle session expires after the idle timeout (30 minutes): that is when to retry.
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(29 * 60);
+    expect(retryAfter).toBeLessThanOrEqual(30 * 60);
+    expect(h.app.mcpSessionCount()).toBe(maxSessions);
+    for (const id of bSessions) expect(await listStatus(h, b, id)).toBe(200);
+  } finally {
+    await h.close();
+  }
+});
+
+it("caps a project's sessions over all its tokens: its own idle one goes, or 429 when all are busy", async () => {
+  const h = await startHarness({ sessions: { maxSessionsPerToken: 2, maxSessionsPerProject: 3 } });
+  try {
+    const b = h.identity.issue({ projectId: 'proj_b' }).token;
+    const bSession = await openSession(h, b);
+    const [t1, t2] = [0, 1].map(() => h.identity.issue({ projectId: 'proj_a' }).token) as [string, string];
+    const first = await openSession(h, t1);
+    await openSession(h, t1);
+    await openSession(h, t2);
+    // The project's fourth: its least recently used idle session (the first) goes.
+    await openSession(h, t2);
+    expect(await listStatus(h, t1, first)).toBe(404);
+    expect(h.app.mcpSessionCount()).toBe(4);
+
+    const busy = await startHarness({ sessions: { maxSessionsPerToken: 2, maxSessionsPerProject: 3 } });
+    try {
+      const [u1, u2] = [0, 1].map(() => busy.identity.issue({ projectId: 'proj_a' }).token) as [
+        string,
+        string,
+      ];
+      await busySession(busy, u1);
+      await busySession(busy, u1);
+      await busySession(busy, u2);
+      const refused = await initialize(busy, u2);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get('retry-after')).toBe('60');
+    } finally {
+      for (const c of connected.splice(0)) await c.close().catch(() => {});
+      await busy.close();
+    }
+    expect(await listStatus(h, b, bSession)).toBe(200);
+  } finally {
+    await h.close();
+  }
+});
