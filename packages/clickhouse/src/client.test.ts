@@ -1,3 +1,4 @@
+import { ClickHouseError } from '@clickhouse/client';
 import {
   type ClickHouse,
   compactRows,
@@ -5,6 +6,7 @@ import {
   dropTestClickHouse,
   exceededBudget,
   QueryCancelledError,
+  refusedByEngine,
 } from './index';
 
 describe('createClickHouse (embedded chDB)', () => {
@@ -150,6 +152,32 @@ describe('createClickHouse (embedded chDB)', () => {
       .catch((e: unknown) => e);
     expect(exceededBudget(memory)).toBe('memory');
     expect(exceededBudget(new Error('other'))).toBeUndefined();
+  });
+
+  it('tells an insert the engine refused (nothing stored) from one whose outcome is unknown', async () => {
+    // A lone surrogate: the engine's JSON reader refuses the whole insert.
+    const refused = await a
+      .insert('items', [
+        { id: 40, name: 'fine' },
+        { id: 41, name: 'x\ud800' },
+      ])
+      .catch((e: unknown) => e);
+    expect(refusedByEngine(refused)).toBe(true);
+    expect(await a.query('SELECT id FROM items WHERE id IN (40, 41)')).toEqual([]);
+    // A server's exception arrives as the client's ClickHouseError.
+    const fromServer = new ClickHouseError({
+      message: 'Cannot parse input',
+      code: '27',
+      type: 'CANNOT_PARSE_INPUT',
+    });
+    expect(refusedByEngine(fromServer)).toBe(true);
+    // Not reached, or no answer heard: the insert may have been stored.
+    for (const err of [
+      Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' }),
+      new Error('Timeout error.'),
+      undefined,
+    ])
+      expect(refusedByEngine(err)).toBe(false);
   });
 
   it('says when a query leaves the wait for a session, so its wait can be told from its run', async () => {

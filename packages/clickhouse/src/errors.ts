@@ -1,3 +1,5 @@
+import { ClickHouseError } from '@clickhouse/client';
+
 // How a query can fail that its caller may want to tell apart from a broken engine.
 
 /** The query's signal aborted and the engine stopped it. */
@@ -26,4 +28,15 @@ export function exceededBudget(err: unknown): 'time' | 'memory' | undefined {
   if (code === '159') return 'time';
   if (code === '241') return 'memory';
   return undefined;
+}
+
+/**
+ * The engine ran the statement and refused it with an exception of its own (data it cannot store,
+ * a limit), so an insert stored nothing. False for a failure to reach it or to hear its answer
+ * (connection refused or reset, a timeout), after which an insert may or may not have been stored.
+ * chDB's errors carry the engine's code as `clickhouseCode`; a server's arrive as ClickHouseError.
+ */
+export function refusedByEngine(err: unknown): boolean {
+  if (err instanceof ClickHouseError) return true;
+  return typeof (err as { clickhouseCode?: unknown } | null)?.clickhouseCode === 'number';
 }

@@ -1,5 +1,5 @@
 export { type ClickHouse, compactRows, createClickHouse, DEFAULT_EMBEDDED_SESSIONS } from './client';
-export { EmbeddedEngineMissingError, exceededBudget, QueryCancelledError } from './errors';
+export { EmbeddedEngineMissingError, exceededBudget, QueryCancelledError, refusedByEngine } from './errors';
 export { type Migration, type MigrationReport, runMigrations } from './migrations';
 export type {
   ClickHouseOptions,

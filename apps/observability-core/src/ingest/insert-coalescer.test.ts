@@ -1,16 +1,21 @@
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
-import { coalesceInserts } from './insert-coalescer';
+import { type ClickHouse, createTestClickHouse, dropTestClickHouse, refusedByEngine } from '@svc/clickhouse';
+import { migrateCore } from '../storage/migrate';
+import { coalesceInserts, MAX_ISOLATION_INSERTS } from './insert-coalescer';
 
 // Concurrent inserts into one table go in as one; every caller learns how its own rows fared.
 
 let ch: ClickHouse;
 let inserts: { table: string; rows: number; token: string | undefined }[];
-/** The real engine, counting the inserts it is asked for; an insert with a `lost` row fails. */
+/**
+ * The real engine, counting the inserts it is asked for; an insert with a `lost` row fails as if
+ * the storage could not be reached (no answer from the engine).
+ */
 const counting = (): ClickHouse => ({
   ...ch,
   async insert(table, rows, options) {
     inserts.push({ table, rows: rows.length, token: options?.deduplicationToken });
-    if (rows.some((row) => String(row.tag).startsWith('lost'))) throw new Error('disk full');
+    if (rows.some((row) => String(row.tag).startsWith('lost')))
+      throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8123'), { code: 'ECONNREFUSED' });
     return ch.insert(table, rows, options);
   },
 });
@@ -22,6 +27,13 @@ beforeAll(async () => {
       `CREATE TABLE ${table} (id UInt32, tag String) ENGINE = MergeTree ORDER BY id
        SETTINGS non_replicated_deduplication_window = 100`,
     );
+  // The ingest tables themselves, for the engine's own refusals.
+  await migrateCore(ch);
+  // A table whose every insert the engine refuses (as a full disk or a broken table would).
+  await ch.command(
+    `CREATE TABLE refusing (project_id String, id UInt32, CONSTRAINT never CHECK id > 1000000)
+     ENGINE = MergeTree ORDER BY id`,
+  );
 });
 afterAll(async () => {
   await dropTestClickHouse(ch);
@@ -83,16 +95,86 @@ it('drops a repeat of a token that went in as part of a group (the engine only s
   expect(await count('b', 'member')).toBe(2);
 });
 
-it('fails every request of a failed group, and only those', async () => {
+it('fails a whole group at once when storage cannot be reached, and only that group', async () => {
   const inserter = coalesceInserts(counting());
   const first = inserter.insert('a', rows('ok-first', 2));
-  // Queued behind the first, so grouped: one lost row fails the group's insert, and so both.
+  // Queued behind the first, so grouped: the group's insert fails, and whether it was stored is
+  // unknown. Inserting parts of it again could store rows twice: both fail, after one insert.
   const grouped = [inserter.insert('a', rows('lost-1', 2)), inserter.insert('a', rows('fine-2', 2))];
   await first;
   const outcomes = await Promise.allSettled(grouped);
   expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected']);
+  expect(inserts.map((i) => i.rows)).toEqual([2, 4]);
   expect(await count('a', 'ok-first')).toBe(2);
   await inserter.insert('a', rows('after', 2));
   expect(await count('a', 'after')).toBe(2);
   expect(await count('a', 'fine-2')).toBe(0);
+});
+
+describe("the engine's refusal of one request's rows", () => {
+  const NOW = Math.floor(Date.now() / 60_000) * 60_000;
+  /** A request's log lines tagged `tag`; a bad one carries a lone surrogate, which the engine refuses. */
+  const lines = (project: string, tag: string, bad = false) =>
+    [0, 1, 2].map((i) => ({
+      project_id: project,
+      timestamp: NOW - i,
+      level: 'INFO',
+      message: bad && i === 1 ? `${tag} x\ud800` : `${tag} line ${i}`,
+      source: 'backend',
+    }));
+  const storedLines = async (tag: string) =>
+    Number(
+      (
+        await ch.query<{ n: string }>(
+          'SELECT count() AS n FROM logs WHERE startsWith(message, {tag:String})',
+          {
+            tag: `${tag} `,
+          },
+        )
+      )[0]!.n,
+    );
+
+  it("fails only the requests whose own rows it refuses; every other project's go in", async () => {
+    // Two projects send bad requests (one a good one too) among 7 other projects' requests.
+    const requests = [
+      ...['b', 'c', 'd', 'e', 'f', 'g', 'h'].flatMap((p) => [
+        { project: p, tag: `${p}-0`, bad: false },
+        { project: p, tag: `${p}-1`, bad: false },
+      ]),
+      { project: 'a', tag: 'a-bad-0', bad: true },
+      { project: 'a', tag: 'a-bad-1', bad: true },
+      { project: 'a', tag: 'a-good', bad: false },
+      { project: 'z', tag: 'z-bad', bad: true },
+    ].sort((x, y) => x.tag.length - y.tag.length || x.tag.localeCompare(y.tag));
+    const inserter = coalesceInserts(counting());
+    const first = inserter.insert('logs', lines('c', 'first'));
+    // Queued behind the first: one group, which the engine refuses for the bad requests' rows.
+    const outcomes = await Promise.allSettled(
+      requests.map((r) => inserter.insert('logs', lines(r.project, r.tag, r.bad))),
+    );
+    await first;
+    expect(inserts[1]).toMatchObject({ table: 'logs', rows: 3 * requests.length });
+
+    for (const [i, request] of requests.entries()) {
+      const outcome = outcomes[i]!;
+      expect([request.tag, outcome.status]).toEqual([request.tag, request.bad ? 'rejected' : 'fulfilled']);
+      if (outcome.status === 'rejected') expect(refusedByEngine(outcome.reason)).toBe(true);
+      expect([request.tag, await storedLines(request.tag)]).toEqual([request.tag, request.bad ? 0 : 3]);
+    }
+    // Halves, by project first: well within the bound for a failed group.
+    expect(inserts.length - 2).toBeLessThanOrEqual(MAX_ISOLATION_INSERTS);
+  });
+
+  it('spends at most MAX_ISOLATION_INSERTS more inserts on a group when the engine refuses everything', async () => {
+    const inserter = coalesceInserts(counting());
+    const first = inserter.insert('refusing', [{ project_id: 'p0', id: 0 }]);
+    // 40 projects' requests: finding each alone would take 78 inserts more.
+    const grouped = Array.from({ length: 40 }, (_, i) =>
+      inserter.insert('refusing', [{ project_id: `p${i + 1}`, id: i + 1 }]),
+    );
+    const outcomes = await Promise.allSettled([first, ...grouped]);
+    expect(outcomes.every((o) => o.status === 'rejected')).toBe(true);
+    expect(inserts.map((i) => i.rows).slice(0, 2)).toEqual([1, 40]);
+    expect(inserts).toHaveLength(2 + MAX_ISOLATION_INSERTS);
+  });
 });
