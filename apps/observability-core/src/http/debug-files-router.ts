@@ -1,12 +1,19 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import { authenticateIngest, type IngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
-import { BackendUnavailableError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
+import {
+  BackendUnavailableError,
+  type Logger,
+  toWellFormed,
+  UnauthorizedError,
+  UserInputError,
+} from '@svc/tool-kit';
 import { debugFileKind, symbolPlatform } from '@svc/tools-crash';
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import type { DebugFileStore } from '../symbolication/debug-file-store';
 import { debugFileId, describeUpload, insertDebugFile, KIND_PLATFORMS } from '../symbolication/debug-files';
+import { ingestBodyOf, readIngestBody } from './read-body';
 
 export interface DebugFilesRouterDeps {
   ch: ClickHouse;
@@ -28,8 +35,20 @@ const uploadQuery = z.strictObject({
   kind: debugFileKind,
   platform: symbolPlatform,
   // Display and matching only: the file is stored under its content hash, never under this name.
-  name: z.string().min(1).max(255).regex(PRINTABLE, 'must not contain control characters'),
-  release: z.string().min(1).max(100).regex(PRINTABLE, 'must not contain control characters').optional(),
+  // Lone surrogates (never in a query string's UTF-8, but in a caller's own) become U+FFFD.
+  name: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(PRINTABLE, 'must not contain control characters')
+    .transform(toWellFormed),
+  release: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(PRINTABLE, 'must not contain control characters')
+    .transform(toWellFormed)
+    .optional(),
   debug_id: z
     .string()
     .regex(/^[0-9A-Fa-f-]{1,128}$/, 'must be hex (dashes allowed)')
@@ -40,7 +59,7 @@ const uploadQuery = z.strictObject({
 /**
  * POST /ingest/v1/debug-files?kind=&platform=&name=[&release=][&debug_id=] with the raw file as
  * the body, signed exactly like an ingest batch (X-Svc-Key, X-Svc-Timestamp, X-Svc-Signature over
- * the raw body). 201 with the stored file's metadata.
+ * the body as sent; a gzip body is stored inflated). 201 with the stored file's metadata.
  */
 export function createDebugFilesRouter(deps: DebugFilesRouterDeps): Router {
   const router = express.Router();
@@ -49,11 +68,11 @@ export function createDebugFilesRouter(deps: DebugFilesRouterDeps): Router {
   ]);
   router.post(
     '/ingest/v1/debug-files',
-    express.raw({ type: () => true, limit: deps.maxBytes ?? DEFAULT_MAX_DEBUG_FILE_BYTES }),
+    readIngestBody(deps.maxBytes ?? DEFAULT_MAX_DEBUG_FILE_BYTES),
     async (req, res, next) => {
       try {
-        const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const projectId = await authenticateIngest(req.get.bind(req), body, deps);
+        const { sent, content: body } = ingestBodyOf(res);
+        const projectId = await authenticateIngest(req.get.bind(req), sent, deps);
         const parsed = uploadQuery.safeParse(req.query);
         if (!parsed.success) {
           throw new UserInputError('Invalid debug file upload parameters.', {
@@ -67,7 +86,9 @@ export function createDebugFilesRouter(deps: DebugFilesRouterDeps): Router {
           );
         }
         if (body.length === 0) throw new UserInputError('The request body (the file) is empty.');
-        const described = describeUpload(q.kind, q.name, body);
+        const upload = describeUpload(q.kind, q.name, body);
+        // A source map's `file` comes from JSON, where `\ud800` is a lone surrogate.
+        const described = { ...upload, module: toWellFormed(upload.module) };
         const release = q.release ?? '';
         const fileId = debugFileId(projectId, q.kind, q.platform, release, q.name);
         const uploadedAt = deps.now();

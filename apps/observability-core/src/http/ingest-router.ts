@@ -8,6 +8,7 @@ import {
 import type { Metrics } from '@svc/metrics';
 import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
 import express, { type Request, type Router } from 'express';
+import { readJsonBody } from '../ingest/json-body';
 import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp-request';
 import {
   createReplayGuard,
@@ -16,10 +17,12 @@ import {
   type ReplayGuard,
 } from '../ingest/replay-guard';
 import type { RecordType, ValidBatch } from '../ingest/schemas';
-import { parseJsonBody, validateBatch } from '../ingest/validate-batch';
+import { validateBatchInSlices } from '../ingest/validate-batch';
+import { defaultSlicing, type IngestSlicing } from '../ingest/work-slices';
 import type { BatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 import { createIngestCors } from './ingest-cors';
+import { ingestBodyOf, readIngestBody } from './read-body';
 
 export interface IngestRouterDeps {
   /** Where rows go: in the app, one coalescing inserter shared by every ingest route. */
@@ -36,6 +39,8 @@ export interface IngestRouterDeps {
   write: BatchWriter;
   /** Refuses replays and makes retries idempotent; default: one on `ch`. */
   replayGuard?: ReplayGuard;
+  /** How each request slices its work (work-slices.ts); tests count the pauses. */
+  slicing?: () => IngestSlicing;
 }
 
 /** The key id of an X-Svc-Ingest-Key header that authenticated (`<key_id>:<secret>`). */
@@ -60,9 +65,11 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       onLoadFailed: (err) =>
         deps.logger.warn({ err }, 'could not load recent ingest requests; repeats are looked up instead'),
     });
-  // Raw bytes, whatever the content type: the signature covers the body exactly as sent, and the
-  // OTLP routes hash it.
-  const rawBody = express.raw({ type: () => true, limit: deps.maxBodyBytes ?? 10 * 1024 * 1024 });
+  // Raw bytes, whatever the content type, as sent (the signature covers them) and inflated per
+  // Content-Encoding (what is parsed; the OTLP routes hash it); each at most the limit.
+  const rawBody = readIngestBody(deps.maxBodyBytes ?? 10 * 1024 * 1024);
+  const slicing = deps.slicing ?? defaultSlicing;
+  const bounds = () => ({ now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) });
   // Browsers (an Origin header): checked against the named key before anything else is read.
   const cors = createIngestCors({
     ingestKeys: deps.ingestKeys,
@@ -107,12 +114,12 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
 
   router.post('/ingest/v1/batch', cors.post, rawBody, async (req, res, next) => {
     try {
-      const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-      const projectId = await authenticateIngest(req.get.bind(req), body, deps);
+      const { sent, content } = ingestBodyOf(res);
+      const projectId = await authenticateIngest(req.get.bind(req), sent, deps);
       const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
-      const batch = validateBatch(parseJsonBody(body), {
-        now: deps.now(),
-        ...(deps.retention ? { retention: deps.retention } : {}),
+      const slices = slicing();
+      const batch = await validateBatchInSlices(await readJsonBody(content, slices.jsonValues), bounds(), {
+        slices: slices.records,
       });
       const decision = await guard.begin({
         keyId: req.get('x-svc-key') as string,
@@ -120,7 +127,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
         timestamp: req.get('x-svc-timestamp') as string,
         signature: req.get('x-svc-signature') as string,
         idempotencyKey,
-        body,
+        body: sent,
       });
       const { counts, replayed } = await store(decision, batch, projectId);
       res.status(200).json(replayed ? { accepted: counts, replayed } : { accepted: counts });
@@ -131,19 +138,25 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
   });
   // OTLP/HTTP, protobuf or JSON (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors
   // send here with a fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is
-  // stored once: the guard remembers accepted bodies by their hash. A gzip body is inflated by
-  // the body parser (Content-Encoding).
+  // stored once: the guard remembers accepted bodies by their hash. A gzip body is inflated
+  // (Content-Encoding) and the inflated body is what is hashed.
   for (const signal of OTLP_SIGNALS)
     router.post(signal.path, cors.post, rawBody, async (req, res, next) => {
       try {
         const projectId = await authenticateIngestKey(req.get.bind(req), deps);
         const encoding = otlpEncodingOf(req.get('content-type'));
-        const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const batch = validateBatch(
-          { [signal.type]: otlpRecords(signal, encoding, body) },
-          { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
+        const { content } = ingestBodyOf(res);
+        const slices = slicing();
+        const mapped = await otlpRecords(signal, encoding, content, slices);
+        const batch = await validateBatchInSlices({ [signal.type]: mapped.records }, bounds(), {
+          slices: slices.records,
+          pathOf: mapped.pathOf,
+        });
+        await store(
+          await guard.beginBody({ keyId: ingestKeyIdOf(req), projectId, body: content }),
+          batch,
+          projectId,
         );
-        await store(await guard.beginBody({ keyId: ingestKeyIdOf(req), projectId, body }), batch, projectId);
         const answer = OTLP_SUCCESS[encoding];
         res.status(200).type(answer.contentType).send(answer.body);
       } catch (err) {

@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { UserInputError } from '@svc/tool-kit';
 import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
-import { parseJsonBody, validateBatch } from '../ingest/validate-batch';
+import { readJsonBody } from '../ingest/json-body';
+import { validateBatchInSlices } from '../ingest/validate-batch';
+import { defaultSlicing } from '../ingest/work-slices';
 import type { BatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 
@@ -33,10 +35,12 @@ export function createInternalIngestRouter(deps: InternalIngestRouterDeps): Rout
         const projectId = String(req.params.project_id);
         if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
         const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const batch = validateBatch(parseJsonBody(body), {
-          now: deps.now(),
-          ...(deps.retention ? { retention: deps.retention } : {}),
-        });
+        const slices = defaultSlicing();
+        const batch = await validateBatchInSlices(
+          await readJsonBody(body, slices.jsonValues),
+          { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
+          { slices: slices.records },
+        );
         const hash = createHash('sha256').update(body).digest('hex');
         const accepted = await deps.write(
           batch,

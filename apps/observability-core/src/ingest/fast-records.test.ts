@@ -24,7 +24,10 @@ const hexNear = (length: number) =>
       fc.stringMatching(new RegExp(`^[0-9a-f]{${length}}$`)),
       fc.stringMatching(new RegExp(`^[0-9A-F]{${length}}$`)),
     ),
-    fc.stringMatching(new RegExp(`^[0-9a-g]{${length - 1},${length + 1}}$`)),
+    fc.oneof(
+      fc.stringMatching(new RegExp(`^[0-9a-g]{${length - 1},${length + 1}}$`)),
+      fc.constant('0'.repeat(length)),
+    ),
   );
 const timeNear = mostly(
   fc.oneof(
@@ -84,12 +87,17 @@ const spanNear = fc
       start_time: timeNear,
       duration_ms: mostly(
         fc.double({ min: 0, max: 1e6, noNaN: true }),
-        fc.constantFrom(-0, -1, Number.NaN, Number.POSITIVE_INFINITY),
+        fc.constantFrom(-0, -1, Number.NaN, Number.POSITIVE_INFINITY, 1e308, 3650 * 86_400_000 + 1),
       ),
       attributes: maybe(attributesNear),
       user_id: maybe(textNear(200)),
       session_id: maybe(textNear(200)),
-      sample_rate: maybe(mostly(fc.constantFrom(0, 1, 0.25), fc.double({ min: -0.5, max: 1.5 }))),
+      sample_rate: maybe(
+        mostly(
+          fc.constantFrom(0, 1, 0.25),
+          fc.oneof(fc.double({ min: -0.5, max: 1.5 }), fc.constantFrom(5e-324, 1e-7, 1e-6, -0)),
+        ),
+      ),
     },
     { requiredKeys: ['trace_id', 'span_id', 'kind', 'status', 'operation', 'start_time', 'duration_ms'] },
   )

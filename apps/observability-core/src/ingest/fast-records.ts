@@ -1,4 +1,5 @@
-import { MAX_TIME, MIN_TIME, type RecordType } from './schemas';
+import { ALL_ZEROS, MAX_TIME, MIN_TIME, type RecordType } from './schemas';
+import { MAX_READ_SPAN_DURATION_MS, MIN_SAMPLE_RATE } from './value-bounds';
 
 // Fast paths for the two record types that come by the hundred thousand (spans and logs): plain
 // checks instead of zod, which costs ~10 us a span in a batch, two thirds of the ingest work. A
@@ -26,7 +27,7 @@ const HEX32 = /^[0-9a-fA-F]{32}$/;
 const HEX16 = /^[0-9a-fA-F]{16}$/;
 
 function hex(value: unknown, shape: RegExp): string {
-  need(typeof value === 'string' && shape.test(value));
+  need(typeof value === 'string' && shape.test(value) && !ALL_ZEROS.test(value));
   return (value as string).toLowerCase();
 }
 
@@ -94,8 +95,10 @@ function span(record: Record<string, unknown>): Record<string, unknown> {
   onlyKeys(record, SPAN_KEYS);
   const { status, duration_ms: duration, sample_rate: rate } = record;
   need(status === 'ok' || status === 'error' || status === 'unset');
-  need(typeof duration === 'number' && Number.isFinite(duration) && duration >= 0);
-  need(rate === undefined || (typeof rate === 'number' && rate >= 0 && rate <= 1));
+  need(typeof duration === 'number' && duration >= 0 && duration <= MAX_READ_SPAN_DURATION_MS);
+  need(
+    rate === undefined || rate === 0 || (typeof rate === 'number' && rate >= MIN_SAMPLE_RATE && rate <= 1),
+  );
   return {
     trace_id: hex(record.trace_id, HEX32),
     span_id: hex(record.span_id, HEX16),

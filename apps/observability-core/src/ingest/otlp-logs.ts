@@ -1,40 +1,38 @@
-// OTLP/HTTP JSON logs mapped to our log records (docs/ingest.md, "OTLP"); they then go through
-// the same validation as /ingest/v1/batch.
+// OTLP/HTTP logs (JSON as sent, or protobuf decoded to the same shape) mapped to our log records
+// (docs/ingest.md, "OTLP"); they then go through the same validation as /ingest/v1/batch.
 
+import { BodyPath } from './json-path';
 import {
-  type AnyValue,
-  attributesOf,
+  int64At,
+  type OtlpObject,
+  type OtlpOutput,
+  objectAt,
+  objectsOf,
+  optionalIdAt,
+  requestObject,
+  stringAt,
+} from './otlp-shape';
+import {
+  attributesAt,
   first,
-  type KeyValue,
-  nanos,
+  msOf,
+  resourceAttributesAt,
   SESSION_KEYS,
-  text,
+  textOf,
   USER_KEYS,
 } from './otlp-values';
 
-interface OtlpLogRecord {
-  timeUnixNano?: string | number;
-  observedTimeUnixNano?: string | number;
-  severityNumber?: number;
-  severityText?: string;
-  body?: AnyValue;
-  attributes?: KeyValue[];
-  traceId?: string;
-  spanId?: string;
-}
-
-interface OtlpLogs {
-  resourceLogs?: { resource?: { attributes?: KeyValue[] }; scopeLogs?: { logRecords?: OtlpLogRecord[] }[] }[];
-}
-
 const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'] as const;
+/** A log line's message, as the batch format allows it. */
+const MAX_MESSAGE_CHARS = 65536;
+const MAX_SEVERITY = 24;
 
 /**
  * OTLP severity numbers in groups of four: 1-8 TRACE and DEBUG, 9-12 INFO, 13-16 WARN, 17-20
  * ERROR, 21-24 FATAL. Without a number, the text when it names one of our levels; else INFO.
  */
 export function levelOf(number: number | undefined, textLevel: string | undefined): (typeof LEVELS)[number] {
-  if (number !== undefined && number >= 1 && number <= 24)
+  if (number !== undefined && number >= 1 && number <= MAX_SEVERITY)
     return LEVELS[Math.max(0, Math.ceil(number / 4) - 2)]!;
   const named = textLevel?.trim().toUpperCase();
   if (named === 'WARNING') return 'WARN';
@@ -42,38 +40,74 @@ export function levelOf(number: number | undefined, textLevel: string | undefine
   return (LEVELS as readonly string[]).includes(named ?? '') ? (named as (typeof LEVELS)[number]) : 'INFO';
 }
 
+/** severityNumber: 0 (unspecified) to 24, or absent; anything else is a problem. */
+function severityAt(log: OtlpObject, path: BodyPath, out: OtlpOutput): number | undefined {
+  const value = log.severityNumber;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= MAX_SEVERITY)
+    return value;
+  // The JSON encoding may name the enum value (SEVERITY_NUMBER_WARN).
+  if (typeof value === 'string' && value.startsWith('SEVERITY_NUMBER_')) return SEVERITY_NAMES[value] ?? 0;
+  out.problem(path.child('severityNumber'), `expected 0-${MAX_SEVERITY} or a SEVERITY_NUMBER_* name`);
+  return undefined;
+}
+
+const SEVERITY_NAMES: Record<string, number> = Object.fromEntries(
+  ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'].flatMap((name, group) =>
+    ['', '2', '3', '4'].map((n, i) => [`SEVERITY_NUMBER_${name}${n}`, group * 4 + i + 1]),
+  ),
+);
+
+function logRecord(
+  log: OtlpObject,
+  path: BodyPath,
+  service: string | undefined,
+  out: OtlpOutput,
+): Record<string, unknown> | undefined {
+  const before = out.problemCount;
+  const attributes = {
+    ...(service ? { 'service.name': service } : {}),
+    ...attributesAt(log, 'attributes', path, out),
+  };
+  const time = int64At(log, 'timeUnixNano', path, out) || int64At(log, 'observedTimeUnixNano', path, out);
+  const severity = severityAt(log, path, out);
+  const severityText = stringAt(log, 'severityText', path, out);
+  const body = objectAt(log, 'body', path, out);
+  const message = body ? textOf(body, path.child('body'), out, MAX_MESSAGE_CHARS) : undefined;
+  const traceId = optionalIdAt(log, 'traceId', path, out);
+  const spanId = optionalIdAt(log, 'spanId', path, out);
+  if (out.problemCount > before) return undefined;
+  const user = first(attributes, USER_KEYS);
+  const session = first(attributes, SESSION_KEYS);
+  return {
+    timestamp: msOf(time),
+    level: levelOf(severity, severityText),
+    message: message ?? '',
+    source: 'backend',
+    ...(traceId ? { trace_id: traceId } : {}),
+    ...(spanId ? { span_id: spanId } : {}),
+    ...(user ? { user_id: user } : {}),
+    ...(session ? { session_id: session } : {}),
+    ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
+  };
+}
+
 /**
- * Our log records for an OTLP logs request: the body is the message (text, or the JSON of a
- * structured body), the resource's service.name kept as an attribute, trace and span ids when the
- * record has them. The time is the record's, else when the collector observed it.
+ * Our log records for an OTLP logs request, into `out`: the body is the message (text, or the
+ * JSON of a structured body), the resource's service.name kept as an attribute, trace and span ids
+ * when the record has them (all zeros: none). The time is the record's, else when the collector
+ * observed it. Yields after each record, so that the caller can pause between slices.
  */
-export function logsFromOtlp(body: unknown): unknown[] {
-  const request = (body ?? {}) as OtlpLogs;
-  const out: unknown[] = [];
-  for (const resourceLogs of request.resourceLogs ?? []) {
-    const service = attributesOf(resourceLogs.resource?.attributes)['service.name'];
-    for (const scope of resourceLogs.scopeLogs ?? []) {
-      for (const log of scope.logRecords ?? []) {
-        const attributes = {
-          ...(service ? { 'service.name': service } : {}),
-          ...attributesOf(log.attributes),
-        };
-        const time = nanos(log.timeUnixNano) || nanos(log.observedTimeUnixNano);
-        const user = first(attributes, USER_KEYS);
-        const session = first(attributes, SESSION_KEYS);
-        out.push({
-          timestamp: time === undefined ? undefined : Number(time / 1_000_000n),
-          level: levelOf(log.severityNumber, log.severityText),
-          message: text(log.body) ?? '',
-          source: 'backend',
-          ...(log.traceId ? { trace_id: log.traceId.toLowerCase() } : {}),
-          ...(log.spanId ? { span_id: log.spanId.toLowerCase() } : {}),
-          ...(user ? { user_id: user } : {}),
-          ...(session ? { session_id: session } : {}),
-          ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
-        });
+export function* logsFromOtlp(body: unknown, out: OtlpOutput): Generator<void> {
+  const request = requestObject(body, 'an OTLP ExportLogsServiceRequest');
+  for (const [resourceLogs, resourcePath] of objectsOf(request, 'resourceLogs', BodyPath.ROOT, out)) {
+    const service = resourceAttributesAt(resourceLogs, resourcePath, out)['service.name'];
+    for (const [scope, scopePath] of objectsOf(resourceLogs, 'scopeLogs', resourcePath, out)) {
+      for (const [log, logPath] of objectsOf(scope, 'logRecords', scopePath, out)) {
+        const record = logRecord(log, logPath, service, out);
+        if (record) out.add(record, logPath);
+        yield;
       }
     }
   }
-  return out;
 }

@@ -3,7 +3,9 @@ import type { Schema } from './protobuf-reader';
 // The parts of opentelemetry-proto (v1: collector/{trace,logs,metrics}/v1 and their common,
 // resource, trace, logs and metrics messages) that the OTLP mappings read, by field number, named
 // as OTLP/HTTP JSON names them. Fields left out (events, links, exemplars, buckets, dropped
-// counts, flags) are skipped by the decoder.
+// counts, flags) are skipped by the decoder. `counted` fields are the ones that become records
+// (spans, log records, data points): a body with more of them than a request may map to is
+// refused while it is decoded.
 
 const anyValue: Schema = {
   1: { name: 'stringValue', type: 'string' },
@@ -45,7 +47,7 @@ const span: Schema = {
 };
 const scopeSpans: Schema = {
   1: { name: 'scope', type: 'message', schema: () => scope },
-  2: { name: 'spans', type: 'message', schema: () => span, repeated: true },
+  2: { name: 'spans', type: 'message', schema: () => span, repeated: true, counted: true },
 };
 const resourceSpans: Schema = {
   1: { name: 'resource', type: 'message', schema: () => resource },
@@ -69,7 +71,7 @@ const logRecord: Schema = {
 };
 const scopeLogs: Schema = {
   1: { name: 'scope', type: 'message', schema: () => scope },
-  2: { name: 'logRecords', type: 'message', schema: () => logRecord, repeated: true },
+  2: { name: 'logRecords', type: 'message', schema: () => logRecord, repeated: true, counted: true },
 };
 const resourceLogs: Schema = {
   1: { name: 'resource', type: 'message', schema: () => resource },
@@ -115,7 +117,7 @@ const summaryPoint: Schema = {
   6: { name: 'quantileValues', type: 'message', schema: () => quantile, repeated: true },
 };
 const pointsOf = (point: Schema): Schema => ({
-  1: { name: 'dataPoints', type: 'message', schema: () => point, repeated: true },
+  1: { name: 'dataPoints', type: 'message', schema: () => point, repeated: true, counted: true },
   2: { name: 'aggregationTemporality', type: 'varint' },
   3: { name: 'isMonotonic', type: 'bool' },
 });

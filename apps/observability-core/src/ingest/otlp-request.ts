@@ -1,18 +1,22 @@
 import { UserInputError } from '@svc/tool-kit';
+import { readJsonBody } from './json-body';
 import { logsFromOtlp } from './otlp-logs';
 import { metricsFromOtlp } from './otlp-metrics';
 import { logsRequest, metricsRequest, traceRequest } from './otlp-proto-schemas';
+import { OtlpOutput } from './otlp-shape';
 import { spansFromOtlp } from './otlp-traces';
-import { decodeProtobuf, ProtobufError, type Schema } from './protobuf-reader';
+import { decodeProtobuf, ProtobufError, type Schema, TooManyElementsError } from './protobuf-reader';
 import type { RecordType } from './schemas';
-import { parseJsonBody } from './validate-batch';
+import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from './validate-batch';
+import type { IngestSlicing } from './work-slices';
 
 /** One OTLP signal: the path it is posted to, the records it becomes, how to read it. */
 export interface OtlpSignal {
   path: '/v1/traces' | '/v1/logs' | '/v1/metrics';
   type: Extract<RecordType, 'spans' | 'logs' | 'metrics'>;
   schema: Schema;
-  recordsOf(request: unknown): unknown[];
+  /** Maps a request into `out`, yielding after each record so that the caller can pause. */
+  recordsOf(request: unknown, out: OtlpOutput): Generator<void>;
 }
 
 export const OTLP_SIGNALS: readonly OtlpSignal[] = [
@@ -33,16 +37,42 @@ export function otlpEncodingOf(contentType: string | undefined): OtlpEncoding {
   );
 }
 
-/** The records an OTLP request body stands for, in the ingest format (not yet validated). */
-export function otlpRecords(signal: OtlpSignal, encoding: OtlpEncoding, body: Buffer): unknown[] {
-  if (encoding === 'json') return signal.recordsOf(parseJsonBody(body));
+/** The decoded protobuf request, or a 400 naming the field that is not what it should be. */
+async function decoded(signal: OtlpSignal, body: Buffer, slicing: IngestSlicing): Promise<unknown> {
   try {
-    return signal.recordsOf(decodeProtobuf(body, signal.schema));
+    return await decodeProtobuf(body, signal.schema, {
+      slices: slicing.protobufBytes,
+      maxCounted: MAX_RECORDS_PER_REQUEST,
+    });
   } catch (err) {
+    if (err instanceof TooManyElementsError)
+      throw tooManyRecords(`more than ${MAX_RECORDS_PER_REQUEST} ${err.field}`);
     if (err instanceof ProtobufError)
-      throw new UserInputError(`The request body is not an OTLP protobuf message: ${err.message}.`);
+      throw new UserInputError(`The request body is not an OTLP protobuf message: ${err.message}.`, {
+        details: [{ path: err.path, reason: err.reason }],
+      });
     throw err;
   }
+}
+
+/**
+ * The records an OTLP request body stands for, in the ingest format (not yet validated), and
+ * where each came from; every field of the wrong type is a 400 naming it. The work pauses between
+ * slices (`slicing`), and a body that maps to more than MAX_RECORDS_PER_REQUEST records is 413
+ * before it is all read.
+ */
+export async function otlpRecords(
+  signal: OtlpSignal,
+  encoding: OtlpEncoding,
+  body: Buffer,
+  slicing: IngestSlicing,
+): Promise<OtlpOutput> {
+  const request =
+    encoding === 'json' ? await readJsonBody(body, slicing.jsonValues) : await decoded(signal, body, slicing);
+  const out = new OtlpOutput();
+  for (const _ of signal.recordsOf(request, out)) if (slicing.records.add()) await slicing.records.pause();
+  out.check();
+  return out;
 }
 
 /**

@@ -1,46 +1,43 @@
-// OTLP/HTTP JSON traces (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding) mapped
-// to our span records (docs/ingest.md, "OTLP"); the records then go through the same validation
-// as /ingest/v1/batch. Ids are hex in OTLP JSON; enums may be numbers or their names.
+// OTLP/HTTP traces (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding; JSON as sent,
+// or protobuf decoded to the same shape) mapped to our span records (docs/ingest.md, "OTLP"); the
+// records then go through the same validation as /ingest/v1/batch. Ids are hex; enums may be
+// numbers or their names. Fields of the wrong type are problems named by their path (otlp-shape.ts).
 
-import { attributesOf, first, hasAny, type KeyValue, nanos, SESSION_KEYS, USER_KEYS } from './otlp-values';
+import { BodyPath } from './json-path';
+import {
+  enumAt,
+  int64At,
+  type OtlpObject,
+  type OtlpOutput,
+  objectAt,
+  objectsOf,
+  optionalIdAt,
+  requestObject,
+  stringAt,
+} from './otlp-shape';
+import {
+  attributesAt,
+  first,
+  hasAny,
+  msOf,
+  resourceAttributesAt,
+  SESSION_KEYS,
+  USER_KEYS,
+} from './otlp-values';
 
-interface OtlpSpan {
-  traceId?: string;
-  spanId?: string;
-  parentSpanId?: string;
-  traceState?: string;
-  name?: string;
-  kind?: number | string;
-  startTimeUnixNano?: string | number;
-  endTimeUnixNano?: string | number;
-  attributes?: KeyValue[];
-  status?: { code?: number | string };
-}
-
-interface OtlpTraces {
-  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
-}
-
+/** SpanKind by number; 0 (unspecified) is internal, as OpenTelemetry reads it. */
+const KIND_NAMES = [
+  'SPAN_KIND_UNSPECIFIED',
+  'SPAN_KIND_INTERNAL',
+  'SPAN_KIND_SERVER',
+  'SPAN_KIND_CLIENT',
+  'SPAN_KIND_PRODUCER',
+  'SPAN_KIND_CONSUMER',
+] as const;
 const KINDS = ['internal', 'internal', 'server', 'client', 'producer', 'consumer'] as const;
-const KIND_NAMES: Record<string, (typeof KINDS)[number]> = {
-  SPAN_KIND_UNSPECIFIED: 'internal',
-  SPAN_KIND_INTERNAL: 'internal',
-  SPAN_KIND_SERVER: 'server',
-  SPAN_KIND_CLIENT: 'client',
-  SPAN_KIND_PRODUCER: 'producer',
-  SPAN_KIND_CONSUMER: 'consumer',
-};
 
-function kindOf(kind: number | string | undefined): (typeof KINDS)[number] {
-  if (typeof kind === 'number') return KINDS[kind] ?? 'internal';
-  return (kind && KIND_NAMES[kind]) || 'internal';
-}
-
-function statusOf(code: number | string | undefined): 'ok' | 'error' | 'unset' {
-  if (code === 2 || code === 'STATUS_CODE_ERROR') return 'error';
-  if (code === 1 || code === 'STATUS_CODE_OK') return 'ok';
-  return 'unset';
-}
+const STATUS_NAMES = ['STATUS_CODE_UNSET', 'STATUS_CODE_OK', 'STATUS_CODE_ERROR'] as const;
+const STATUSES = ['unset', 'ok', 'error'] as const;
 
 /** The attribute that carries the head-sampling rate of a span. */
 const RATE_KEYS = ['sampling.rate', 'sample_rate'];
@@ -66,46 +63,65 @@ function rateOf(attributes: Record<string, string>, traceState: string | undefin
   const stated = Number(first(attributes, RATE_KEYS) ?? Number.NaN);
   return Number.isFinite(stated) ? stated : rateFromTraceState(traceState);
 }
+
+function span(
+  s: OtlpObject,
+  path: BodyPath,
+  service: string | undefined,
+  out: OtlpOutput,
+): Record<string, unknown> | undefined {
+  const before = out.problemCount;
+  const attributes = attributesAt(s, 'attributes', path, out);
+  const start = int64At(s, 'startTimeUnixNano', path, out);
+  const end = int64At(s, 'endTimeUnixNano', path, out);
+  if (start !== undefined && end !== undefined && end < start)
+    out.problem(path.child('endTimeUnixNano'), 'must not be before startTimeUnixNano');
+  const kind = enumAt(s, 'kind', KIND_NAMES, path, out);
+  const status = objectAt(s, 'status', path, out);
+  const code = status ? enumAt(status, 'code', STATUS_NAMES, path.child('status'), out) : 0;
+  const traceId = stringAt(s, 'traceId', path, out);
+  const spanId = stringAt(s, 'spanId', path, out);
+  const parent = optionalIdAt(s, 'parentSpanId', path, out);
+  const traceState = stringAt(s, 'traceState', path, out);
+  const name = stringAt(s, 'name', path, out);
+  if (out.problemCount > before) return undefined;
+  const user = first(attributes, USER_KEYS);
+  const session = first(attributes, SESSION_KEYS);
+  // One object literal with every key (undefined where absent): conditional spreads would make
+  // each record a slow dictionary object, and validation 3x slower per span.
+  return {
+    trace_id: traceId?.toLowerCase(),
+    span_id: spanId?.toLowerCase(),
+    parent_span_id: parent,
+    kind: KINDS[kind!],
+    status: STATUSES[code!],
+    operation: name,
+    service: service || undefined,
+    start_time: msOf(start),
+    duration_ms: start === undefined || end === undefined ? undefined : Number(end - start) / 1e6,
+    attributes: hasAny(attributes) ? attributes : undefined,
+    user_id: user || undefined,
+    session_id: session || undefined,
+    sample_rate: rateOf(attributes, traceState),
+  };
+}
+
 /**
- * Our span records for an OTLP traces request: the resource's `service.name` is the service, the
- * span name the operation, the kind and status mapped, the duration from start and end, the
- * sampling rate from the span's attributes or its tracestate. Events and links are not kept. A span that cannot be mapped is passed on as it is, so that validation
- * names its problem.
+ * Our span records for an OTLP traces request, into `out`: the resource's `service.name` is the
+ * service, the span name the operation, the kind and status mapped, the duration from start and
+ * end, the sampling rate from the span's attributes or its tracestate. Events and links are not
+ * kept. Yields after each span, so that the caller can pause between slices.
  */
-export function spansFromOtlp(body: unknown): unknown[] {
-  const request = (body ?? {}) as OtlpTraces;
-  const out: unknown[] = [];
-  for (const resourceSpans of request.resourceSpans ?? []) {
-    const resource = attributesOf(resourceSpans.resource?.attributes);
-    const service = resource['service.name'];
-    for (const scope of resourceSpans.scopeSpans ?? []) {
-      for (const span of scope.spans ?? []) {
-        const attributes = attributesOf(span.attributes);
-        const start = nanos(span.startTimeUnixNano);
-        const end = nanos(span.endTimeUnixNano);
-        const user = first(attributes, USER_KEYS);
-        const session = first(attributes, SESSION_KEYS);
-        const rate = rateOf(attributes, span.traceState);
-        // One object literal with every key (undefined where absent): conditional spreads would
-        // make each record a slow dictionary object, and validation 3x slower per span.
-        out.push({
-          trace_id: span.traceId?.toLowerCase(),
-          span_id: span.spanId?.toLowerCase(),
-          parent_span_id: span.parentSpanId ? span.parentSpanId.toLowerCase() : undefined,
-          kind: kindOf(span.kind),
-          status: statusOf(span.status?.code),
-          operation: span.name,
-          service: service || undefined,
-          start_time: start === undefined ? undefined : Number(start / 1_000_000n),
-          duration_ms:
-            start === undefined || end === undefined || end < start ? undefined : Number(end - start) / 1e6,
-          attributes: hasAny(attributes) ? attributes : undefined,
-          user_id: user || undefined,
-          session_id: session || undefined,
-          sample_rate: rate,
-        });
+export function* spansFromOtlp(body: unknown, out: OtlpOutput): Generator<void> {
+  const request = requestObject(body, 'an OTLP ExportTraceServiceRequest');
+  for (const [resourceSpans, resourcePath] of objectsOf(request, 'resourceSpans', BodyPath.ROOT, out)) {
+    const service = resourceAttributesAt(resourceSpans, resourcePath, out)['service.name'];
+    for (const [scope, scopePath] of objectsOf(resourceSpans, 'scopeSpans', resourcePath, out)) {
+      for (const [s, spanPath] of objectsOf(scope, 'spans', scopePath, out)) {
+        const record = span(s, spanPath, service, out);
+        if (record) out.add(record, spanPath);
+        yield;
       }
     }
   }
-  return out;
 }

@@ -2,9 +2,32 @@
 // OTLP/HTTP protobuf requests: it turns a message into the object OTLP/HTTP JSON would have sent
 // (camelCase names, ids as hex, int64 as decimal strings, bytes values as base64), so one mapping
 // serves both encodings. Unknown fields are skipped, as protobuf requires; a malformed message is
-// a ProtobufError (the request's fault, a 400), never a partial result.
+// a ProtobufError naming the field (the request's fault, a 400), never a partial result.
+//
+// It walks the message without recursion (a stack of the messages it is inside), so nesting is
+// bounded by MAX_MESSAGE_DEPTH, not by the call stack, and it can pause between slices of bytes
+// (work-slices.ts): a 10 MB body never holds the event loop for its whole decoding. Strings that
+// are not UTF-8 are decoded with U+FFFD in place of the bad bytes, as every string stored is.
 
-export class ProtobufError extends Error {}
+import { formatPath, type PathSegment } from './json-path';
+import type { WorkSlices } from './work-slices';
+
+export class ProtobufError extends Error {
+  constructor(
+    readonly reason: string,
+    /** Where, as a JSON path of the decoded message (`resourceSpans[0].scopeSpans[0]`). */
+    readonly path: string,
+  ) {
+    super(path ? `${path}: ${reason}` : reason);
+  }
+}
+
+/** More elements of a `counted` field than the decoder was allowed (`maxCounted`). */
+export class TooManyElementsError extends Error {
+  constructor(readonly field: string) {
+    super(`more than the allowed number of ${field}`);
+  }
+}
 
 export type Scalar =
   | 'string'
@@ -28,9 +51,19 @@ export type Scalar =
 
 export type FieldSpec =
   | { name: string; type: Scalar; repeated?: boolean }
-  | { name: string; type: 'message'; schema: () => Schema; repeated?: boolean };
+  | {
+      name: string;
+      type: 'message';
+      schema: () => Schema;
+      repeated?: boolean;
+      /** Elements of this field count against `maxCounted` (the records a request maps to). */
+      counted?: boolean;
+    };
 
 export type Schema = Readonly<Record<number, FieldSpec>>;
+
+/** Messages inside messages; OTLP itself needs about 30 for an attribute nested 8 deep. */
+export const MAX_MESSAGE_DEPTH = 32;
 
 const WIRE_VARINT = 0;
 const WIRE_FIXED64 = 1;
@@ -51,142 +84,196 @@ const WIRE_OF: Record<Scalar, number> = {
   base64: WIRE_LENGTH,
 };
 
-const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** Not fatal: bytes that are not UTF-8 become U+FFFD. */
+const utf8 = new TextDecoder('utf-8');
+const TWO_32 = 2 ** 32;
+/** Below this high word, a 64-bit value is exact as a double (< 2^53). */
+const SAFE_HIGH = 2 ** 21;
 
-class Reader {
-  pos: number;
+/** One message being read: where it ends, its schema, what it became, and its place for errors. */
+interface Frame {
+  end: number;
+  schema: Schema;
+  out: Record<string, unknown>;
+  segment: PathSegment | undefined;
+  index: number | undefined;
+}
+
+class Decoder {
+  pos = 0;
   private readonly view: DataView;
+  readonly stack: Frame[] = [];
+  counted = 0;
 
-  constructor(
-    private readonly bytes: Uint8Array,
-    start: number,
-    readonly end: number,
-  ) {
-    this.pos = start;
+  constructor(private readonly bytes: Uint8Array) {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
+  fail(reason: string, field?: string): never {
+    const segments: PathSegment[] = [];
+    for (const frame of this.stack) {
+      if (frame.segment !== undefined) segments.push(frame.segment);
+      if (frame.index !== undefined) segments.push(frame.index);
+    }
+    if (field !== undefined) segments.push(field);
+    throw new ProtobufError(reason, formatPath(segments));
+  }
+
   /** A varint up to 2^53 as a number (tags, lengths, enums, 32-bit values). */
-  varint(): number {
+  varint(end: number): number {
     let result = 0;
     let multiplier = 1;
     for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw new ProtobufError('truncated varint');
+      if (this.pos >= end) this.fail('truncated varint');
       const byte = this.bytes[this.pos++]!;
       result += (byte & 0x7f) * multiplier;
       if (byte < 0x80) return result;
       multiplier *= 128;
     }
-    throw new ProtobufError('varint longer than 10 bytes');
+    this.fail('varint longer than 10 bytes');
   }
 
   /** A 64-bit varint, two's complement for negatives, as a BigInt. */
-  varint64(): bigint {
+  varint64(end: number): bigint {
     let result = 0n;
     let shift = 0n;
     for (let i = 0; i < 10; i++) {
-      if (this.pos >= this.end) throw new ProtobufError('truncated varint');
+      if (this.pos >= end) this.fail('truncated varint');
       const byte = this.bytes[this.pos++]!;
       result |= BigInt(byte & 0x7f) << shift;
       if (byte < 0x80) return BigInt.asIntN(64, result);
       shift += 7n;
     }
-    throw new ProtobufError('varint longer than 10 bytes');
+    this.fail('varint longer than 10 bytes');
   }
 
-  need(n: number): number {
-    if (n < 0 || this.pos + n > this.end) throw new ProtobufError('field runs past the end of its message');
+  need(n: number, end: number, field?: string): number {
+    if (n < 0 || this.pos + n > end) this.fail('field runs past the end of its message', field);
     const at = this.pos;
     this.pos += n;
     return at;
   }
 
-  fixed64(signed: boolean): string {
-    const at = this.need(8);
+  fixed64(signed: boolean, end: number): string {
+    const at = this.need(8, end);
+    const low = this.view.getUint32(at, true);
+    const high = this.view.getUint32(at + 4, true);
+    if (high < SAFE_HIGH) return String(high * TWO_32 + low);
     return (signed ? this.view.getBigInt64(at, true) : this.view.getBigUint64(at, true)).toString();
   }
 
-  skip(wire: number): void {
-    if (wire === WIRE_VARINT) this.varint64();
-    else if (wire === WIRE_FIXED64) this.need(8);
-    else if (wire === WIRE_LENGTH) this.need(this.varint());
-    else if (wire === WIRE_FIXED32) this.need(4);
-    else throw new ProtobufError(`unsupported wire type ${wire}`);
+  skip(wire: number, end: number): void {
+    if (wire === WIRE_VARINT) this.varint64(end);
+    else if (wire === WIRE_FIXED64) this.need(8, end);
+    else if (wire === WIRE_LENGTH) this.need(this.varint(end), end);
+    else if (wire === WIRE_FIXED32) this.need(4, end);
+    else this.fail(`unsupported wire type ${wire}`);
   }
 
-  scalar(type: Scalar): unknown {
+  scalar(type: Scalar, end: number, field: string): unknown {
     switch (type) {
       case 'string': {
-        const at = this.need(this.varint());
-        try {
-          return utf8.decode(this.bytes.subarray(at, this.pos));
-        } catch {
-          throw new ProtobufError('a string field is not UTF-8');
-        }
+        const at = this.need(this.varint(end), end, field);
+        return utf8.decode(this.bytes.subarray(at, this.pos));
       }
       case 'bool':
-        return this.varint() !== 0;
+        return this.varint(end) !== 0;
       case 'varint':
-        return this.varint();
+        return this.varint(end);
       case 'int64':
-        return this.varint64().toString();
+        return this.varint64(end).toString();
       case 'sint': {
-        const n = this.varint();
+        const n = this.varint(end);
         return n % 2 === 0 ? n / 2 : -(n + 1) / 2;
       }
       case 'fixed64':
-        return this.fixed64(false);
+        return this.fixed64(false, end);
       case 'sfixed64':
-        return this.fixed64(true);
+        return this.fixed64(true, end);
       case 'fixed32':
-        return this.view.getUint32(this.need(4), true);
+        return this.view.getUint32(this.need(4, end), true);
       case 'double':
-        return this.view.getFloat64(this.need(8), true);
+        return this.view.getFloat64(this.need(8, end), true);
       case 'hex': {
-        const at = this.need(this.varint());
-        let hex = '';
-        for (let i = at; i < this.pos; i++) hex += HEX[this.bytes[i]!];
-        return hex;
+        const at = this.need(this.varint(end), end, field);
+        return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + at, this.pos - at).toString('hex');
       }
       case 'base64': {
-        const at = this.need(this.varint());
+        const at = this.need(this.varint(end), end, field);
         return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + at, this.pos - at).toString('base64');
       }
     }
   }
+}
 
-  message(schema: Schema, depth: number): Record<string, unknown> {
-    // AnyValue nests without limit in principle; a request that nests this deep is an attack.
-    if (depth > 32) throw new ProtobufError('message nested more than 32 levels deep');
-    const out: Record<string, unknown> = {};
-    while (this.pos < this.end) {
-      const tag = this.varint();
-      const field = schema[Math.floor(tag / 8)];
-      const wire = tag & 7;
-      if (!field) {
-        this.skip(wire);
-        continue;
-      }
-      let value: unknown;
-      if (field.type === 'message') {
-        if (wire !== WIRE_LENGTH) throw new ProtobufError(`${field.name}: wrong wire type ${wire}`);
-        const length = this.varint();
-        const at = this.need(length);
-        value = new Reader(this.bytes, at, at + length).message(field.schema(), depth + 1);
-      } else {
-        if (wire !== WIRE_OF[field.type]) throw new ProtobufError(`${field.name}: wrong wire type ${wire}`);
-        value = this.scalar(field.type);
-      }
-      if (!field.repeated) out[field.name] = value;
-      else if (Array.isArray(out[field.name])) (out[field.name] as unknown[]).push(value);
-      else out[field.name] = [value];
-    }
-    return out;
-  }
+export interface DecodeOptions {
+  /** Pauses between slices of `slices.every` bytes. */
+  slices?: WorkSlices;
+  /** The most elements of `counted` fields, all together; beyond: TooManyElementsError. */
+  maxCounted?: number;
 }
 
 /** `bytes` decoded as a message of `schema`; throws ProtobufError when it is not one. */
-export function decodeProtobuf(bytes: Uint8Array, schema: Schema): Record<string, unknown> {
-  return new Reader(bytes, 0, bytes.length).message(schema, 0);
+export async function decodeProtobuf(
+  bytes: Uint8Array,
+  schema: Schema,
+  options: DecodeOptions = {},
+): Promise<Record<string, unknown>> {
+  const d = new Decoder(bytes);
+  const root: Record<string, unknown> = {};
+  d.stack.push({ end: bytes.length, schema, out: root, segment: undefined, index: undefined });
+  const { slices } = options;
+  const maxCounted = options.maxCounted ?? Number.POSITIVE_INFINITY;
+  let sliceStart = 0;
+  while (d.stack.length > 0) {
+    const frame = d.stack[d.stack.length - 1]!;
+    if (d.pos >= frame.end) {
+      d.stack.pop();
+      continue;
+    }
+    if (slices?.add(d.pos - sliceStart)) await slices.pause();
+    sliceStart = d.pos;
+    const tag = d.varint(frame.end);
+    const field = frame.schema[Math.floor(tag / 8)];
+    const wire = tag & 7;
+    if (!field) {
+      d.skip(wire, frame.end);
+      continue;
+    }
+    let value: unknown;
+    let child: Frame | undefined;
+    if (field.type === 'message') {
+      if (wire !== WIRE_LENGTH) d.fail(`wrong wire type ${wire}`, field.name);
+      const length = d.varint(frame.end);
+      const at = d.need(length, frame.end, field.name);
+      d.pos = at;
+      value = {};
+      child = {
+        end: at + length,
+        schema: field.schema(),
+        out: value as Record<string, unknown>,
+        segment: field.name,
+        index: undefined,
+      };
+      if (field.counted && ++d.counted > maxCounted) throw new TooManyElementsError(field.name);
+    } else {
+      if (wire !== WIRE_OF[field.type]) d.fail(`wrong wire type ${wire}`, field.name);
+      value = d.scalar(field.type, frame.end, field.name);
+    }
+    if (!field.repeated) frame.out[field.name] = value;
+    else {
+      const list = frame.out[field.name];
+      if (Array.isArray(list)) list.push(value);
+      else frame.out[field.name] = [value];
+      if (child) child.index = (frame.out[field.name] as unknown[]).length - 1;
+    }
+    if (child) {
+      if (d.stack.length > MAX_MESSAGE_DEPTH) {
+        d.stack.push(child);
+        d.fail(`messages nested more than ${MAX_MESSAGE_DEPTH} levels deep`);
+      }
+      d.stack.push(child);
+    }
+  }
+  return root;
 }

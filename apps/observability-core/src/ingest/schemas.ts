@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import {
+  MAX_FRAME_POSITION,
+  MAX_METRIC_MAGNITUDE,
+  MAX_PROPERTIES_DEPTH,
+  MAX_RATING,
+  MAX_READ_SPAN_DURATION_MS,
+  MIN_SAMPLE_RATE,
+} from './value-bounds';
 
 // The ingest format (docs/ingest.md), one strict schema per record type. Strict objects
 // reject unknown keys, which is how a `project_id` smuggled into a record is refused: records
@@ -14,10 +22,14 @@ export const timestamp = z
 
 const text = (max: number) => z.string().min(1).max(max);
 const id = text(200);
+export const ALL_ZEROS = /^0+$/;
+
+/** An id of `length` hex characters; all zeros is W3C's "invalid id", never a real one. */
 const hex = (length: number) =>
   z
     .string()
     .regex(new RegExp(`^[0-9a-fA-F]{${length}}$`), `must be ${length} hex characters`)
+    .refine((v) => !ALL_ZEROS.test(v), 'must not be all zeros (an invalid id)')
     .transform((v) => v.toLowerCase());
 
 /** Free-form attributes; scalar values are kept as strings. */
@@ -47,8 +59,8 @@ export const logRecord = z.strictObject({
 const frame = z.strictObject({
   function: z.string().max(1024),
   file: z.string().max(1024),
-  line: z.number().int().nonnegative().optional(),
-  column: z.number().int().nonnegative().optional(),
+  line: z.number().int().nonnegative().max(MAX_FRAME_POSITION).optional(),
+  column: z.number().int().nonnegative().max(MAX_FRAME_POSITION).optional(),
   in_app: z.boolean().optional(),
   address: z.string().max(64).optional(),
   module: z.string().max(1024).optional(),
@@ -80,7 +92,7 @@ export const crashRecord = z.strictObject({
 export const metricRecord = z.strictObject({
   timestamp,
   name: text(200),
-  value: z.number().finite(),
+  value: z.number().finite().min(-MAX_METRIC_MAGNITUDE).max(MAX_METRIC_MAGNITUDE),
   unit: text(50).optional(),
   platform: text(50).optional(),
   app_version: text(100).optional(),
@@ -98,20 +110,45 @@ export const spanRecord = z.strictObject({
   operation: text(500),
   service: text(200).optional(),
   start_time: timestamp,
-  duration_ms: z.number().finite().nonnegative(),
+  /** Also at most the configured span retention (validate-batch.ts). */
+  duration_ms: z.number().finite().nonnegative().max(MAX_READ_SPAN_DURATION_MS),
   attributes: attributes.optional(),
   user_id: id.optional(),
   session_id: id.optional(),
   /** The head-sampling rate in force; 0 (like absent) means everything was sampled. */
   sample_rate: z
     .number()
-    .min(0)
-    .max(1)
+    .refine(
+      (r) => r === 0 || (r >= MIN_SAMPLE_RATE && r <= 1),
+      `must be between ${MIN_SAMPLE_RATE} and 1 (or 0: everything sampled)`,
+    )
     .default(1)
     .transform((r) => (r === 0 ? 1 : r)),
 });
 
 const MAX_PROPERTIES_CHARS = 16384;
+
+/**
+ * What is wrong with event properties, checked without recursion (a 2,000-deep value must not
+ * overflow the stack): nesting, JSON values only, then the size of their JSON text.
+ */
+function propertiesProblem(properties: Record<string, unknown>): string | undefined {
+  const stack: [unknown, number][] = [[properties, 0]];
+  while (stack.length > 0) {
+    const [value, depth] = stack.pop()!;
+    if (depth > MAX_PROPERTIES_DEPTH) return `nested more than ${MAX_PROPERTIES_DEPTH} levels deep`;
+    if (typeof value === 'number' && !Number.isFinite(value)) return 'numbers must be finite';
+    if (typeof value !== 'object' || value === null) {
+      if (!['string', 'number', 'boolean'].includes(typeof value) && value !== null)
+        return 'values must be JSON';
+      continue;
+    }
+    for (const child of Object.values(value)) stack.push([child, depth + 1]);
+  }
+  if (JSON.stringify(properties).length > MAX_PROPERTIES_CHARS)
+    return `at most ${MAX_PROPERTIES_CHARS} characters as JSON`;
+  return undefined;
+}
 
 export const eventRecord = z.strictObject({
   timestamp,
@@ -121,11 +158,11 @@ export const eventRecord = z.strictObject({
   platform: text(50).optional(),
   app_version: text(100).optional(),
   properties: z
-    .record(z.string().max(200), z.json())
-    .refine(
-      (p) => JSON.stringify(p).length <= MAX_PROPERTIES_CHARS,
-      `at most ${MAX_PROPERTIES_CHARS} characters`,
-    )
+    .record(z.string().max(200), z.unknown())
+    .superRefine((p, ctx) => {
+      const problem = propertiesProblem(p);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem });
+    })
     .optional(),
 });
 
@@ -135,20 +172,25 @@ export const feedbackRecord = z.strictObject({
   user_id: id,
   session_id: id.optional(),
   message: text(16384),
-  rating: z.number().finite().min(0).max(10).optional(),
+  rating: z.number().finite().min(0).max(MAX_RATING).optional(),
   platform: text(50).optional(),
   app_version: text(100).optional(),
 });
 
-export const sessionRecord = z.strictObject({
-  session_id: id,
-  user_id: id,
-  started_at: timestamp,
-  ended_at: timestamp.optional(),
-  status: z.enum(['ok', 'crashed', 'anr', 'abnormal']),
-  platform: text(50),
-  app_version: text(100),
-});
+export const sessionRecord = z
+  .strictObject({
+    session_id: id,
+    user_id: id,
+    started_at: timestamp,
+    ended_at: timestamp.optional(),
+    status: z.enum(['ok', 'crashed', 'anr', 'abnormal']),
+    platform: text(50),
+    app_version: text(100),
+  })
+  .refine((s) => s.ended_at === undefined || s.ended_at >= s.started_at, {
+    message: 'must not be before started_at',
+    path: ['ended_at'],
+  });
 
 export const experimentRecord = z
   .strictObject({
