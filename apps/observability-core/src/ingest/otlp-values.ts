@@ -48,7 +48,7 @@ function plainOf(value: OtlpObject, depth: number, where: BodyPath, out: OtlpOut
   const array = objectAt(value, 'arrayValue', where, out);
   const map = array ? undefined : objectAt(value, 'kvlistValue', where, out);
   if (!array && !map) return undefined;
-  if (depth >= MAX_VALUE_DEPTH) {
+  if (depth > MAX_VALUE_DEPTH) {
     out.problem(where, `nested more than ${MAX_VALUE_DEPTH} levels deep (arrays and maps in values)`);
     throw new TooDeep();
   }

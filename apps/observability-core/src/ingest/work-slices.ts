@@ -9,6 +9,8 @@ export const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediat
 
 export class WorkSlices {
   private done = 0;
+  /** Units of work counted so far (tests check where a refusal stopped). */
+  total = 0;
   /** Pauses taken so far (tests count them). */
   pauses = 0;
   /** The most units done between two pauses (tests check it against `every`). */
@@ -23,6 +25,7 @@ export class WorkSlices {
   /** Counts `units` of work; true when the slice is full and the caller should `await pause()`. */
   add(units = 1): boolean {
     this.done += units;
+    this.total += units;
     return this.done >= this.every;
   }
 
