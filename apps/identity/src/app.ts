@@ -5,6 +5,7 @@ import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
 import { notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
+import { clientAddressResolver } from './client-address';
 import type { IdentityContext } from './context';
 import { identityErrorHandler, requireInternalSecret } from './http';
 import { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
@@ -47,6 +48,7 @@ export function createIdentityApp(deps: IdentityDeps): Express {
       deps.invalidations ??
       createInvalidationHub({ db: deps.db, logger: deps.logger, metrics: deps.metrics }),
     checkpoints: deps.checkpoints,
+    clientAddress: clientAddressResolver(deps.internalSecret),
   };
   const app = express();
   app.disable('x-powered-by');

@@ -1,6 +1,7 @@
 import type { Metrics } from '@svc/metrics';
 import type { Postgres } from '@svc/postgres';
 import type { Logger } from '@svc/tool-kit';
+import type { Request } from 'express';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
 import type { InvalidationHub } from './invalidation/hub';
 
@@ -17,4 +18,6 @@ export interface IdentityContext {
   invalidations: InvalidationHub;
   /** Where each committed audit append is anchored, outside the database. */
   checkpoints: CheckpointStore;
+  /** The address a password check is throttled under (client-address.ts). */
+  clientAddress: (req: Request) => string;
 }

@@ -159,6 +159,30 @@ export const identityMigrations: Migration[] = [
         WHERE token_id IS NOT NULL;
     `,
   },
+  {
+    // Failed password checks (docs/console.md, sign-in throttling), in the store rather than in
+    // memory: a restart must not hand a guesser fresh attempts, and every identity instance must
+    // see the same counters. Keys are digests of the account and address (throttle/keys.ts).
+    // scope: 'pair' (an account from one address), 'account', 'address'.
+    id: '0007_password_throttle',
+    sql: `
+      CREATE TABLE password_throttle (
+        scope text NOT NULL CHECK (scope IN ('pair', 'account', 'address')),
+        key text NOT NULL,
+        failures integer NOT NULL,
+        last_failure_at timestamptz NOT NULL,
+        locked_until timestamptz NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX password_throttle_last_failure ON password_throttle (last_failure_at);
+      -- Addresses that signed in to an account: in good standing with it (throttle/policy.ts).
+      CREATE TABLE password_known_addresses (
+        pair_key text PRIMARY KEY,
+        last_success_at timestamptz NOT NULL
+      );
+      CREATE INDEX password_known_addresses_last_success ON password_known_addresses (last_success_at);
+    `,
+  },
 ];
 
 /** Brings the identity schema up to date; safe at every start. */

@@ -13,6 +13,7 @@ import {
   logOriginsChange,
 } from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
+import { passwordGuard } from '../password-guard';
 import { decoyPasswordHash, verifyPassword } from '../passwords';
 import {
   allowedOriginsBody,
@@ -48,15 +49,18 @@ const sessionOf = (res: Response) => res.locals.session as ConsoleSession;
 /** The human-facing API of the web console: session bearer from login, never an MCP token. */
 export function consoleRouter(ctx: IdentityContext): Router {
   const router = express.Router();
+  const passwords = passwordGuard(ctx);
 
   router.post('/v1/login', async (req, res) => {
     const body = parseRequest(loginBody, req.body);
+    const address = ctx.clientAddress(req);
     const user = await findUserByEmail(ctx.db, body.email);
-    const matches = await verifyPassword(body.password, user?.password_hash ?? (await decoyPasswordHash()));
-    if (!user || !matches) {
-      ctx.logger.warn({ event: 'console_login_failed' }, 'console login refused');
-      throw new UnauthorizedError('bad_credentials');
-    }
+    // An unknown email is checked (against a decoy) and throttled exactly as a known one.
+    const matches = await passwords.check({ kind: 'login', account: body.email, address }, async () => {
+      const ok = await verifyPassword(body.password, user?.password_hash ?? (await decoyPasswordHash()));
+      return ok && user !== undefined;
+    });
+    if (!user || !matches) throw new UnauthorizedError('bad_credentials');
     const sessionToken = `svc_ses_${randomSecret(32)}`;
     const now = ctx.clock();
     const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
@@ -124,12 +128,15 @@ export function consoleRouter(ctx: IdentityContext): Router {
 
   router.post('/v1/step-up', async (req, res) => {
     const { password } = parseRequest(stepUpBody, req.body);
+    const address = ctx.clientAddress(req);
     const session = sessionOf(res);
     const user = await getUser(ctx.db, session.userId);
-    if (!user || !(await verifyPassword(password, user.password_hash))) {
-      ctx.logger.warn({ event: 'console_step_up_failed', user_id: session.userId }, 'step-up refused');
-      throw new UnauthorizedError('step_up_failed');
-    }
+    if (!user) throw new UnauthorizedError('invalid_session');
+    // The same counters as the account's sign-in: a stolen session is no way around them.
+    const matches = await passwords.check({ kind: 'step_up', account: user.email, address }, () =>
+      verifyPassword(password, user.password_hash),
+    );
+    if (!matches) throw new UnauthorizedError('step_up_failed');
     const until = new Date(ctx.clock().getTime() + STEP_UP_WINDOW_MS);
     await setStepUp(ctx.db, session.sha256, until);
     res.json({ step_up_until: until.toISOString() });

@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createNoopMetrics } from '@svc/metrics';
+import { createPromMetrics, type Metrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
@@ -50,6 +50,8 @@ export interface Harness {
   checkpointKey: string;
   clock: { now: number };
   logs: LogLine[];
+  /** The app's metrics (Prometheus text via render()). */
+  metrics: Metrics;
   /** Authenticated internal call. */
   internal: (method: 'get' | 'post' | 'put' | 'delete', path: string) => request.Test;
   /** Closes the app's stores; a temporary checkpoint dir is removed, a given one kept. */
@@ -73,11 +75,12 @@ export async function startHarness(db?: Postgres, options: HarnessOptions = {}):
   const checkpointDir = options.checkpoints?.dir ?? temporary!;
   const checkpointKey = options.checkpoints?.key ?? newCheckpointKey();
   const checkpoints = await openFileCheckpointStore({ dir: checkpointDir, key: checkpointKey, logger });
+  const metrics = createPromMetrics({ prefix: 'svc_identity_', defaultMetrics: false });
   const app = createIdentityApp({
     db: store,
     internalSecret: SECRET,
     logger,
-    metrics: createNoopMetrics(),
+    metrics,
     now: () => clock.now,
     ingestEndpoint: 'http://ingest.example:8080',
     checkpoints,
@@ -90,6 +93,7 @@ export async function startHarness(db?: Postgres, options: HarnessOptions = {}):
     checkpointKey,
     clock,
     logs,
+    metrics,
     internal: (method, path) => request(app)[method](path).set('X-Internal-Secret', SECRET),
     async close() {
       await checkpoints.close();

@@ -1,0 +1,36 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
+import { UnauthorizedError, UserInputError } from '@svc/tool-kit';
+import type { Request } from 'express';
+
+/**
+ * The browser's address, sent by the web console with its password checks: identity itself only
+ * sees the console's. Honoured only together with the internal secret, so nobody else can choose
+ * the address their attempts are counted under.
+ */
+export const CLIENT_ADDRESS_HEADER = 'x-svc-client-address';
+
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * The address a password check is throttled under: the socket's, or the console's
+ * X-Svc-Client-Address when the request also carries the internal secret. The header without a
+ * valid secret is a 401 (a forged address is refused, not quietly ignored); a value that is not
+ * an IP address is a 400.
+ */
+export function clientAddressResolver(internalSecret: string): (req: Request) => string {
+  const expected = digest(internalSecret);
+  return (req) => {
+    const forwarded = req.get(CLIENT_ADDRESS_HEADER);
+    if (forwarded === undefined) return req.socket.remoteAddress ?? 'unknown';
+    const secret = req.get('x-internal-secret');
+    if (secret === undefined || !timingSafeEqual(digest(secret), expected)) {
+      throw new UnauthorizedError(secret === undefined ? 'missing_internal_secret' : 'wrong_internal_secret');
+    }
+    const address = forwarded.trim();
+    if (isIP(address) === 0) {
+      throw new UserInputError(`${CLIENT_ADDRESS_HEADER} must be an IPv4 or IPv6 address.`);
+    }
+    return address;
+  };
+}
