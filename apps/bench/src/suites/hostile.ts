@@ -54,19 +54,30 @@ async function victimOf(stack: SpawnedStack): Promise<Victim> {
       body: JSON.stringify(body),
     }).then((r) => r.json() as Promise<Record<string, string>>);
   const key = await admin('/ingest-keys', { project_id });
-  const recent = await fetch(new URL('/v1/tools/crash.recent', urls.gateway), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-    body: JSON.stringify({ limit: 1 }),
-  }).then((r) => r.json() as Promise<{ items: { event_id: string }[] }>);
-  return {
-    token: token!,
-    key: { key_id: key.key_id!, secret: key.secret! },
-    eventId: recent.items[0]!.event_id,
-  };
+  // B's own crash, the one it looks up: a point lookup by event id.
+  const eventId = `bench-victim-${randomUUID()}`;
+  const ts = new Date().toISOString();
+  const stored = await signedFetch(urls.core, '/ingest/v1/batch', key as Victim['key'], {
+    body: JSON.stringify({
+      crashes: [
+        {
+          event_id: eventId,
+          timestamp: ts,
+          error_type: 'TypeError',
+          message: 'victim crash',
+          frames: [{ function: 'checkout', file: 'cart.js', line: 1, in_app: true }],
+          breadcrumbs: [],
+          platform: 'web',
+          app_version: '1.0.0',
+          device_os: 'Linux',
+        },
+      ],
+    }),
+  });
+  if (stored.status !== 200) throw new Error(`B's crash: ${stored.status} ${await stored.text()}`);
+  return { token: token!, key: { key_id: key.key_id!, secret: key.secret! }, eventId };
 }
 
-/** B's point lookups and ingest until `until` resolves. */
 async function victimLoad(stack: SpawnedStack, b: Victim, until: Promise<unknown>): Promise<HostilePhase> {
   let done = false;
   void until.then(() => {
