@@ -3,6 +3,7 @@ import type { ClickHouse } from '@svc/clickhouse';
 import { MAX_CLOCK_SKEW_SECONDS } from '@svc/ingest-auth';
 import { BackendUnavailableError, ConflictError, UserInputError } from '@svc/tool-kit';
 import { toChTime } from '../storage/time';
+import type { RequestTokens } from './write-batch';
 
 // Ingest replay and retry (docs/ingest.md, "Retries and replays").
 //
@@ -15,10 +16,18 @@ import { toChTime } from '../storage/time';
 // The signature check runs whatever Idempotency-Key comes with it: the key is not signed, so a
 // replayed request under a fresh key is still refused.
 //
-// A request that failed half-way (storage down after the logs went in) is not remembered, so its
-// retry runs again; every insert carries a deduplication token of the request and the tables drop
-// a block whose token they already took. Memory is a cache: the table `ingest_requests` (one day)
-// is what makes this hold across restarts and between core replicas.
+// A request that was not acknowledged (it failed half-way, storage down after the logs went in;
+// or the process was killed after its rows went in and before it was remembered) is not
+// remembered, so its retry runs again, and must add only what the first try did not store. Every
+// row carries a hash of its request's token (stored-rows.ts), so a retry that may follow such a
+// try is told `mayBeStored` and the writer looks up, table by table, what is there already. The
+// lookup costs an engine query, so it is made only when an earlier try cannot be ruled out: one
+// of this process that was not accepted (remembered as unsettled), or one of a process before it
+// (a sole writer knows every try since it started: a request signed later than that plus the
+// clock skew, or a body past an exporter's retry window, cannot have been tried before; an
+// Idempotency-Key can name a try of any time; a server's other replicas may have tried anything).
+// Memory is a cache: the table `ingest_requests` (one day) is what makes acceptance hold across
+// restarts and between core replicas.
 //
 // An embedded store has one writer, this process: what it accepted is in its memory, and what the
 // process before it accepted in the last minutes is loaded at start (one query), so no request
@@ -53,8 +62,8 @@ export type ReplayDecision =
   | { kind: 'replayed'; accepted: Record<string, number> }
   | {
       kind: 'fresh';
-      /** The deduplication token for the insert into `table`. */
-      tokenFor(table: string): string;
+      /** The deduplication token for the insert into `table`; says if a try may have stored rows. */
+      tokenFor: RequestTokens;
       /** Remember the request as accepted (after every insert succeeded). */
       accepted(counts: Record<string, number>): Promise<void>;
       /** Forget the request is in progress (it failed; a retry runs again). */
@@ -125,8 +134,12 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
   const memoryEntries = deps.memoryEntries ?? MEMORY_ENTRIES;
   const memory = new Map<string, Remembered>();
   const inFlight = new Set<string>();
+  /** Requests this process tried and did not (yet) accept, by slot: when tried. */
+  const unsettled = new Map<string, number>();
   /** When the newest entry memory had to drop was accepted: before it, memory is incomplete. */
   let newestForgotten = 0;
+  /** When the newest unsettled try memory had to drop was made: before it, tries are unknown. */
+  let newestForgottenTry = 0;
   /** Memory knows every request accepted after this: a sole writer's start, earlier once loaded. */
   let completeSince = deps.soleWriterSince;
   const slot = (keyId: string, requestKey: string) => `${keyId}\u0000${requestKey}`;
@@ -139,6 +152,24 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
       memory.delete(oldest);
     }
   }
+
+  /** `ids` are being tried: unsettled until accepted. Insertion order is age order. */
+  function tried(ids: readonly string[]): void {
+    const at = deps.now();
+    for (const id of ids) {
+      unsettled.delete(id);
+      unsettled.set(id, at);
+    }
+    while (unsettled.size > memoryEntries) {
+      const [oldest, when] = unsettled.entries().next().value as [string, number];
+      newestForgottenTry = Math.max(newestForgottenTry, when);
+      unsettled.delete(oldest);
+    }
+  }
+
+  /** Every try made after `ms` is known: this process's own, not one of another process. */
+  const triesKnownAfter = (ms: number) =>
+    deps.soleWriterSince !== undefined && ms > deps.soleWriterSince && ms > newestForgottenTry;
 
   function remember(keyId: string, requestKey: string, value: Remembered): void {
     const id = slot(keyId, requestKey);
@@ -242,6 +273,8 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
     keys: string[];
     /** Whether this process's memory alone can tell if it was accepted before. */
     memoryKnowsAll: boolean;
+    /** The earliest an earlier try of it can have been made (-Infinity: any time). */
+    earliestTry: number;
   }
 
   /**
@@ -273,12 +306,14 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
       release();
       throw err;
     }
+    const mayBeStored = reserved.some((id) => unsettled.has(id)) || !triesKnownAfter(request.earliestTry);
+    tried(reserved);
     // The token names the request, not its rows: a retry whose rows differ in ingest time only
     // is still the same write.
     const tokenBase = sha256(`${keyId}\u0000${keys[0]}`);
     return {
       kind: 'fresh',
-      tokenFor: (table) => `ingest:${tokenBase}:${table}`,
+      tokenFor: Object.assign((table: string) => `ingest:${tokenBase}:${table}`, { mayBeStored }),
       release,
       async accepted(counts) {
         const accepted = JSON.stringify(counts);
@@ -296,6 +331,7 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
             })),
           );
           for (const requestKey of keys) remember(keyId, requestKey, { bodySha256, accepted, at });
+          for (const id of reserved) unsettled.delete(id);
         } finally {
           release();
         }
@@ -324,6 +360,8 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
           bodySha256,
           keys: idempotencyKey ? [idempotencyKey, signatureKey] : [signatureKey],
           memoryKnowsAll: idempotencyKey === undefined && memoryCompleteAfter(acceptedAfter),
+          // A retry under a key is signed anew: its first try may be of any time.
+          earliestTry: idempotencyKey === undefined ? acceptedAfter : Number.NEGATIVE_INFINITY,
         },
         (key) =>
           new ConflictError(
@@ -361,6 +399,7 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
           // of a body a previous process took is not to be expected (and its token still drops
           // it when it was inserted alone).
           memoryKnowsAll: memoryCompleteAfter(deps.now() - BODY_RETRY_WINDOW_MS),
+          earliestTry: deps.now() - BODY_RETRY_WINDOW_MS,
         },
         // Retryable: the first may yet fail, and an exporter drops what a 4xx refuses.
         () => new BackendUnavailableError('ingest', 1),

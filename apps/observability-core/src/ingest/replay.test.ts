@@ -196,6 +196,62 @@ describe('ingest replays and retries', () => {
     }
   });
 
+  it('completes, after a restart, batches whose logs went in merged with each other and whose spans did not', async () => {
+    // The first request's logs insert waits at a gate; two keyed batches queue behind it, so their
+    // logs go in together, as one insert under a token of the group; then their spans fail.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    let gated = true;
+    let lookups = 0;
+    let queries = 0;
+    const inserted: number[] = [];
+    const flaky: ClickHouse = {
+      ...h.ch,
+      query: async (sql, params, options) => {
+        queries++;
+        try {
+          return await h.ch.query(sql, params, options);
+        } finally {
+          queries--;
+          if (sql.includes('ingest_requests')) lookups++;
+        }
+      },
+      insert: async (table, rows, options) => {
+        if (table === 'logs' && gated) {
+          gated = false;
+          await gate;
+        }
+        if (table === 'spans') throw new Error('connection reset');
+        await h.ch.insert(table, rows, options);
+        if (table === 'logs') inserted.push(rows.length);
+      },
+    };
+    const app = appOn(flaky);
+    const first = send(app, { logs: batch('merged-first').logs }, { ts: TS - 40 }).then((r) => r.status);
+    while (gated) await new Promise((r) => setTimeout(r, 5));
+    const merged = ['merged-a', 'merged-b'].map((tag) =>
+      send(app, batch(tag), { idempotencyKey: tag, ts: TS - 30 }).then((r) => r.status),
+    );
+    // Both looked their key up, and whatever else they ask the engine before their logs insert:
+    // nothing else on the way waits on I/O.
+    for (let settled = 0; settled < 3; ) {
+      await new Promise((r) => setTimeout(r, 5));
+      settled = lookups >= 2 && queries === 0 ? settled + 1 : 0;
+    }
+    open();
+    expect([await first, ...(await Promise.all(merged))]).toEqual([200, 503, 503]);
+    expect(inserted).toEqual([20, 40]);
+
+    // A new process on the same store: the group's token is all the engine knows of those logs.
+    const restarted = appOn(h.ch);
+    for (const tag of ['merged-a', 'merged-b']) {
+      await send(restarted, batch(tag), { idempotencyKey: tag }).expect(200);
+      expect([tag, await stored(h.ch, tag)]).toEqual([tag, ONCE]);
+    }
+  });
+
   it('refuses a repeat while the first is still being written', async () => {
     let unblock!: () => void;
     const gate = new Promise<void>((resolve) => {
@@ -354,6 +410,60 @@ describe('the replay guard of an embedded store (the only process writing it)', 
     expect(failed).toHaveLength(1);
     // A body a previous process may have taken must be looked up, and the lookup fails too.
     await expect(guard.beginBody(body('k-broken', 'x'))).rejects.toThrow('engine down');
+  });
+
+  it('tells the writer to look for rows of an earlier try only when one may have been made', async () => {
+    let clock = NOW + 3_600_000;
+    const guard = createReplayGuard({ ch: h.ch, now: () => clock, soleWriterSince: NOW });
+    await guard.loaded;
+    /** Whether the request would be told an earlier try may have stored rows; settled as `outcome`. */
+    async function mayBeStored(
+      decision: Promise<Awaited<ReturnType<typeof guard.begin>>>,
+      outcome: 'accepted' | 'failed' = 'accepted',
+    ): Promise<boolean> {
+      const fresh = await decision;
+      if (fresh.kind !== 'fresh') throw new Error('expected a fresh request');
+      if (outcome === 'accepted') await fresh.accepted({ logs: 1 });
+      else fresh.release();
+      return fresh.tokenFor.mayBeStored === true;
+    }
+    const later = TS + 3600;
+    // Signed after this process started (plus the clock skew): no other process can have tried it.
+    expect(await mayBeStored(guard.begin(identity('k-try', later)), 'failed')).toBe(false);
+    // It failed: its retry (the same bytes) may find some of its rows, until it is accepted.
+    expect(await mayBeStored(guard.begin(identity('k-try', later)), 'failed')).toBe(true);
+    expect(await mayBeStored(guard.begin(identity('k-try', later)))).toBe(true);
+    expect(await mayBeStored(guard.begin(identity('k-try', later + 1)))).toBe(false);
+    // Signed within the clock skew of the start: the process before may have tried it.
+    expect(await mayBeStored(guard.begin(identity('k-try', TS + 100)))).toBe(true);
+    // A retry under an Idempotency-Key is signed anew: its first try may be of any time.
+    expect(await mayBeStored(guard.begin(identity('k-try', later + 2, 'key-try')))).toBe(true);
+    // An exporter's body: past its retry window of the start, only this process can have tried it.
+    expect(await mayBeStored(guard.beginBody(body('k-try', 'late body')))).toBe(false);
+    clock = NOW + 60_000;
+    expect(await mayBeStored(guard.beginBody(body('k-try', 'early body')))).toBe(true);
+    // Not the only writer (a ClickHouse server): another replica may have tried anything.
+    const replica = createReplayGuard({ ch: h.ch, now: () => NOW + 3_600_000 });
+    expect(await mayBeStored(replica.begin(identity('k-try', later + 3)))).toBe(true);
+  });
+
+  it('looks for rows of earlier tries it no longer remembers, back to the newest it forgot', async () => {
+    let clock = NOW + 3_600_000;
+    const guard = createReplayGuard({ ch: h.ch, now: () => clock, soleWriterSince: NOW, memoryEntries: 1 });
+    await guard.loaded;
+    const later = TS + 3600;
+    for (const ts of [later + 10, later + 11]) {
+      const failed = await guard.begin(identity('k-forgot', ts));
+      if (failed.kind === 'fresh') failed.release();
+    }
+    // Memory holds one unsettled try: the first was dropped, so a request that might be its
+    // retry (signed no later than the skew after it was tried) is looked up.
+    const maybe = await guard.begin(identity('k-forgot', later + 12));
+    expect(maybe.kind === 'fresh' && maybe.tokenFor.mayBeStored).toBe(true);
+    if (maybe.kind === 'fresh') await maybe.accepted({ logs: 1 });
+    clock += 600_000;
+    const past = await guard.begin(identity('k-forgot', Math.floor(clock / 1000)));
+    expect(past.kind === 'fresh' && past.tokenFor.mayBeStored).toBe(false);
   });
 
   it('answers a body accepted before as a replay, and one still being written with a retryable 503', async () => {

@@ -4,6 +4,7 @@ import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
 import type { Symbolicator } from '../symbolication/symbolicator';
 import { rowsOf } from './rows';
 import { RECORD_TYPES, type RecordType, type ValidBatch } from './schemas';
+import { findStored, notYetStored, type PendingRows, ROW_TOKEN_COLUMN, rowTokenOf } from './stored-rows';
 
 export interface BatchWriterDeps {
   ch: ClickHouse;
@@ -14,14 +15,27 @@ export interface BatchWriterDeps {
   symbolicator?: Symbolicator;
 }
 
+/** A request's deduplication token for its insert into `table`. */
+export interface RequestTokens {
+  (table: string): string;
+  /**
+   * An earlier try of the same request may have stored some of its rows and not been
+   * acknowledged (it failed part-way, or the process ended first): the writer then looks up what
+   * each table holds of it before inserting (replay-guard.ts decides).
+   */
+  readonly mayBeStored?: boolean;
+}
+
 /**
  * Writes a validated batch into one project, table by table, each insert under the deduplication
- * token `tokenFor(table)` (a retried request adds nothing twice). Returns the rows written per type.
+ * token `tokenFor(table)`, each row carrying a hash of it (stored-rows.ts). A retried request adds
+ * nothing twice: when `tokenFor.mayBeStored`, only the rows no earlier try stored go in. Returns
+ * the rows of the batch per type (stored now or before).
  */
 export type BatchWriter = (
   batch: ValidBatch,
   projectId: string,
-  tokenFor: (table: string) => string,
+  tokenFor: RequestTokens,
 ) => Promise<Record<RecordType, number>>;
 
 /**
@@ -30,21 +44,45 @@ export type BatchWriter = (
  */
 export function createBatchWriter(deps: BatchWriterDeps): BatchWriter {
   const accepted = deps.metrics.counter('core_ingest_records_total', 'Ingested records by type', ['type']);
+  const storageDown = (err: unknown, context: Record<string, unknown>) => {
+    deps.logger.error({ err, ...context }, 'ingest insert failed');
+    return new BackendUnavailableError('storage');
+  };
   return async (batch, projectId, tokenFor) => {
     const prepared = deps.symbolicator
       ? await deps.symbolicator.prepareIngest(projectId, batch.crashes, deps.now())
       : undefined;
     const rows = rowsOf(prepared ? { ...batch, crashes: prepared.crashes } : batch, projectId, deps.now());
     const counts = {} as Record<RecordType, number>;
+    const pending: (PendingRows & { token: string })[] = [];
     for (const type of RECORD_TYPES) {
       counts[type] = rows[type].length;
+      if (rows[type].length === 0) continue;
+      const token = tokenFor(type);
+      const rowToken = rowTokenOf(token);
+      for (const row of rows[type]) row[ROW_TOKEN_COLUMN] = rowToken;
+      pending.push({ table: type, token, rowToken, rows: rows[type] });
+    }
+    let stored: Awaited<ReturnType<typeof findStored>> | undefined;
+    if (tokenFor.mayBeStored && pending.length > 0) {
       try {
-        await deps.ch.insert(type, rows[type], { deduplicationToken: tokenFor(type) });
+        stored = await findStored(deps.ch, projectId, pending);
       } catch (err) {
-        deps.logger.error({ err, table: type, project_id: projectId }, 'ingest insert failed');
-        throw new BackendUnavailableError('storage');
+        throw storageDown(err, { project_id: projectId, lookup: 'stored rows' });
       }
-      accepted.inc({ type }, rows[type].length);
+    }
+    for (const table of pending) {
+      const missing = stored ? notYetStored(table, stored) : table.rows;
+      if (missing.length === 0) continue;
+      // What an earlier try left out goes in under a token of its own: the engine may know the
+      // first one, and a part of the rest would repeat the block id of a part it took then.
+      const token = stored ? `${table.token}:rest-of-${stored.get(table.table)?.length ?? 0}` : table.token;
+      try {
+        await deps.ch.insert(table.table, missing, { deduplicationToken: token });
+      } catch (err) {
+        throw storageDown(err, { table: table.table, project_id: projectId });
+      }
+      accepted.inc({ type: table.table }, missing.length);
     }
     await prepared?.store();
     return counts;

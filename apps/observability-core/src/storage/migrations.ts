@@ -467,5 +467,17 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         'ALTER TABLE spans MATERIALIZE COLUMN trace_key',
       ],
     },
+    {
+      version: 21,
+      name: 'ingest_row_tokens',
+      statements: [
+        // Exactly once across crashes (ingest/stored-rows.ts): every row names the request it came
+        // with (a 53-bit hash of the request's deduplication token for the table), stored in the
+        // same insert as the row, so a retry of a request that was never acknowledged finds what
+        // of it is stored, even when it went in merged with other requests' rows. Adding the
+        // column rewrites nothing: rows stored before read 0, which no request's token is.
+        ...INGEST_TABLES.map((table) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ingest_token UInt64`),
+      ],
+    },
   ];
 }

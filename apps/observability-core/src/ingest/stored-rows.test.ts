@@ -1,0 +1,113 @@
+import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { migrateCore } from '../storage/migrate';
+import { RECORD_TYPES } from './schemas';
+import {
+  findStored,
+  LOCATORS,
+  notYetStored,
+  type PendingRows,
+  ROW_TOKEN_COLUMN,
+  rowTokenOf,
+} from './stored-rows';
+
+// A retried request finds its own stored rows through the tables' primary keys and its row token.
+
+const DAY = 86_400_000;
+const NOW = Math.floor(Date.now() / DAY) * DAY + 12 * 3_600_000;
+
+let ch: ClickHouse;
+beforeAll(async () => {
+  ch = await createTestClickHouse('core_stored_rows');
+  await migrateCore(ch);
+});
+afterAll(async () => {
+  await dropTestClickHouse(ch);
+});
+
+it("finds each table's rows by its key: a time column it is partitioned and sorted by, or an id", async () => {
+  const tables = await ch.query<{ name: string; partition_key: string; sorting_key: string }>(
+    'SELECT name, partition_key, sorting_key FROM system.tables WHERE database = currentDatabase()',
+  );
+  const columns = await ch.query<{ table: string; type: string }>(
+    `SELECT table, type FROM system.columns WHERE database = currentDatabase() AND name = '${ROW_TOKEN_COLUMN}'`,
+  );
+  for (const type of RECORD_TYPES) {
+    const table = tables.find((t) => t.name === type)!;
+    const locator = LOCATORS[type];
+    const sortedBy = table.sorting_key.split(', ');
+    expect([type, sortedBy[0]]).toEqual([type, 'project_id']);
+    if ('time' in locator) {
+      // A part holds one partition: per time range the engine stores a request's rows whole or not.
+      expect([type, table.partition_key]).toEqual([type, expect.stringContaining(`(${locator.time})`)]);
+      expect([type, sortedBy]).toEqual([type, expect.arrayContaining([locator.time])]);
+    } else {
+      expect([type, table.partition_key, sortedBy[1]]).toEqual([type, '', locator.key]);
+    }
+    expect(columns.find((c) => c.table === type)).toEqual({ table: type, type: 'UInt64' });
+  }
+});
+
+const span = (project: string, start: number, operation: string, token: number) => ({
+  project_id: project,
+  start_time: start,
+  trace_id: 'a'.repeat(32),
+  span_id: 'b'.repeat(16),
+  kind: 'server',
+  status: 'ok',
+  operation,
+  duration_ms: 1,
+  [ROW_TOKEN_COLUMN]: token,
+});
+
+it("finds the partitions an earlier try stored, and leaves the others' rows to insert", async () => {
+  const token = rowTokenOf('ingest:request-1:spans');
+  // Spans of one request over two days (two partitions of the spans table).
+  const rows = [
+    span('p', NOW - DAY, 'yesterday 1', token),
+    span('p', NOW - DAY + 5, 'yesterday 2', token),
+    span('p', NOW, 'today 1', token),
+    span('p', NOW + 5, 'today 2', token),
+  ];
+  const pending: PendingRows = { table: 'spans', rowToken: token, rows };
+  expect(await findStored(ch, 'p', [pending])).toEqual(new Map());
+
+  // An earlier try got yesterday's part in; other requests' rows sit in the same range, and the
+  // same token's in another project.
+  await ch.insert('spans', rows.slice(0, 2));
+  await ch.insert('spans', [span('p', NOW - DAY + 2, 'other request', rowTokenOf('other'))]);
+  await ch.insert('spans', [span('q', NOW, 'other project', token)]);
+  const stored = await findStored(ch, 'p', [pending]);
+  expect(stored).toEqual(new Map([['spans', [{ lo: NOW - DAY, hi: NOW - DAY + 5 }]]]));
+  expect(notYetStored(pending, stored).map((r) => r.operation)).toEqual(['today 1', 'today 2']);
+});
+
+it('finds sessions and experiments by their ids, all of a request or none', async () => {
+  const token = rowTokenOf('ingest:request-2:sessions');
+  const sessions = ['s1', 's2'].map((id) => ({
+    project_id: 'p',
+    session_id: id,
+    started_at: NOW,
+    ingested_at: NOW,
+    [ROW_TOKEN_COLUMN]: token,
+  }));
+  const experiment = { project_id: 'p', experiment_key: 'e1', updated_at: NOW, [ROW_TOKEN_COLUMN]: token };
+  const pending: PendingRows[] = [
+    { table: 'sessions', rowToken: token, rows: sessions },
+    { table: 'experiments', rowToken: token, rows: [experiment] },
+  ];
+  await ch.insert('sessions', sessions);
+  const stored = await findStored(ch, 'p', pending);
+  expect([...stored.keys()]).toEqual(['sessions']);
+  expect(notYetStored(pending[0]!, stored)).toEqual([]);
+  expect(notYetStored(pending[1]!, stored)).toEqual([experiment]);
+});
+
+it('names a request by a number JSON carries exactly, never 0 (rows stored before the column)', () => {
+  const tokens = ['a', 'b', 'ingest:x:logs', 'ingest:x:spans'].map(rowTokenOf);
+  expect(new Set(tokens).size).toBe(4);
+  for (const token of tokens) {
+    expect(Number.isSafeInteger(token)).toBe(true);
+    expect(token).toBeGreaterThan(0);
+  }
+  expect(rowTokenOf('a')).toBe(tokens[0]);
+});
