@@ -19,7 +19,9 @@ import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest, type ZTest } 
 /** Baseline: parameter, else the definition's, else `control`, else the first variant by name. */
 export function chooseBaseline(variants: readonly string[], param?: string, defined?: string): string | null {
   if (param !== undefined) return param;
-  if (defined) return defined;
+  // A stored definition's baseline outside its variants (ingest refuses one) is not the caller's
+  // fault: it is passed over, not a 400.
+  if (defined && variants.includes(defined)) return defined;
   if (variants.includes('control')) return 'control';
   return [...variants].sort()[0] ?? null;
 }

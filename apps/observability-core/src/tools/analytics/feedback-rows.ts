@@ -4,6 +4,7 @@ import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, type Page, pageOf } from '../sql/page';
+import { RATING_SQL } from '../stored-values';
 
 interface FeedbackRow {
   ts: string;
@@ -26,7 +27,7 @@ export async function listFeedback(
   limit: number,
 ): Promise<Page<FeedbackItem>> {
   const rows = await ctx.ch.query<FeedbackRow>(
-    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, feedback_id, user_id, session_id, message, rating,
+    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, feedback_id, user_id, session_id, message, ${RATING_SQL} AS rating,
        platform, app_version
      FROM ${FROM} WHERE ${whereOf(filter)}
      ORDER BY timestamp DESC, feedback_id ASC

@@ -5,6 +5,7 @@ import { reported } from '../precision';
 import { paramsOf, whereOf } from '../sql/filter';
 import { fetchFor } from '../sql/page';
 import { lastDays } from '../sql/window';
+import { finite, METRIC_VALUE_SQL } from '../stored-values';
 
 interface GrowthRow {
   session_id: string;
@@ -34,13 +35,13 @@ export const apmMemoryGrowthQuery = serve(apmMemoryGrowth, async (ctx, input) =>
     `SELECT session_id,
             argMaxIf(user_id, ts, user_id != '') AS user_id,
             count() AS samples,
-            covarPopStable(x, value) AS cxy,
+            covarPopStable(x, v) AS cxy,
             varPopStable(x) AS vx,
-            varPopStable(value) AS vy,
-            argMin(value, (ts, value)) AS first_mb,
-            argMax(value, (ts, value)) AS last_mb
+            varPopStable(v) AS vy,
+            argMin(v, (ts, v)) AS first_mb,
+            argMax(v, (ts, v)) AS last_mb
      FROM (
-       SELECT session_id, user_id, value, toUnixTimestamp64Milli(timestamp) AS ts,
+       SELECT session_id, user_id, ${METRIC_VALUE_SQL} AS v, toUnixTimestamp64Milli(timestamp) AS ts,
               (ts - min(ts) OVER (PARTITION BY session_id)) / 60000 AS x
        FROM metrics WHERE ${whereOf(filter)}
      )
@@ -57,10 +58,10 @@ export const apmMemoryGrowthQuery = serve(apmMemoryGrowth, async (ctx, input) =>
       session_id: sanitizeText(r.session_id, FIELD_LIMITS.id),
       user_id: sanitizeOptional(r.user_id),
       samples: Number(r.samples),
-      slope_mb_per_min: reported(r.cxy / r.vx),
+      slope_mb_per_min: reported(finite(r.cxy / r.vx)),
       first_mb: r.first_mb,
       last_mb: r.last_mb,
-      r2: r.vy === 0 ? 1 : Math.min(1, reported((r.cxy * r.cxy) / (r.vx * r.vy))),
+      r2: r.vy === 0 ? 1 : finite(reported((r.cxy * r.cxy) / (r.vx * r.vy)), 0, 1),
     })),
     limit: input.limit,
     has_more: rows.length > input.limit,

@@ -5,6 +5,7 @@ import { serve } from '../core-tool';
 import { combine, equals, paramsOf, whereOf } from '../sql/filter';
 import { fetchFor, pageOf } from '../sql/page';
 import { containsAny } from '../sql/text-match';
+import { METRIC_VALUE_SQL } from '../stored-values';
 
 interface SampleRow {
   ts: string;
@@ -28,10 +29,10 @@ export const apmSearchQuery = serve(apmSearch, async (ctx, input) => {
     input.search === undefined ? undefined : containsAny(['name', ATTRIBUTES_TEXT], [input.search], 'search');
   const filter = combine(equals('name', input.name), search);
   const rows = await ctx.ch.query<SampleRow>(
-    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, name, value, unit, platform, app_version, session_id,
+    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, name, ${METRIC_VALUE_SQL} AS value, unit, platform, app_version, session_id,
        user_id, attributes
      FROM metrics WHERE ${whereOf(filter)}
-     ORDER BY timestamp DESC, name ASC, session_id ASC, value ASC
+     ORDER BY timestamp DESC, name ASC, session_id ASC, metrics.value ASC
      LIMIT {fetch:UInt32}`,
     paramsOf(filter, ctx.projectId, { fetch: fetchFor(input.limit) }),
     { signal: ctx.signal },

@@ -4,6 +4,7 @@ import { serve } from '../core-tool';
 import { reported } from '../precision';
 import { paramsOf, whereOf } from '../sql/filter';
 import { lastDays } from '../sql/window';
+import { METRIC_VALUE_SQL } from '../stored-values';
 
 interface Row {
   name: string;
@@ -23,9 +24,9 @@ interface Row {
 export const apmStatsQuery = serve(apmStats, async (ctx, input) => {
   const w = lastDays(ctx.now, input.days);
   const rows = await ctx.ch.query<Row>(
-    `SELECT name, minIf(unit, unit != '') AS unit, count() AS n, avg(value) AS avg,
-            quantilesExactInclusive(0.5, 0.95, 0.99)(value) AS q, min(value) AS min, max(value) AS max
-     FROM metrics WHERE ${whereOf(w.filter)}
+    `SELECT name, minIf(unit, unit != '') AS unit, count() AS n, avg(v) AS avg,
+            quantilesExactInclusive(0.5, 0.95, 0.99)(v) AS q, min(v) AS min, max(v) AS max
+     FROM (SELECT name, unit, ${METRIC_VALUE_SQL} AS v FROM metrics WHERE ${whereOf(w.filter)})
      GROUP BY name ORDER BY name`,
     paramsOf(w.filter, ctx.projectId),
     { signal: ctx.signal },

@@ -3,6 +3,7 @@ import { serve } from '../core-tool';
 import { reported } from '../precision';
 import { paramsOf, whereOf } from '../sql/filter';
 import { columnInWindow, lastDays } from '../sql/window';
+import { METRIC_VALUE_SQL } from '../stored-values';
 import { componentsOf, gradeOf, scoreOf } from './release-score';
 
 interface SessionRow {
@@ -48,9 +49,9 @@ export const releaseHealthQuery = serve(releaseHealth, async (ctx, input) => {
     ctx.ch.query<MetricRow>(
       `SELECT app_version,
               countIf(name = 'app_start_ms') AS starts,
-              quantileExactInclusiveIf(0.95)(value, name = 'app_start_ms') AS p95,
+              quantileExactInclusiveIf(0.95)(${METRIC_VALUE_SQL}, name = 'app_start_ms') AS p95,
               countIf(name = 'fps') AS frames,
-              avgIf(value, name = 'fps') AS fps
+              avgIf(${METRIC_VALUE_SQL}, name = 'fps') AS fps
        FROM metrics WHERE ${whereOf(sampled)} GROUP BY app_version`,
       paramsOf(sampled, ctx.projectId),
       opts,

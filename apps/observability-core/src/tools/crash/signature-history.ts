@@ -44,13 +44,52 @@ export async function signatureHistories(
     { project_id: ctx.projectId, signatures: [...signatures] },
     { signal: ctx.signal },
   );
-  for (const r of rows) {
-    out.set(r.signature, {
-      first_seen: isoFromMs(r.first_ms),
-      last_seen: isoFromMs(r.last_ms),
-      first_app_version: sanitizeText(r.first_version, CRASH_LIMITS.shortText),
-      last_app_version: sanitizeText(r.last_version, CRASH_LIMITS.shortText),
-    });
-  }
+  for (const r of rows) out.set(r.signature, historyOf(r));
+  if (out.size < signatures.length) await addNotUtf8(ctx, signatures, out);
   return out;
+}
+
+interface HistoryRow {
+  first_ms: string;
+  last_ms: string;
+  first_version: string;
+  last_version: string;
+}
+
+function historyOf(r: HistoryRow): SignatureHistory {
+  return {
+    first_seen: isoFromMs(r.first_ms),
+    last_seen: isoFromMs(r.last_ms),
+    first_app_version: sanitizeText(r.first_version, CRASH_LIMITS.shortText),
+    last_app_version: sanitizeText(r.last_version, CRASH_LIMITS.shortText),
+  };
+}
+
+/**
+ * A stored signature that is not UTF-8 (ingest never writes one) comes back with U+FFFD in place
+ * of its bad bytes, and looking that text up finds nothing: such signatures are read by their
+ * bytes instead, and matched by the text they decode to. Only runs when a lookup came back short.
+ */
+async function addNotUtf8(
+  ctx: CoreToolContext,
+  signatures: readonly string[],
+  out: Map<string, SignatureHistory>,
+): Promise<void> {
+  const missing = new Set(signatures.filter((s) => !out.has(s)));
+  const rows = await ctx.ch.query<HistoryRow & { hex_signature: string }>(
+    `SELECT hex(signature) AS hex_signature,
+        toUnixTimestamp64Milli(min(timestamp)) AS first_ms,
+        toUnixTimestamp64Milli(max(timestamp)) AS last_ms,
+        argMin(app_version, (timestamp, app_version)) AS first_version,
+        argMax(app_version, (timestamp, app_version)) AS last_version
+      FROM crashes
+      WHERE project_id = {project_id:String} AND NOT isValidUTF8(signature)
+      GROUP BY signature`,
+    { project_id: ctx.projectId },
+    { signal: ctx.signal },
+  );
+  for (const r of rows) {
+    const text = Buffer.from(r.hex_signature, 'hex').toString('utf8');
+    if (missing.has(text) && !out.has(text)) out.set(text, historyOf(r));
+  }
 }

@@ -1,5 +1,5 @@
 import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
-import { SYMBOL_LIST_MAX, symbolList } from '@svc/tools-crash';
+import { debugFileKind, SYMBOL_LIST_MAX, symbolList, symbolPlatform } from '@svc/tools-crash';
 import { isoFromMs } from '../../storage/time';
 import { listDebugFiles, USABLE_KINDS } from '../../symbolication/debug-files';
 import { serve } from '../core-tool';
@@ -15,9 +15,15 @@ export const symbolListQuery = serve(symbolList, async (ctx, input) => {
     limit: SYMBOL_LIST_MAX + 1,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
+  // A stored file of a kind or platform no upload takes was never usable: it is not listed.
+  const listable = rows.slice(0, SYMBOL_LIST_MAX).flatMap((r) => {
+    const kind = debugFileKind.safeParse(r.kind);
+    const platform = symbolPlatform.safeParse(r.platform);
+    return kind.success && platform.success ? [{ ...r, kind: kind.data, platform: platform.data }] : [];
+  });
   return {
-    items: rows.slice(0, SYMBOL_LIST_MAX).map((r) => ({
-      file_id: r.file_id,
+    items: listable.map((r) => ({
+      file_id: sanitizeText(r.file_id, FIELD_LIMITS.id),
       name: sanitizeText(r.name, FIELD_LIMITS.id),
       kind: r.kind,
       platform: r.platform,
@@ -25,8 +31,8 @@ export const symbolListQuery = serve(symbolList, async (ctx, input) => {
       debug_id: sanitizeOptional(r.debug_id),
       module: sanitizeOptional(r.module),
       usable: USABLE_KINDS.includes(r.kind),
-      size_bytes: Number(r.size_bytes),
-      sha256: r.sha256,
+      size_bytes: Math.min(Number(r.size_bytes), Number.MAX_SAFE_INTEGER),
+      sha256: sanitizeText(r.sha256, FIELD_LIMITS.id),
       uploaded_at: isoFromMs(r.uploaded_ms),
     })),
     limit: SYMBOL_LIST_MAX,

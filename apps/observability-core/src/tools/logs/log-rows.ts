@@ -1,15 +1,18 @@
 import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
-import type { LogEntry } from '@svc/tools-logs';
+import { LOG_LEVELS, type LogEntry } from '@svc/tools-logs';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, type Page, pageOf } from '../sql/page';
+import { storedChoice } from '../stored-values';
+
+const LOG_SOURCES = ['backend', 'device'] as const;
 
 interface LogRow {
   ts: string;
-  level: LogEntry['level'];
+  level: string;
   message: string;
-  source: LogEntry['source'];
+  source: string;
   platform: string;
   app_version: string;
   user_id: string;
@@ -48,9 +51,10 @@ export async function listLogs(
 function toLogEntry(row: LogRow): LogEntry {
   return {
     timestamp: isoFromMs(row.ts),
-    level: row.level,
+    // Ingest takes only these; anything else a table holds reads as the default.
+    level: storedChoice(row.level, LOG_LEVELS, 'INFO'),
     message: sanitizeText(row.message, FIELD_LIMITS.message),
-    source: row.source,
+    source: storedChoice(row.source, LOG_SOURCES, 'backend'),
     platform: sanitizeOptional(row.platform),
     app_version: sanitizeOptional(row.app_version),
     user_id: sanitizeOptional(row.user_id),

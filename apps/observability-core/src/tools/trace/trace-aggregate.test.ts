@@ -75,7 +75,8 @@ function spansOf(marker: string): Span[] {
   // percentiles must not depend on how the engine buckets them on the way.
   const RATES = [1, 0.5, 0.25, 0.1, 0.3, 0.01];
   for (let i = 0; i < 800; i++) {
-    const duration = i === 0 ? 0 : i === 1 ? 2e9 : i === 2 ? 0.0001 : 10 ** (rnd() * 12 - 5);
+    // 1.1e9 ms: past 2^30 ms, within the 14-day span retention that bounds a duration.
+    const duration = i === 0 ? 0 : i === 1 ? 1.1e9 : i === 2 ? 0.0001 : 10 ** (rnd() * 12 - 5);
     out.push(
       span(`wide${marker}`, Math.floor(rnd() * 13 * DAY), duration, {
         sample_rate: RATES[Math.floor(rnd() * RATES.length)]!,

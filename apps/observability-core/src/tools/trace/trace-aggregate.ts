@@ -5,6 +5,7 @@ import { reported } from '../precision';
 import { paramsOf, whereOf } from '../sql/filter';
 import { fetchFor } from '../sql/page';
 import { columnInWindow, lastDays, WINDOW_FROM, WINDOW_TO } from '../sql/window';
+import { finite, SPAN_DURATION_SQL } from '../stored-values';
 
 interface Row {
   operation: string;
@@ -111,7 +112,7 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
           // built per span would cost more than the few extra groups.
           `SELECT operation, toString(bucket) AS bucket, arraySort(groupArray((d, w))) AS pairs
            FROM (
-             SELECT operation, duration_bucket AS bucket, duration_ms AS d, sum(weight_milli) AS w
+             SELECT operation, duration_bucket AS bucket, ${SPAN_DURATION_SQL} AS d, sum(weight_milli) AS w
              FROM spans
              PREWHERE duration_bucket IN {buckets:Array(UInt16)}
              WHERE ${whereOf(filter)}
@@ -140,14 +141,15 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
   };
   return {
     window: w.iso,
-    total: reported(rows[0]?.total ?? 0),
+    total: reported(finite(rows[0]?.total ?? 0)),
     operations: kept.map((r) => ({
       operation: sanitizeText(r.operation, FIELD_LIMITS.id),
-      count: reported(r.weight_sum),
+      count: reported(finite(r.weight_sum)),
       spans: Number(r.spans),
       p50_ms: percentile(r.operation, r.targets[0]!),
       p99_ms: percentile(r.operation, r.targets[1]!),
-      error_rate: reported(r.error_weight / r.weight_sum),
+      // Stored weights are never negative; a sum of zero (rates of +inf) is no errors.
+      error_rate: reported(r.weight_sum > 0 ? finite(r.error_weight / r.weight_sum, 0, 1) : 0),
     })),
     limit: input.limit,
     has_more: rows.length > input.limit,

@@ -2,6 +2,7 @@ import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from
 import { TRACE_GET_MAX_SPANS, type TraceSpanNode, traceGet } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
 import { type CoreToolContext, serve } from '../core-tool';
+import { SAMPLE_RATE_SQL, SPAN_DURATION_SQL } from '../stored-values';
 import { nestSpans } from './span-tree';
 import { toMicrosecond } from './trace-search';
 
@@ -51,7 +52,8 @@ export const traceGetQuery = serve(traceGet, async (ctx, input) => {
   const rows = (
     await ctx.ch.query<StoredSpan<string>>(
       `SELECT span_id, parent_span_id, operation, service, kind, status,
-              toUnixTimestamp64Milli(start_time) AS start_ms, duration_ms, sample_rate,
+              toUnixTimestamp64Milli(start_time) AS start_ms, ${SPAN_DURATION_SQL} AS duration_ms,
+              ${SAMPLE_RATE_SQL} AS sample_rate,
               user_id, session_id, attributes
        FROM spans WHERE ${WHERE}
        ORDER BY start_time, span_id
@@ -126,7 +128,7 @@ async function totalsInStorage(ctx: CoreToolContext, params: Record<string, stri
   const [row] = await ctx.ch.query<TotalsRow>(
     `SELECT count() AS span_count,
             min(toUnixTimestamp64Milli(start_time)) AS started_ms,
-            max(toUnixTimestamp64Milli(start_time) + duration_ms) AS ended_ms,
+            max(toUnixTimestamp64Milli(start_time) + ${SPAN_DURATION_SQL}) AS ended_ms,
             countIf(status = 'error') > 0 AS error,
             arraySort(groupUniqArrayIf(service, service != '')) AS services
      FROM spans WHERE ${WHERE}`,

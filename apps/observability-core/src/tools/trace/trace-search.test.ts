@@ -39,10 +39,11 @@ function spansOf(marker: string): Span[] {
     const session = t % 5 === 0 ? undefined : `s${t % 6}`;
     const n = 1 + (t % 5);
     for (let s = 0; s < n; s++) {
-      const parent = s === 0 ? undefined : hex(t * 16 + Math.floor((s - 1) / 2), 16);
+      // Ids from 1: an all-zero id is W3C's invalid id, refused at ingest.
+      const parent = s === 0 ? undefined : hex(t * 16 + Math.floor((s - 1) / 2) + 1, 16);
       spans.push({
         trace_id,
-        span_id: hex(t * 16 + s, 16),
+        span_id: hex(t * 16 + s + 1, 16),
         // Every 7th trace lost its root: its first span names a parent that never arrived.
         ...(parent ? { parent_span_id: parent } : t % 7 === 3 ? { parent_span_id: 'feedfacefeedface' } : {}),
         kind: s === 0 ? 'server' : 'internal',

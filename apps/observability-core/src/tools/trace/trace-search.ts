@@ -4,6 +4,7 @@ import { isoFromMs } from '../../storage/time';
 import { serve } from '../core-tool';
 import { combine, equals, paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, pageOf } from '../sql/page';
+import { SPAN_DURATION_SQL } from '../stored-values';
 
 interface TraceRow {
   trace_id: string;
@@ -69,7 +70,7 @@ export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
   const rows = await ctx.ch.query<TraceRow>(
     `SELECT trace_id,
             min(toUnixTimestamp64Milli(start_time)) AS started_ms,
-            max(toUnixTimestamp64Milli(start_time) + duration_ms) - started_ms AS duration_ms,
+            max(toUnixTimestamp64Milli(start_time) + ${SPAN_DURATION_SQL}) - started_ms AS duration_ms,
             count() AS span_count,
             countIf(status = 'error') > 0 AS error,
             groupArray(span_id) AS ids,

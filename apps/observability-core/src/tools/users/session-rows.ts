@@ -1,14 +1,15 @@
 import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
-import type { SessionSummary } from '@svc/tools-users';
+import { SESSION_STATUSES, type SessionSummary } from '@svc/tools-users';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, type Page, pageOf } from '../sql/page';
+import { storedChoice } from '../stored-values';
 
 interface SessionRow {
   session_id: string;
   user_id: string;
-  status: SessionSummary['status'];
+  status: string;
   started_ms: string;
   ended_ms: string | null;
   platform: string;
@@ -38,7 +39,8 @@ function toSessionSummary(row: SessionRow): SessionSummary {
   return {
     session_id: sanitizeText(row.session_id, FIELD_LIMITS.id),
     user_id: sanitizeOptional(row.user_id),
-    status: row.status,
+    // Ingest takes only these; anything else a table holds reads as abnormal.
+    status: storedChoice(row.status, SESSION_STATUSES, 'abnormal'),
     started_at: isoFromMs(row.started_ms),
     ended_at: row.ended_ms === null ? null : isoFromMs(row.ended_ms),
     platform: sanitizeOptional(row.platform),
