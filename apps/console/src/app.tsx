@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type Logger, NotFoundError, toHttpError } from '@svc/tool-kit';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
+import { fromBodyParser } from './body-errors';
 import type { ConsoleConfig } from './config';
 import type { IdentityApi } from './identity-api';
 import { Bare, type PageContext, sendPage } from './pages/layout';
@@ -17,7 +18,7 @@ import { requireSession, type SessionCookies, sessionOf } from './session';
 import type { ToolCaller } from './tool-calls';
 
 export interface ConsoleDeps {
-  config: Pick<ConsoleConfig, 'gatewayPublicUrl' | 'publicUrl'>;
+  config: Pick<ConsoleConfig, 'gatewayPublicUrl' | 'publicUrl' | 'trustedProxies'>;
   identity: IdentityApi;
   tools: ToolCaller;
   /** Recall's console side; undefined when recall is not deployed. */
@@ -64,7 +65,8 @@ export function pageContext(deps: Pick<ConsoleDeps, 'config'>, req: Request, res
 export function createConsoleApp(deps: ConsoleDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', 'loopback');
+  // Only a configured reverse proxy's X-Forwarded-For names the browser (client-address.ts).
+  app.set('trust proxy', deps.config.trustedProxies.length > 0 ? deps.config.trustedProxies : false);
   app.use((_req, res, next) => {
     res.set({
       'content-security-policy': CSP,
@@ -102,7 +104,7 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
 /** Errors as a page: our own wording by status (the error hierarchy's messages are safe to show). */
 function errorPage(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const answer = toHttpError(err);
+    const answer = toHttpError(fromBodyParser(err) ?? err);
     if (answer.status >= 500) logger.error({ err, path: req.path }, 'console page failed');
     if (res.headersSent) return;
     const message = (answer.body as { message?: string }).message ?? 'Something went wrong.';

@@ -1,5 +1,38 @@
+import { isIP } from 'node:net';
 import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port } from '@svc/config';
 import { z } from 'zod';
+
+/** Express's names for address ranges, usable in SVC_CONSOLE_TRUSTED_PROXIES. */
+const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** An address, an address/prefix (CIDR) or one of the range names. */
+function isProxyAddress(value: string): boolean {
+  if (RANGE_NAMES.includes(value)) return true;
+  const [address = '', prefix, ...rest] = value.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+// Whose X-Forwarded-For names the browser (its address is what sign-in throttling counts). Empty:
+// nobody's, the socket's address is the browser's.
+const trustedProxies = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((p) => p.trim())
+      .filter((p) => p !== ''),
+  )
+  .pipe(
+    z.array(
+      z.string().refine(isProxyAddress, {
+        error: 'each entry must be an IP address, an address/prefix or loopback, linklocal, uniquelocal',
+      }),
+    ),
+  );
 
 const consoleEnv = z.object({
   SVC_CONSOLE_PORT: port(8094),
@@ -16,6 +49,7 @@ const consoleEnv = z.object({
   SVC_RECALL_ENDPOINT: optionalUrl,
   SVC_INTERNAL_SECRET: internalSecret,
   SVC_LOG_LEVEL: logLevel,
+  SVC_CONSOLE_TRUSTED_PROXIES: trustedProxies,
 });
 
 export interface ConsoleConfig {
@@ -30,6 +64,8 @@ export interface ConsoleConfig {
   recallUrl: string | undefined;
   internalSecret: string;
   logLevel: z.output<typeof logLevel>;
+  /** Reverse proxies whose X-Forwarded-For is believed (SVC_CONSOLE_TRUSTED_PROXIES); empty: none. */
+  trustedProxies: string[];
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -46,5 +82,6 @@ export function loadConsoleConfig(env: Record<string, string | undefined>): Cons
     recallUrl: e.SVC_RECALL_ENDPOINT && trimSlash(e.SVC_RECALL_ENDPOINT),
     internalSecret: e.SVC_INTERNAL_SECRET,
     logLevel: e.SVC_LOG_LEVEL,
+    trustedProxies: e.SVC_CONSOLE_TRUSTED_PROXIES,
   };
 }

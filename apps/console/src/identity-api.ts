@@ -1,6 +1,7 @@
 import {
   BackendUnavailableError,
   NotFoundError,
+  RateLimitedError,
   type ServiceError,
   UnauthorizedError,
   UserInputError,
@@ -84,11 +85,39 @@ export class StepUpRequiredError extends Error {
   }
 }
 
+/** How long to wait, in words: seconds under a minute, else whole minutes (rounded up). */
+export function waitInWords(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/**
+ * Identity's throttle held a password check back (its 429): nothing was checked, the person waits
+ * `retryAfterSeconds` (sent on as Retry-After).
+ */
+export class TooManyAttemptsError extends RateLimitedError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      `Too many failed password attempts. Try again in ${waitInWords(retryAfterSeconds)}.`,
+      retryAfterSeconds,
+    );
+  }
+}
+
+/** Without a usable Retry-After from identity: the longest lock of an account, 5 minutes. */
+const DEFAULT_RETRY_AFTER_SECONDS = 300;
+
 export interface IdentityApi {
-  login(email: string, password: string): Promise<{ session_token: string; expires_at: string }>;
+  /** `clientAddress`: the browser's, which identity throttles the check under. */
+  login(
+    email: string,
+    password: string,
+    clientAddress: string,
+  ): Promise<{ session_token: string; expires_at: string }>;
   me(session: string): Promise<Me>;
   logout(session: string): Promise<void>;
-  stepUp(session: string, password: string): Promise<{ step_up_until: string }>;
+  stepUp(session: string, password: string, clientAddress: string): Promise<{ step_up_until: string }>;
   listMcpTokens(session: string, projectId: string): Promise<McpTokenItem[]>;
   createMcpToken(session: string, projectId: string, name: string, days: number): Promise<IssuedToken>;
   createApiToken(session: string, name: string, days: number): Promise<IssuedToken>;
@@ -113,12 +142,14 @@ export function createIdentityApi(options: {
   async function call<T>(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    auth: { session?: string; internal?: true },
+    auth: { session?: string; internal?: true; clientAddress?: string },
     body?: unknown,
   ): Promise<T> {
     const headers: Record<string, string> = {};
     if (auth.session) headers.authorization = `Bearer ${auth.session}`;
-    if (auth.internal) headers['x-internal-secret'] = options.internalSecret;
+    if (auth.internal || auth.clientAddress) headers['x-internal-secret'] = options.internalSecret;
+    // Identity believes this address only with the internal secret beside it.
+    if (auth.clientAddress) headers['x-svc-client-address'] = auth.clientAddress;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let res: Response;
     try {
@@ -141,15 +172,23 @@ export function createIdentityApi(options: {
     if (res.status === 403 && answer.error === 'step_up_required') return new StepUpRequiredError();
     if (res.status === 404) return new NotFoundError('Not found, or not in your organization.');
     if (res.status === 400) return new UserInputError('Identity refused the request as invalid.');
+    if (res.status === 429) {
+      const retryAfter = Number(res.headers.get('retry-after'));
+      return new TooManyAttemptsError(
+        Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : DEFAULT_RETRY_AFTER_SECONDS,
+      );
+    }
     return new BackendUnavailableError('identity');
   }
 
   const project = (id: string) => `/console/v1/projects/${encodeURIComponent(id)}`;
   return {
-    login: (email, password) => call('POST', '/console/v1/login', {}, { email, password }),
+    login: (email, password, clientAddress) =>
+      call('POST', '/console/v1/login', { clientAddress }, { email, password }),
     me: (session) => call('GET', '/console/v1/me', { session }),
     logout: (session) => call('POST', '/console/v1/logout', { session }),
-    stepUp: (session, password) => call('POST', '/console/v1/step-up', { session }, { password }),
+    stepUp: (session, password, clientAddress) =>
+      call('POST', '/console/v1/step-up', { session, clientAddress }, { password }),
     listMcpTokens: async (session, projectId) =>
       (await call<{ items: McpTokenItem[] }>('GET', `${project(projectId)}/mcp-tokens`, { session })).items,
     createMcpToken: (session, projectId, name, days) =>

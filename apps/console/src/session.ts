@@ -12,8 +12,11 @@ import { SessionEndedError } from './identity-api';
 // CSRF: every state-changing request carries a token in a form field that only our pages know. For
 // a session it is an HMAC of the session token under a key derived from the internal secret
 // (nothing to store, and useless with another session); before login, a random value in a cookie of
-// its own that the login form must repeat (double submit). A POST whose Origin is another site's is
-// refused before either check.
+// its own that the login form must repeat (double submit). A POST whose Origin (or, without one,
+// Referer) is not one of the console's own is refused before either check. The console's own: its
+// public URL's origin, and when it listens on loopback the loopback origins of its port (people
+// open http://127.0.0.1:8094 as often as the public http://localhost:8094; no other site can be
+// served from that port).
 
 export interface SessionInfo {
   token: string;
@@ -35,7 +38,7 @@ export interface SessionCookies {
   loginCsrf(req: Request, res: Response): string;
   checkLoginCsrf(req: Request): boolean;
   checkCsrf(req: Request, sessionToken: string): boolean;
-  /** False for a request whose Origin header names another site than the console. */
+  /** False for a request whose Origin (or, without one, Referer) names another origin than the console's. */
   sameOrigin(req: Request): boolean;
 }
 
@@ -45,13 +48,37 @@ const equal = (a: string, b: string) => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-export function sessionCookies(options: { publicUrl: string; internalSecret: string }): SessionCookies {
+/** The loopback origins of a port: what a browser on the console's host sends when it opens it there. */
+export const loopbackOrigins = (port: number): string[] => [
+  `http://127.0.0.1:${port}`,
+  `http://localhost:${port}`,
+  `http://[::1]:${port}`,
+];
+
+/** The origin of a Referer, or undefined when it is not a URL. */
+function originOf(url: string): string | undefined {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+}
+
+export function sessionCookies(options: {
+  publicUrl: string;
+  internalSecret: string;
+  /** The port the console listens on when it listens on loopback (its loopback origins count as its own). */
+  loopbackPort?: number;
+}): SessionCookies {
   const secure = new URL(options.publicUrl).protocol === 'https:';
   // The __Host- prefix pins the cookie to this host and path /, over https only.
   const name = secure ? '__Host-svc_console' : 'svc_console';
   const preName = secure ? `__Host-${PRE_SESSION_COOKIE}` : PRE_SESSION_COOKIE;
   const key = createHmac('sha256', options.internalSecret).update('svc-console-csrf-v1').digest();
-  const origin = new URL(options.publicUrl).origin;
+  const origins = new Set([
+    new URL(options.publicUrl).origin,
+    ...(options.loopbackPort === undefined ? [] : loopbackOrigins(options.loopbackPort)),
+  ]);
   const base = { httpOnly: true, secure, sameSite: 'strict' as const, path: '/' };
   const cookiesOf = (req: Request) => parseCookies(req.headers.cookie ?? '');
   const csrfOf = (sessionToken: string) => createHmac('sha256', key).update(sessionToken).digest('base64url');
@@ -88,9 +115,14 @@ export function sessionCookies(options: { publicUrl: string; internalSecret: str
     },
     sameOrigin(req) {
       const sent = req.get('origin');
-      // Browsers send Origin on every cross-site POST; its absence is an old browser or a script.
-      // `null` (an opaque origin) is no origin of ours.
-      return sent === undefined || sent === origin;
+      // Browsers send Origin on every cross-site POST; `null` (an opaque origin) is no origin of ours.
+      if (sent !== undefined) return origins.has(sent);
+      // Without it (an old browser, a script), a Referer still has to be ours; neither: allowed,
+      // the CSRF token decides.
+      const referer = req.get('referer');
+      if (referer === undefined) return true;
+      const from = originOf(referer);
+      return from !== undefined && origins.has(from);
     },
   };
 }

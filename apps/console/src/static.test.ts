@@ -7,7 +7,11 @@ import type { ToolCaller } from './tool-calls';
 // What every page loads: the stylesheets and the script, from this origin only, with headers that
 // keep our own form posts' Origin (the CSRF check needs it) and tell other sites nothing.
 const app = createConsoleApp({
-  config: { gatewayPublicUrl: 'http://localhost:8092', publicUrl: 'http://localhost:8094' },
+  config: {
+    gatewayPublicUrl: 'http://localhost:8092',
+    publicUrl: 'http://localhost:8094',
+    trustedProxies: [],
+  },
   identity: {} as IdentityApi,
   tools: {} as ToolCaller,
   recall: undefined,

@@ -7,6 +7,10 @@ import { createRecallApi } from './recall-api';
 import { sessionCookies } from './session';
 import { createToolCaller } from './tool-calls';
 
+/** Whether a listen address takes loopback connections (a wildcard one does too). */
+export const servesLoopback = (host: string): boolean =>
+  ['127.0.0.1', '::1', 'localhost', '0.0.0.0', '::'].includes(host) || host.startsWith('127.');
+
 /** The console app from its config: identity, a gateway and (when deployed) recall over HTTP. */
 export function wireConsole(config: ConsoleConfig, deps: { logger: Logger; now?: () => Date }): Express {
   const identity = createIdentityApi({
@@ -18,7 +22,11 @@ export function wireConsole(config: ConsoleConfig, deps: { logger: Logger; now?:
     identity,
     tools: createToolCaller({ gatewayUrl: config.gatewayUrl, identity }),
     recall: config.recallUrl ? createRecallApi({ recallUrl: config.recallUrl }) : undefined,
-    cookies: sessionCookies({ publicUrl: config.publicUrl, internalSecret: config.internalSecret }),
+    cookies: sessionCookies({
+      publicUrl: config.publicUrl,
+      internalSecret: config.internalSecret,
+      ...(servesLoopback(config.host) ? { loopbackPort: config.port } : {}),
+    }),
     logger: deps.logger,
     now: deps.now ?? (() => new Date()),
   });

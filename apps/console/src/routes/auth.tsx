@@ -2,7 +2,8 @@
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import type { ConsoleDeps } from '../app';
-import { SessionEndedError } from '../identity-api';
+import { browserAddressOf } from '../client-address';
+import { SessionEndedError, TooManyAttemptsError } from '../identity-api';
 import { sendPage } from '../pages/layout';
 import { LoginPage } from '../pages/login';
 import { requireSession, sessionOf } from '../session';
@@ -41,13 +42,15 @@ export function authRoutes(deps: ConsoleDeps): Router {
     const form = loginForm.safeParse(req.body);
     if (!form.success) return again(400, 'Enter your email and password.');
     try {
-      const session = await identity.login(form.data.email, form.data.password);
+      const session = await identity.login(form.data.email, form.data.password, browserAddressOf(req));
       cookies.set(res, session.session_token, new Date(session.expires_at));
       res.redirect(303, next);
     } catch (err) {
-      if (err instanceof SessionEndedError) {
-        deps.logger.warn({ event: 'console_login_failed' }, 'console sign-in refused');
-        return again(401, 'Wrong email or password.', form.data.email);
+      // Identity logs both as security events (with the account's fingerprint and the address).
+      if (err instanceof SessionEndedError) return again(401, 'Wrong email or password.', form.data.email);
+      if (err instanceof TooManyAttemptsError) {
+        res.set('Retry-After', String(err.retryAfterSeconds));
+        return again(429, err.message, form.data.email);
       }
       throw err;
     }

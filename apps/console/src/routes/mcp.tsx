@@ -2,7 +2,8 @@
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { type ConsoleDeps, pageContext } from '../app';
-import { SessionEndedError, StepUpRequiredError } from '../identity-api';
+import { browserAddressOf } from '../client-address';
+import { SessionEndedError, StepUpRequiredError, TooManyAttemptsError } from '../identity-api';
 import type { PageContext } from '../pages/layout';
 import { href, sendPage } from '../pages/layout';
 import { McpPage, RevokePage, TokenCreatedPage, type TokenTab } from '../pages/mcp';
@@ -64,12 +65,16 @@ export function mcpRoutes(deps: ConsoleDeps): Router {
     const form = stepUpForm.safeParse(req.body);
     if (!form.success) return render(req, res, ctx, { error: 'Enter your password.', status: 400 });
     try {
-      await identity.stepUp(sessionOf(res).token, form.data.password);
+      await identity.stepUp(sessionOf(res).token, form.data.password, browserAddressOf(req));
     } catch (err) {
-      // A wrong password is identity's 401 on a live session (the session itself was checked).
+      // A wrong password is identity's 401 on a live session (the session itself was checked);
+      // identity logs it, and a throttled check, as security events.
       if (err instanceof SessionEndedError) {
-        deps.logger.warn({ event: 'console_step_up_failed', user_id: ctx.me.user_id }, 'step-up refused');
         return render(req, res, ctx, { error: 'Wrong password.', status: 401 });
+      }
+      if (err instanceof TooManyAttemptsError) {
+        res.set('Retry-After', String(err.retryAfterSeconds));
+        return render(req, res, ctx, { error: err.message, status: 429 });
       }
       throw err;
     }

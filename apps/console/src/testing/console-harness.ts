@@ -32,7 +32,15 @@ export interface ConsoleTestBed {
   h: Harness;
   identityUrl: string;
   /** A console app over this identity; the tools default to a gateway nobody listens on. */
-  consoleApp(options?: { publicUrl?: string; tools?: ToolCaller; recall?: RecallApi }): {
+  consoleApp(options?: {
+    publicUrl?: string;
+    tools?: ToolCaller;
+    recall?: RecallApi;
+    /** The port the console listens on over loopback (its loopback origins are its own too). */
+    loopbackPort?: number;
+    /** SVC_CONSOLE_TRUSTED_PROXIES: whose X-Forwarded-For names the browser. */
+    trustedProxies?: string[];
+  }): {
     app: Express;
     logs: LogLine[];
   };
@@ -54,11 +62,19 @@ export async function startConsoleTestBed(): Promise<ConsoleTestBed> {
       const identity = createIdentityApi({ identityUrl, internalSecret: SECRET });
       const logs: LogLine[] = [];
       const app = createConsoleApp({
-        config: { gatewayPublicUrl: GATEWAY_PUBLIC_URL, publicUrl },
+        config: {
+          gatewayPublicUrl: GATEWAY_PUBLIC_URL,
+          publicUrl,
+          trustedProxies: options.trustedProxies ?? [],
+        },
         identity,
         tools: options.tools ?? createToolCaller({ gatewayUrl: 'http://127.0.0.1:9', identity }),
         recall: options.recall,
-        cookies: sessionCookies({ publicUrl, internalSecret: SECRET }),
+        cookies: sessionCookies({
+          publicUrl,
+          internalSecret: SECRET,
+          ...(options.loopbackPort === undefined ? {} : { loopbackPort: options.loopbackPort }),
+        }),
         logger: recordingLogger(logs),
         now: () => new Date(h.clock.now),
       });
