@@ -3,6 +3,7 @@ import type { ClickHouse } from '@svc/clickhouse';
 import { MAX_CLOCK_SKEW_SECONDS } from '@svc/ingest-auth';
 import { BackendUnavailableError, ConflictError, UserInputError } from '@svc/tool-kit';
 import { toChTime } from '../storage/time';
+import { RECORD_TYPES } from './schemas';
 import type { RequestTokens } from './write-batch';
 
 // Ingest replay and retry (docs/ingest.md, "Retries and replays").
@@ -21,11 +22,13 @@ import type { RequestTokens } from './write-batch';
 // remembered, so its retry runs again, and must add only what the first try did not store. Every
 // row carries a hash of its request's token (stored-rows.ts), so a retry that may follow such a
 // try is told `mayBeStored` and the writer looks up, table by table, what is there already. The
-// lookup costs an engine query, so it is made only when an earlier try cannot be ruled out: one
-// of this process that was not accepted (remembered as unsettled), or one of a process before it
-// (a sole writer knows every try since it started: a request signed later than that plus the
-// clock skew, or a body past an exporter's retry window, cannot have been tried before; an
-// Idempotency-Key can name a try of any time; a server's other replicas may have tried anything).
+// lookup costs an engine query, so it is made only when a try that stored rows unknown to memory
+// cannot be ruled out: a try of this process that was not accepted (remembered as unsettled), or
+// a try of another process. A sole writer knows every try since it started, and once loaded, when
+// the process before it last stored rows (the newest part at start): a request signed later than
+// that plus the clock skew, or a body past an exporter's retry window after it, cannot have been
+// tried by another process; an Idempotency-Key names a try of any time; on a server, another
+// replica may have tried anything.
 // Memory is a cache: the table `ingest_requests` (one day) is what makes acceptance hold across
 // restarts and between core replicas.
 //
@@ -103,6 +106,9 @@ export function parseIdempotencyKey(raw: string | undefined): string | undefined
   return unquoted;
 }
 
+/** A time no later than `bound`, if there is one (-Infinity: there is none). */
+const notAfter = (ms: number, bound: number) => bound !== Number.NEGATIVE_INFINITY && ms <= bound;
+
 const sha256 = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
 
 export interface ReplayGuardDeps {
@@ -139,7 +145,13 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
   /** When the newest entry memory had to drop was accepted: before it, memory is incomplete. */
   let newestForgotten = 0;
   /** When the newest unsettled try memory had to drop was made: before it, tries are unknown. */
-  let newestForgottenTry = 0;
+  let newestForgottenTry = Number.NEGATIVE_INFINITY;
+  /**
+   * No other process stored rows after this: a sole writer's start, or once loaded the newest part
+   * of an ingest table when it started (-Infinity: none, a new store). Another writer (a server's
+   * other replicas) may store rows any time.
+   */
+  let othersStoredUntil = deps.soleWriterSince ?? Number.POSITIVE_INFINITY;
   /** Memory knows every request accepted after this: a sole writer's start, earlier once loaded. */
   let completeSince = deps.soleWriterSince;
   const slot = (keyId: string, requestKey: string) => `${keyId}\u0000${requestKey}`;
@@ -167,9 +179,11 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
     }
   }
 
-  /** Every try made after `ms` is known: this process's own, not one of another process. */
-  const triesKnownAfter = (ms: number) =>
-    deps.soleWriterSince !== undefined && ms > deps.soleWriterSince && ms > newestForgottenTry;
+  /**
+   * Whether a try made no earlier than `ms` may have stored rows unknown to memory: a try of
+   * another process (one that stored nothing leaves nothing to find), or one memory dropped.
+   */
+  const unknownTryAfter = (ms: number) => notAfter(ms, othersStoredUntil) || notAfter(ms, newestForgottenTry);
 
   function remember(keyId: string, requestKey: string, value: Remembered): void {
     const id = slot(keyId, requestKey);
@@ -183,6 +197,14 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
    * first, as many as memory holds. Idempotency keys are left out: they are always looked up.
    */
   async function load(since: number): Promise<void> {
+    // A part's time is when it was written (or merged, which is later): the newest part is no
+    // older than the last row any process before this one stored. Seconds, hence the second added.
+    const [parts] = await deps.ch.query<{ n: string; at: string }>(
+      `SELECT count() AS n, toUnixTimestamp(max(modification_time)) AS at FROM system.parts
+       WHERE database = currentDatabase() AND active AND table IN {tables:Array(String)}`,
+      { tables: RECORD_TYPES },
+    );
+    const lastStored = Number(parts?.n) > 0 ? Number(parts?.at) * 1000 + 1000 : Number.NEGATIVE_INFINITY;
     const rows = await deps.ch.query<AcceptedRow>(
       `SELECT key_id, request_key, body_sha256, accepted, toUnixTimestamp64Milli(received_at) AS at
        FROM ingest_requests
@@ -209,6 +231,7 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
     if (rows.length >= memoryEntries) newestForgotten = Math.max(newestForgotten, Number(rows.at(-1)!.at));
     trim();
     completeSince = since - LOAD_WINDOW_MS;
+    othersStoredUntil = Math.min(othersStoredUntil, lastStored);
   }
 
   const loaded =
@@ -306,7 +329,7 @@ export function createReplayGuard(deps: ReplayGuardDeps): ReplayGuard {
       release();
       throw err;
     }
-    const mayBeStored = reserved.some((id) => unsettled.has(id)) || !triesKnownAfter(request.earliestTry);
+    const mayBeStored = reserved.some((id) => unsettled.has(id)) || unknownTryAfter(request.earliestTry);
     tried(reserved);
     // The token names the request, not its rows: a retry whose rows differ in ingest time only
     // is still the same write.

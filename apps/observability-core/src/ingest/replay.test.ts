@@ -1,4 +1,4 @@
-import type { ClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { generateDemoProject } from '@svc/demo-data';
 import { signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
@@ -6,6 +6,7 @@ import { createNoopMetrics } from '@svc/metrics';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createCoreApp } from '../app';
+import { migrateCore } from '../storage/migrate';
 import {
   type CoreHarness,
   createCoreHarness,
@@ -13,7 +14,7 @@ import {
   staticIngestKeys,
   type TestKey,
 } from '../testing/core-harness';
-import { createReplayGuard } from './replay-guard';
+import { createReplayGuard, type ReplayDecision } from './replay-guard';
 import { RECORD_TYPES } from './schemas';
 
 // Replayed and retried ingest batches (docs/ingest.md, "Retries and replays"): whatever a client
@@ -412,21 +413,40 @@ describe('the replay guard of an embedded store (the only process writing it)', 
     await expect(guard.beginBody(body('k-broken', 'x'))).rejects.toThrow('engine down');
   });
 
+  /** Whether the request is told an earlier try may have stored rows; then settled as `outcome`. */
+  async function mayBeStored(
+    decision: Promise<ReplayDecision>,
+    outcome: 'accepted' | 'failed' = 'accepted',
+  ): Promise<boolean> {
+    const fresh = await decision;
+    if (fresh.kind !== 'fresh') throw new Error('expected a fresh request');
+    if (outcome === 'accepted') await fresh.accepted({ logs: 1 });
+    else fresh.release();
+    return fresh.tokenFor.mayBeStored === true;
+  }
+
+  it('on a new store, where no process stored rows before, looks for none but of its own failed tries', async () => {
+    const fresh = await createTestClickHouse('core_replay_new_store');
+    try {
+      await migrateCore(fresh);
+      const guard = createReplayGuard({ ch: fresh, now: () => NOW, soleWriterSince: NOW });
+      await guard.loaded;
+      expect(await mayBeStored(guard.begin(identity('k-new', TS, 'key-new')), 'failed')).toBe(false);
+      expect(await mayBeStored(guard.beginBody(body('k-new', 'a body')))).toBe(false);
+      expect(await mayBeStored(guard.begin(identity('k-new', TS + 1, 'key-new')))).toBe(true);
+    } finally {
+      await dropTestClickHouse(fresh);
+    }
+  });
+
   it('tells the writer to look for rows of an earlier try only when one may have been made', async () => {
+    // A process before this one stored rows just before it started.
+    await h.ch.insert('logs', [
+      { project_id: 'p', timestamp: NOW, level: 'INFO', message: 'x', source: 'backend' },
+    ]);
     let clock = NOW + 3_600_000;
     const guard = createReplayGuard({ ch: h.ch, now: () => clock, soleWriterSince: NOW });
     await guard.loaded;
-    /** Whether the request would be told an earlier try may have stored rows; settled as `outcome`. */
-    async function mayBeStored(
-      decision: Promise<Awaited<ReturnType<typeof guard.begin>>>,
-      outcome: 'accepted' | 'failed' = 'accepted',
-    ): Promise<boolean> {
-      const fresh = await decision;
-      if (fresh.kind !== 'fresh') throw new Error('expected a fresh request');
-      if (outcome === 'accepted') await fresh.accepted({ logs: 1 });
-      else fresh.release();
-      return fresh.tokenFor.mayBeStored === true;
-    }
     const later = TS + 3600;
     // Signed after this process started (plus the clock skew): no other process can have tried it.
     expect(await mayBeStored(guard.begin(identity('k-try', later)), 'failed')).toBe(false);
@@ -445,6 +465,15 @@ describe('the replay guard of an embedded store (the only process writing it)', 
     // Not the only writer (a ClickHouse server): another replica may have tried anything.
     const replica = createReplayGuard({ ch: h.ch, now: () => NOW + 3_600_000 });
     expect(await mayBeStored(replica.begin(identity('k-try', later + 3)))).toBe(true);
+
+    // Started long after the last rows were stored: only a keyed request may be a retry of them.
+    const start = Date.now() + 3_600_000;
+    const rested = createReplayGuard({ ch: h.ch, now: () => start, soleWriterSince: start });
+    await rested.loaded;
+    const signedNow = Math.floor(start / 1000);
+    expect(await mayBeStored(rested.begin(identity('k-rest', signedNow)))).toBe(false);
+    expect(await mayBeStored(rested.beginBody(body('k-rest', 'body after a rest')))).toBe(false);
+    expect(await mayBeStored(rested.begin(identity('k-rest', signedNow + 1, 'key-rest')))).toBe(true);
   });
 
   it('looks for rows of earlier tries it no longer remembers, back to the newest it forgot', async () => {
