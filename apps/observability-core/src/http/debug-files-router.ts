@@ -56,6 +56,18 @@ const uploadQuery = z.strictObject({
     .optional(),
 });
 
+/** What the file is, or a 400 that names the body as the field that is wrong. */
+function describedOrRefused(...args: Parameters<typeof describeUpload>): ReturnType<typeof describeUpload> {
+  try {
+    return describeUpload(...args);
+  } catch (err) {
+    if (!(err instanceof UserInputError)) throw err;
+    throw new UserInputError(`The request body (the file) is not a valid ${args[0]} file: ${err.message}`, {
+      details: [{ parameter: 'body', reason: err.message }],
+    });
+  }
+}
+
 /**
  * POST /ingest/v1/debug-files?kind=&platform=&name=[&release=][&debug_id=] with the raw file as
  * the body, signed exactly like an ingest batch (X-Svc-Key, X-Svc-Timestamp, X-Svc-Signature over
@@ -86,7 +98,7 @@ export function createDebugFilesRouter(deps: DebugFilesRouterDeps): Router {
           );
         }
         if (body.length === 0) throw new UserInputError('The request body (the file) is empty.');
-        const upload = describeUpload(q.kind, q.name, body);
+        const upload = describedOrRefused(q.kind, q.name, body);
         // A source map's `file` comes from JSON, where `\ud800` is a lone surrogate.
         const described = { ...upload, module: toWellFormed(upload.module) };
         const release = q.release ?? '';

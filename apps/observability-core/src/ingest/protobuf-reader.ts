@@ -116,7 +116,8 @@ class Decoder {
       if (frame.index !== undefined) segments.push(frame.index);
     }
     if (field !== undefined) segments.push(field);
-    throw new ProtobufError(reason, formatPath(segments));
+    // At the top level there is no field to name: the request message itself.
+    throw new ProtobufError(`${reason} (at byte ${this.pos})`, formatPath(segments) || '(the message)');
   }
 
   /** A varint up to 2^53 as a number (tags, lengths, enums, 32-bit values). */

@@ -1,6 +1,6 @@
 // A minimal protobuf writer for OTLP bodies no SDK writes (attribute values nested 1,000 deep,
 // 100,000 spans, bytes that are not UTF-8, kinds out of range). Field numbers are those of
-// opentelemetry-proto's collector, trace, logs and common v1 messages.
+// opentelemetry-proto's collector, trace, logs, metrics and common v1 messages.
 
 function varint(value: number | bigint): Buffer {
   let v = BigInt(value);
@@ -22,6 +22,11 @@ export const pb = {
   fixed64: (field: number, value: bigint) => {
     const b = Buffer.alloc(8);
     b.writeBigUInt64LE(value);
+    return Buffer.concat([key(field, 1), b]);
+  },
+  double: (field: number, value: number) => {
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(value);
     return Buffer.concat([key(field, 1), b]);
   },
   bytes: (field: number, value: Buffer | string) => {
@@ -74,3 +79,38 @@ export function traceRequestBody(spans: Buffer[], service = 'svc'): Buffer {
   const resource = pb.message(1, keyValue(1, 'service.name', pb.bytes(1, service)));
   return pb.message(1, resource, pb.message(2, ...spans));
 }
+
+/** ExportLogsServiceRequest{resourceLogs: [{scopeLogs: [{logRecords}]}]}; each record's fields as given. */
+export const logsRequestBody = (records: Buffer[][]) =>
+  pb.message(1, pb.message(2, ...records.map((fields) => pb.message(2, ...fields))));
+
+/** LogRecord fields: 1 time, 2 severityNumber, 3 severityText, 5 body, 6 attributes, 9 traceId, 10 spanId. */
+export const logField = {
+  time: (ns: bigint) => pb.fixed64(1, ns),
+  severity: (n: number | bigint) => pb.varint(2, n),
+  severityText: (t: Buffer | string) => pb.bytes(3, t),
+  body: (...anyValue: Buffer[]) => pb.message(5, ...anyValue),
+  attribute: (k: string | Buffer, ...anyValue: Buffer[]) => keyValue(6, k, ...anyValue),
+  traceId: (b: Buffer) => pb.bytes(9, b),
+  spanId: (b: Buffer) => pb.bytes(10, b),
+};
+
+/** ExportMetricsServiceRequest with one gauge per metric: [name, points (each a NumberDataPoint's fields)]. */
+export const gaugeRequestBody = (metrics: [string | Buffer, Buffer[][]][]) =>
+  pb.message(
+    1,
+    pb.message(
+      2,
+      ...metrics.map(([name, points]) =>
+        pb.message(2, pb.bytes(1, name), pb.message(5, ...points.map((fields) => pb.message(1, ...fields)))),
+      ),
+    ),
+  );
+
+/** NumberDataPoint fields: 3 time, 4 asDouble, 6 asInt, 7 attributes. */
+export const pointField = {
+  time: (ns: bigint) => pb.fixed64(3, ns),
+  asDouble: (x: number) => pb.double(4, x),
+  asInt: (n: bigint) => pb.fixed64(6, BigInt.asUintN(64, n)),
+  attribute: (k: string | Buffer, ...anyValue: Buffer[]) => keyValue(7, k, ...anyValue),
+};
