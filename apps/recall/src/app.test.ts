@@ -80,6 +80,134 @@ describe('device side', () => {
   });
 });
 
+describe('hostile parameters', () => {
+  // A project of its own: what these store does not show up in the other tests' lists.
+  let c: TestProject;
+  beforeAll(async () => {
+    c = await h.project('recall_hostile');
+    // Key version 1 exists: a hostile name is the only thing wrong with the uploads below.
+    await h.device(c, 'GET', '/device/v1/key');
+  });
+  const body = () => encodeLogFile(ENTRIES, Buffer.alloc(32));
+  const post = (qs: string) => h.device(c, 'POST', `/device/v1/files?${qs}`, body());
+
+  it('refuses control characters, key versions and days the store cannot hold with a 400 naming the field', async () => {
+    const ok = 'device_id=d&file_name=f&date=2026-11-20&key_version=1';
+    for (const [qs, field] of [
+      ['device_id=%00&file_name=f&date=2026-11-20&key_version=1', 'device_id'],
+      ['device_id=d&file_name=a%0Ab&date=2026-11-20&key_version=1', 'file_name'],
+      [`${ok}&user_id=%7F`, 'user_id'],
+      [`${ok}&session_id=x%00`, 'session_id'],
+      [`${ok}&request_id=%00`, 'request_id'],
+      ['device_id=d&file_name=f&date=2026-11-20&key_version=99999999999', 'key_version'],
+      ['device_id=d&file_name=f&date=0000-01-01&key_version=1', 'date'],
+    ] as const) {
+      const res = await post(qs);
+      expect([qs, res.status]).toEqual([qs, 400]);
+      expect((await res.json()).message).toContain(field);
+    }
+    const poll = await h.device(c, 'GET', '/device/v1/recalls?device_id=%00');
+    expect(poll.status).toBe(400);
+    expect((await poll.json()).message).toContain('device_id');
+  });
+
+  it('stores names that are not UTF-8 as U+FFFD, and lists them well-formed', async () => {
+    const key = (await (await h.device(c, 'GET', '/device/v1/key')).json()) as { key_version: number };
+    const res = await post(
+      `device_id=%ED%A0%80dev&file_name=%FFname%C0%80&date=2026-11-20&key_version=${key.key_version}`,
+    );
+    expect(res.status).toBe(201);
+    const listed = (await h.tool(c.projectId, 'log.list_files', { q: 'name' })).body as {
+      items: { device_id: string; file_name: string }[];
+    };
+    const file = listed.items.find((f) => f.file_name.includes('name'))!;
+    expect(file.device_id).toMatch(/^\ufffd+dev$/);
+    expect(file.file_name).toMatch(/^\ufffdname\ufffd+$/);
+  });
+
+  it('log.file_entries: ts and level as the device wrote them, any nesting, numbers past a double, lone surrogates', async () => {
+    const { key, key_version } = (await (await h.device(c, 'GET', '/device/v1/key')).json()) as {
+      key: string;
+      key_version: number;
+    };
+    // A Java ZonedDateTime with a long zone id (69 characters) and a custom level (42).
+    const ts = '2026-11-20T09:00:06.123456789-03:00[America/Argentina/ComodRivadavia]';
+    const level = 'WARNING-WITH-A-VERY-LONG-CUSTOM-LEVEL-NAME';
+    const depth = 60_000;
+    const lines = [
+      JSON.stringify({ ts, level, message: 'zoned' }),
+      `{"ts":"t","level":"l","message":"deep","d":${'['.repeat(depth)}${']'.repeat(depth)}}`,
+      '{"ts":"t","level":"l","message":"big","n":1e400}',
+      '{"ts":"t\\ud800","level":"l","message":"a\\udc00b","tag":"\\ud83d"}',
+    ];
+    const file = encryptFileBytes(gzipSync(Buffer.from(lines.join('\n'))), Buffer.from(key, 'base64'));
+    const qs = new URLSearchParams({
+      device_id: 'dev_e',
+      file_name: 'entries.log',
+      date: '2026-11-20',
+      key_version: `${key_version}`,
+    });
+    const up = await h.device(c, 'POST', `/device/v1/files?${qs}`, file);
+    const res = await h.tool(c.projectId, 'log.file_entries', { file_id: (await up.json()).file_id });
+    expect(res.status).toBe(200);
+    const body = logFileEntriesOutput.parse(res.body);
+    expect(body).toMatchObject({ status: 'ok', lines_read: 4 });
+    expect(body.items[0]).toMatchObject({ ts, level });
+    expect((body.items[1]!.fields.d as string).startsWith('[[[[')).toBe(true);
+    expect(body.items[2]!.fields).toEqual({ n: 'Infinity' });
+    expect(body.items[3]).toMatchObject({ ts: 't\ufffd', message: 'a\ufffdb', tag: '\ufffd' });
+    // The download gives the lines as written, but never an escape of a lone surrogate.
+    const download = await fetch(
+      `${h.url}/console/v1/projects/${c.projectId}/files/${body.file_id}/download`,
+      {
+        headers: { authorization: `Bearer ${c.session}` },
+      },
+    );
+    expect(download.status).toBe(200);
+    const downloaded = (await download.text()).trim().split('\n');
+    expect(downloaded.slice(0, 3)).toEqual(lines.slice(0, 3));
+    expect(JSON.parse(downloaded[3]!)).toEqual({
+      ts: 't\ufffd',
+      level: 'l',
+      message: 'a\ufffdb',
+      tag: '\ufffd',
+    });
+  });
+
+  it('answers tool filters holding a NUL with nothing found, not a 500', async () => {
+    for (const [tool, input] of [
+      ['log.list_files', { device_id: 'a\u0000' }],
+      ['log.list_files', { user_id: '\u0000' }],
+      ['log.list_files', { q: 'x\u0000' }],
+      ['log.audit', { file_id: '\u0000' }],
+    ] as const) {
+      const res = await h.tool(c.projectId, tool, input);
+      expect([tool, res.status, res.body.items]).toEqual([tool, 200, []]);
+    }
+  });
+
+  it('console: a trigger naming a device with a NUL is 400, a lone surrogate is stored as U+FFFD', async () => {
+    const trigger = (body: unknown) =>
+      fetch(`${h.url}/console/v1/projects/${c.projectId}/recalls`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${c.session}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const nul = await trigger({ device_id: 'd\u0000' });
+    expect(nul.status).toBe(400);
+    expect(((await nul.json()) as { message: string }).message).toContain('device_id');
+    expect((await trigger({ device_id: 'dev_\ud800' })).status).toBe(201);
+    const audit = (await h.tool(c.projectId, 'log.audit', { action: 'trigger', limit: 1 })).body as {
+      items: { device_id: string }[];
+    };
+    expect(audit.items[0]!.device_id).toBe('dev_\ufffd');
+    const download = await fetch(`${h.url}/console/v1/projects/${c.projectId}/files/%00/download`, {
+      headers: { authorization: `Bearer ${c.session}` },
+    });
+    expect(download.status).toBe(404);
+  });
+});
+
 describe('tools', () => {
   let fileId: string;
   let corruptId: string;

@@ -3,6 +3,7 @@ import type { Postgres } from '@svc/postgres';
 import type { Logger } from '@svc/tool-kit';
 import type { FileStore } from './file-store';
 import type { KeyStore } from './keys';
+import type { ReadLimits } from './read-budget';
 
 export interface RecallContext {
   db: Postgres;
@@ -11,4 +12,6 @@ export interface RecallContext {
   logger: Logger;
   metrics: Metrics;
   clock: () => Date;
+  /** Bounds of one file read (default DEFAULT_READ_LIMITS); tests change them. */
+  readLimits?: ReadLimits;
 }

@@ -1,14 +1,32 @@
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
 
 // The bytes of uploaded files, on disk under the data dir: <root>/<project>/<file_id>.bin, written
-// to a temporary name and renamed, so a crash never leaves half a file under its real name.
+// to a temporary name and renamed, so a crash never leaves half a file under its real name. Stored
+// files never change afterwards, so a read may pass over them more than once.
+
+/** A stored file opened for reading by position: readers take it a chunk at a time. */
+export interface StoredBytes {
+  readonly size: number;
+  /** `length` bytes from `position` (fewer only at the end of the file). */
+  read(position: number, length: number): Promise<Buffer>;
+  close(): Promise<void>;
+}
 
 export interface FileStore {
   readonly root: string;
   put(projectId: string, fileId: string, bytes: Buffer): Promise<void>;
-  get(projectId: string, fileId: string): Promise<Buffer>;
+  open(projectId: string, fileId: string): Promise<StoredBytes>;
+}
+
+/** Bytes already in memory as a StoredBytes (tests, and files built on the fly). */
+export function bytesInMemory(bytes: Buffer): StoredBytes {
+  return {
+    size: bytes.length,
+    read: async (position, length) => bytes.subarray(position, Math.min(bytes.length, position + length)),
+    close: async () => {},
+  };
 }
 
 export function createFileStore(root: string): FileStore {
@@ -27,9 +45,31 @@ export function createFileStore(root: string): FileStore {
       await writeFile(tmp, bytes, { mode: 0o600 });
       await rename(tmp, join(dir, file));
     },
-    async get(projectId, fileId) {
+    async open(projectId, fileId) {
       const { dir, file } = pathOf(projectId, fileId);
-      return readFile(join(dir, file));
+      const handle = await open(join(dir, file), 'r');
+      let size: number;
+      try {
+        size = (await handle.stat()).size;
+      } catch (err) {
+        await handle.close();
+        throw err;
+      }
+      return {
+        size,
+        async read(position, length) {
+          const want = Math.max(0, Math.min(length, size - position));
+          const buffer = Buffer.allocUnsafe(want);
+          let got = 0;
+          while (got < want) {
+            const { bytesRead } = await handle.read(buffer, got, want - got, position + got);
+            if (bytesRead === 0) break;
+            got += bytesRead;
+          }
+          return buffer.subarray(0, got);
+        },
+        close: () => handle.close(),
+      };
     },
   };
 }

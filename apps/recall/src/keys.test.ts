@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createPostgres, type Postgres } from '@svc/postgres';
-import { decodeLogFile, encodeLogFile } from './file-codec';
+import { encodeLogFile } from './file-codec';
+import { bytesInMemory } from './file-store';
 import { createKeyStore, parseMasterKey, unwrapKey, wrapKey } from './keys';
+import { createPacer, DEFAULT_READ_LIMITS } from './read-budget';
 import { migrateRecall } from './store/migrations';
+import { readEntriesPage } from './tools/entries-page';
 
 let db: Postgres;
 beforeAll(async () => {
@@ -39,7 +42,14 @@ describe('project data keys', () => {
     // A new process (no cache) with the same master key reads the old file with version 1.
     const fresh = createKeyStore(db, master, () => new Date());
     const v1 = await fresh.version('p_rot', 1);
-    expect(decodeLogFile(old, v1!.key).entries[0]!.message).toBe('before rotation');
+    const page = await readEntriesPage(
+      bytesInMemory(old),
+      v1!.key,
+      { limit: 1 },
+      DEFAULT_READ_LIMITS,
+      createPacer(),
+    );
+    expect(page.items[0]!.message).toBe('before rotation');
     expect(await fresh.version('p_rot', 3)).toBeUndefined();
     expect(await fresh.version('p_other', 1)).toBeUndefined();
   });

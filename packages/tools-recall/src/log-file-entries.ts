@@ -16,8 +16,9 @@ export const logFileEntriesInput = z.strictObject({
     .number()
     .int()
     .min(0)
-    .max(100_000_000)
-    .describe('Only entries after this line number (for the next page: the last line you got).')
+    // A file inflates to at most 100 MiB: it has at most that many lines.
+    .max(104_857_600)
+    .describe('Entries after this line (next page: scanned_through_line).')
     .optional(),
   limit: limit(500),
 });
@@ -37,7 +38,9 @@ export const fileProblem = z.strictObject({
     .number()
     .int()
     .nullable()
-    .describe('For parse: the line where reading stopped (entries before it are listed).'),
+    .describe(
+      'decompress and parse: the line where reading stopped (entries before it are listed); null for decrypt.',
+    ),
   message: z.string(),
 });
 
@@ -48,24 +51,37 @@ export const logFileEntriesOutput = z.strictObject({
   status: z
     .enum(['ok', 'unreadable'])
     .describe(
-      'unreadable: the file could not be decrypted, decompressed or parsed to its end (see problem).',
+      'unreadable: reading stopped at a problem (see problem). ok: none in the lines read so far; one further into the file shows in the call whose reading reaches it.',
     ),
   problem: fileProblem.nullable(),
-  lines_read: z.number().int().describe('Entries read from the file (all of it when status is ok).'),
+  lines_read: z
+    .number()
+    .int()
+    .describe('Entries this call read, matching or not: those after after_line up to scanned_through_line.'),
   items: z.array(entry),
   limit: z.number().int(),
-  has_more: z.boolean().describe('True when more matching entries follow; page with after_line.'),
+  has_more: z
+    .boolean()
+    .describe(
+      'True when reading stopped before the end (page full, or the scan budget of one call used up): call again with after_line = scanned_through_line.',
+    ),
+  scanned_through_line: z
+    .number()
+    .int()
+    .describe(
+      'The last line this call read or passed over: every matching entry up to it was listed (0: nothing could be decrypted).',
+    ),
 });
 
 export const logFileEntries = defineTool({
   name: 'log.file_entries',
   title: 'Entries of a device log file',
   description:
-    'The entries of one recalled device log file, decrypted on the server, in file order; filters ' +
-    'level and q (text in message or tag); page with after_line. A file that cannot be read says ' +
-    'so (status unreadable; problem: the stage and the line where reading stopped), never empty. Every call is recorded in the recall ' +
-    'audit trail (log.audit). Returns {file_id, found, file, status, problem, lines_read, items: ' +
-    '[{line, ts, level, tag, message, fields}], limit, has_more}. Find files with log.list_files.',
+    'Entries of one recalled device log file, decrypted, in file order; filters level and q (text ' +
+    'in message or tag). A call ends at a full page or its scan budget: while has_more, page with ' +
+    'after_line = scanned_through_line. Unreadable: status and problem (stage, line), never empty. ' +
+    'Each call is recorded in log.audit. Returns the file, status, problem and items: [{line, ts, ' +
+    'level, tag, message, fields}]. Find files with log.list_files.',
   input: logFileEntriesInput,
   output: logFileEntriesOutput,
   capability: 'vis_recall',

@@ -1,15 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { NotFoundError, parseInput, UserInputError } from '@svc/tool-kit';
+import { NotFoundError, parseInput } from '@svc/tool-kit';
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import { ConsoleAuthError, type ConsoleCaller, type ConsoleSessions } from '../console-sessions';
 import type { RecallContext } from '../context';
-import { readStoredFile } from '../read-file';
+import { ReadAbandonedError } from '../read-budget';
 import { appendRecallAudit } from '../store/audit';
 import { getFile } from '../store/files';
 import { insertRequest } from '../store/requests';
+import { openStoredFile } from '../stored-file';
+import { deviceId } from './device-text';
+import { streamDownload, unreadable } from './download';
 
-const id = z.string().trim().min(1).max(200);
+const id = deviceId;
 const triggerBody = z
   .strictObject({ device_id: id.optional(), user_id: id.optional() })
   .refine((b) => b.device_id !== undefined || b.user_id !== undefined, {
@@ -64,8 +67,8 @@ export function consoleRouter(ctx: RecallContext, sessions: ConsoleSessions): Ro
     res.status(201).json({ request_id: requestId, requested_at: at.toISOString() });
   });
 
-  // The entries as NDJSON, decrypted and decompressed; an unreadable file answers 422 with the
-  // problem (what could be read is in log.file_entries), never an empty download.
+  // The file's entries as NDJSON, streamed: an unreadable file answers 400 with the problem (what
+  // could be read is in log.file_entries), never an empty or partial download.
   router.get('/v1/projects/:project_id/files/:file_id/download', async (req, res) => {
     const projectId = String(req.params.project_id);
     const caller = await callerOf(req, projectId);
@@ -80,20 +83,19 @@ export function consoleRouter(ctx: RecallContext, sessions: ConsoleSessions): Ro
       device_id: row.device_id,
       target_user_id: row.user_id,
     });
-    const decoded = await readStoredFile(ctx, row);
-    if (decoded.problem) {
-      throw new UserInputError('The file cannot be read to its end.', { details: decoded.problem });
+    const opened = await openStoredFile(ctx, row);
+    if (opened.problem) throw unreadable(opened.problem);
+    const gone = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) gone.abort();
+    });
+    try {
+      await streamDownload(opened.bytes, opened.key, res, gone.signal, `${row.file_id}.ndjson`);
+    } catch (err) {
+      if (!(err instanceof ReadAbandonedError)) throw err;
+    } finally {
+      await opened.bytes.close();
     }
-    const text = decoded.entries
-      .map(({ line: _line, ts, level, tag, message, fields }) =>
-        JSON.stringify({ ts, level, ...(tag === null ? {} : { tag }), message, ...fields }),
-      )
-      .join('\n');
-    res
-      .status(200)
-      .type('application/x-ndjson')
-      .set('content-disposition', `attachment; filename="${row.file_id}.ndjson"`)
-      .send(`${text}\n`);
   });
   return router;
 }

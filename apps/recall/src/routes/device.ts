@@ -6,15 +6,16 @@ import { z } from 'zod';
 import type { RecallContext } from '../context';
 import { insertFile } from '../store/files';
 import { fulfillRequest, pendingRequests } from '../store/requests';
+import { calendarDay, deviceId, deviceText, MAX_KEY_VERSION } from './device-text';
 
 export const MAX_UPLOAD_BYTES = 20 * 1024 * 1024;
 
-const id = z.string().trim().min(1).max(200);
+const id = deviceId;
 const uploadQuery = z.strictObject({
   device_id: id,
-  file_name: z.string().trim().min(1).max(255),
-  date: z.iso.date(),
-  key_version: z.coerce.number().int().min(1),
+  file_name: deviceText(255),
+  date: calendarDay,
+  key_version: z.coerce.number().int().min(1).max(MAX_KEY_VERSION),
   user_id: id.optional(),
   session_id: id.optional(),
   request_id: id.optional(),

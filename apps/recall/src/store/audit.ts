@@ -1,4 +1,5 @@
 import type { Queryable } from '@svc/postgres';
+import { holdsNul } from './files';
 
 export type RecallAction = 'trigger' | 'download' | 'view';
 export type RecallVia = 'console' | 'mcp' | 'rest' | 'stdio';
@@ -32,6 +33,7 @@ export async function listRecallAudit(
   filter: { action?: RecallAction; file_id?: string },
   fetch: number,
 ): Promise<AuditRow[]> {
+  if (holdsNul(filter.file_id)) return [];
   const where = ['project_id = $1'];
   const params: unknown[] = [projectId];
   if (filter.action !== undefined) {

@@ -55,7 +55,14 @@ export async function insertFile(q: Queryable, row: Omit<FileRow, 'uploaded_at'>
   );
 }
 
+/**
+ * PostgreSQL text cannot hold a NUL, so no stored value does (uploads refuse control characters):
+ * a filter holding one matches nothing, and is never sent (the server would refuse the query).
+ */
+export const holdsNul = (value: unknown) => typeof value === 'string' && value.includes('\u0000');
+
 export async function getFile(q: Queryable, projectId: string, fileId: string): Promise<FileRow | undefined> {
+  if (holdsNul(projectId) || holdsNul(fileId)) return undefined;
   const { rows } = await q.query<FileRow>(
     `SELECT ${COLUMNS} FROM recall_files WHERE project_id = $1 AND file_id = $2`,
     [projectId, fileId],
@@ -82,6 +89,7 @@ export async function listFiles(
   filter: FileFilter,
   fetch: number,
 ): Promise<FileRow[]> {
+  if (Object.values(filter).some(holdsNul)) return [];
   const where = ['project_id = $1'];
   const params: unknown[] = [projectId];
   const add = (sql: string, value: unknown) => {

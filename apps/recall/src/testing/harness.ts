@@ -15,6 +15,7 @@ import { createRecallApp } from '../app';
 import { createIdentityConsoleSessions } from '../console-sessions';
 import { createFileStore } from '../file-store';
 import { createKeyStore, type KeyStore } from '../keys';
+import { DEFAULT_READ_LIMITS, type ReadLimits } from '../read-budget';
 import { migrateRecall } from '../store/migrations';
 
 // A real identity and a real recall service on loopback ports, each on its own in-memory
@@ -38,6 +39,8 @@ export interface RecallHarness {
   keys: KeyStore;
   identityUrl: string;
   clock: { now: number };
+  /** The bounds of file reads the service uses: a test may change them, and puts them back. */
+  limits: ReadLimits;
   /** A new org with one project, an ingest key and a signed-in person; vis_recall on unless told. */
   project(name: string, options?: { recall?: boolean }): Promise<TestProject>;
   /** A signed device request (the body signed as sent; GETs sign an empty body). */
@@ -84,7 +87,9 @@ export async function startRecallHarness(): Promise<RecallHarness> {
   const filesDir = await mkdtemp(join(tmpdir(), 'svc-recall-files-'));
   const now = () => new Date(clock.now);
   const keys = createKeyStore(db, randomBytes(32), now);
+  const limits: ReadLimits = { ...DEFAULT_READ_LIMITS };
   const app = createRecallApp({
+    readLimits: limits,
     db,
     files: createFileStore(filesDir),
     keys,
@@ -118,6 +123,7 @@ export async function startRecallHarness(): Promise<RecallHarness> {
     keys,
     identityUrl: identity.url,
     clock,
+    limits,
     async project(name, options = {}) {
       const email = `${name}@recall.test`;
       const password = `password of ${name}`;

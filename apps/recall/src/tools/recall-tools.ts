@@ -1,19 +1,35 @@
 import type { AnyTool, CallActor } from '@svc/tool-kit';
-import { sanitizeOptional } from '@svc/tool-kit';
+import { sanitizeOptional, UserInputError } from '@svc/tool-kit';
 import type { InternalTool } from '@svc/tool-server/internal-tools';
 import { logAudit, logFileEntries, logListFiles } from '@svc/tools-recall';
 import type { z } from 'zod';
 import type { RecallContext } from '../context';
-import { readStoredFile } from '../read-file';
+import {
+  createPacer,
+  DEFAULT_READ_LIMITS,
+  ReadAbandonedError,
+  type ReadLimits,
+  ReadSlots,
+} from '../read-budget';
 import { appendRecallAudit, listRecallAudit } from '../store/audit';
 import { getFile, listFiles, toRecallFile } from '../store/files';
-import { sanitizeEntry } from './sanitize-entry';
+import { openStoredFile } from '../stored-file';
+import { type EntriesPage, readEntriesPage } from './entries-page';
 
 export interface RecallToolCall<I> {
   ctx: RecallContext;
   projectId: string;
   actor: CallActor;
   input: I;
+  /** Aborted when the caller goes away. */
+  signal: AbortSignal;
+  reads: FileReads;
+}
+
+/** The limits of file reads and the slots they take turns in, shared by every call. */
+export interface FileReads {
+  limits: ReadLimits;
+  slots: ReadSlots;
 }
 
 type Handler = (call: RecallToolCall<never>) => Promise<unknown>;
@@ -31,14 +47,17 @@ async function listFilesTool({ ctx, projectId, input }: RecallToolCall<z.output<
 
 /**
  * A view: recorded in the recall audit trail before the entries leave (whether or not the file
- * could be read). Filters apply to the entries read; `after_line` pages.
+ * could be read). One page per call, read within the call's budget (entries-page.ts).
  */
 async function fileEntriesTool({
   ctx,
   projectId,
   actor,
   input,
+  signal,
+  reads,
 }: RecallToolCall<z.output<typeof logFileEntries.input>>) {
+  const startedAt = performance.now();
   const row = await getFile(ctx.db, projectId, input.file_id);
   if (!row) {
     return {
@@ -51,6 +70,7 @@ async function fileEntriesTool({
       items: [],
       limit: input.limit,
       has_more: false,
+      scanned_through_line: 0,
     };
   }
   await appendRecallAudit(ctx.db, projectId, ctx.clock(), {
@@ -62,28 +82,45 @@ async function fileEntriesTool({
     device_id: row.device_id,
     target_user_id: row.user_id,
   });
-  const decoded = await readStoredFile(ctx, row);
-  const level = input.level?.toLowerCase();
-  const needle = input.q?.toLowerCase();
-  const matching = decoded.entries.filter(
-    (e) =>
-      (input.after_line === undefined || e.line > input.after_line) &&
-      (level === undefined || e.level.toLowerCase() === level) &&
-      (needle === undefined ||
-        e.message.toLowerCase().includes(needle) ||
-        e.tag?.toLowerCase().includes(needle) === true),
-  );
-  return {
+  const answer = (page: Omit<EntriesPage, 'stats'>) => ({
     file_id: row.file_id,
     found: true,
     file: toRecallFile(row),
-    status: decoded.problem ? ('unreadable' as const) : ('ok' as const),
-    problem: decoded.problem,
-    lines_read: decoded.entries.length,
-    items: matching.slice(0, input.limit).map(sanitizeEntry),
+    status: page.status,
+    problem: page.problem,
+    lines_read: page.lines_read,
+    items: page.items,
     limit: input.limit,
-    has_more: matching.length > input.limit,
-  };
+    has_more: page.has_more,
+    scanned_through_line: page.scanned_through_line,
+  });
+  const limits = reads.limits;
+  const release = await reads.slots.acquire({
+    waitMs: limits.callMs - (performance.now() - startedAt),
+    limitMs: limits.callMs,
+    signal,
+  });
+  try {
+    const opened = await openStoredFile(ctx, row);
+    if (opened.problem) {
+      return answer({
+        status: 'unreadable',
+        problem: opened.problem,
+        lines_read: 0,
+        items: [],
+        has_more: false,
+        scanned_through_line: 0,
+      });
+    }
+    try {
+      const pacer = createPacer({ limitMs: limits.callMs, startedAt, signal });
+      return answer(await readEntriesPage(opened.bytes, opened.key, input, limits, pacer));
+    } finally {
+      await opened.bytes.close();
+    }
+  } finally {
+    release();
+  }
 }
 
 async function auditTool({ ctx, projectId, input }: RecallToolCall<z.output<typeof logAudit.input>>) {
@@ -107,8 +144,18 @@ const HANDLERS: [AnyTool, Handler][] = [
 
 /** The three recall tools, bound to the service's context, for the internal tool endpoint. */
 export function recallTools(ctx: RecallContext): InternalTool[] {
+  const limits = ctx.readLimits ?? DEFAULT_READ_LIMITS;
+  const reads: FileReads = { limits, slots: new ReadSlots(() => limits.concurrentReads) };
   return HANDLERS.map(([definition, handler]) => ({
     definition,
-    run: ({ projectId, actor, input }) => handler({ ctx, projectId, actor, input: input as never }),
+    run: async ({ projectId, actor, input, signal }) => {
+      try {
+        return await handler({ ctx, projectId, actor, input: input as never, signal, reads });
+      } catch (err) {
+        // Nobody reads the answer: a 4xx ends the call without logging a failure of ours.
+        if (err instanceof ReadAbandonedError) throw new UserInputError('The caller went away.');
+        throw err;
+      }
+    },
   }));
 }
