@@ -8,6 +8,7 @@ import {
   type PendingRows,
   ROW_TOKEN_COLUMN,
   rowTokenOf,
+  timeRanges,
 } from './stored-rows';
 
 // A retried request finds its own stored rows through the tables' primary keys and its row token.
@@ -110,4 +111,24 @@ it('names a request by a number JSON carries exactly, never 0 (rows stored befor
     expect(token).toBeGreaterThan(0);
   }
   expect(rowTokenOf('a')).toBe(tokens[0]);
+});
+
+it('looks near the rows’ own times: ranges split at gaps of over a minute, at most 16', () => {
+  const minute = 60_000;
+  expect(timeRanges([5, 1, 3])).toEqual([[1, 5]]);
+  expect(timeRanges([0, minute, 3 * minute, 3 * minute + 1, DAY])).toEqual([
+    [0, minute],
+    [3 * minute, 3 * minute + 1],
+    [DAY, DAY],
+  ]);
+  // 40 moments an hour apart, the gap after the 10th a day: 16 ranges, split at the largest gaps.
+  const times = Array.from({ length: 40 }, (_, i) => i * 3_600_000 + (i >= 10 ? DAY : 0));
+  const ranges = timeRanges(times);
+  expect(ranges).toHaveLength(16);
+  // The day between the 10th and 11th is never read.
+  expect(ranges.findIndex(([, hi]) => hi === 9 * 3_600_000) + 1).toBe(
+    ranges.findIndex(([lo]) => lo === 10 * 3_600_000 + DAY),
+  );
+  expect(ranges.flat()).toEqual([...ranges.flat()].sort((a, b) => a - b));
+  for (const time of times) expect(ranges.some(([lo, hi]) => time >= lo && time <= hi)).toBe(true);
 });

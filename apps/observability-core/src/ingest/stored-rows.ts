@@ -41,6 +41,32 @@ export function rowTokenOf(token: string): number {
   return hash.readUIntBE(0, 6) * 32 + (hash[6]! >> 3) || 1;
 }
 
+/**
+ * A lookup looks near the request's own times only: rows less than a minute apart share a time
+ * range, and a table's part of the lookup has at most 16 (the largest gaps split them), so a batch
+ * of a few moments of a day and of last week reads neither the days between nor the rest of them.
+ */
+const RANGE_GAP_MS = 60_000;
+const MAX_RANGES = 16;
+
+/** The ranges [lo, hi] covering `times`, split at the largest gaps longer than RANGE_GAP_MS. */
+export function timeRanges(times: readonly number[]): [number, number][] {
+  const sorted = Float64Array.from(times).sort();
+  const gaps: number[] = [];
+  for (let i = 1; i < sorted.length; i++) if (sorted[i]! - sorted[i - 1]! > RANGE_GAP_MS) gaps.push(i);
+  const splits = gaps
+    .sort((a, b) => sorted[b]! - sorted[b - 1]! - (sorted[a]! - sorted[a - 1]!) || a - b)
+    .slice(0, MAX_RANGES - 1)
+    .sort((a, b) => a - b);
+  const ranges: [number, number][] = [];
+  let start = 0;
+  for (const split of [...splits, sorted.length]) {
+    ranges.push([sorted[start]!, sorted[split - 1]!]);
+    start = split;
+  }
+  return ranges;
+}
+
 /** A request's rows for one table, each carrying the request's row token. */
 export interface PendingRows {
   table: RecordType;
@@ -53,7 +79,7 @@ export type StoredRanges = Map<RecordType, { lo: number; hi: number }[]>;
 
 /**
  * Where the request's rows already are: one query over every table it writes to, each part of it
- * limited to the project, the request's time range (or ids) and its row token.
+ * limited to the project, the request's time ranges (or ids) and its row token.
  */
 export async function findStored(
   ch: ClickHouse,
@@ -70,19 +96,15 @@ export async function findStored(
       return `SELECT '${table}' AS tbl, toInt64(0) AS lo, toInt64(0) AS hi FROM ${table}
         WHERE ${mine} AND ${locator.key} IN {keys${i}:Array(String)} LIMIT 1`;
     }
-    let lo = Number.POSITIVE_INFINITY;
-    let hi = Number.NEGATIVE_INFINITY;
-    for (const row of rows) {
-      const time = Number(row[locator.time]);
-      if (time < lo) lo = time;
-      if (time > hi) hi = time;
-    }
-    params[`lo${i}`] = lo;
-    params[`hi${i}`] = hi;
+    const within = timeRanges(rows.map((row) => Number(row[locator.time]))).map(([lo, hi], j) => {
+      params[`lo${i}_${j}`] = lo;
+      params[`hi${i}_${j}`] = hi;
+      return `${locator.time} BETWEEN fromUnixTimestamp64Milli({lo${i}_${j}:Int64}, 'UTC')
+        AND fromUnixTimestamp64Milli({hi${i}_${j}:Int64}, 'UTC')`;
+    });
     return `SELECT '${table}' AS tbl, toUnixTimestamp64Milli(min(${locator.time})) AS lo,
         toUnixTimestamp64Milli(max(${locator.time})) AS hi FROM ${table}
-      WHERE ${mine} AND ${locator.time} BETWEEN fromUnixTimestamp64Milli({lo${i}:Int64}, 'UTC')
-        AND fromUnixTimestamp64Milli({hi${i}:Int64}, 'UTC')
+      WHERE ${mine} AND (${within.join(' OR ')})
       GROUP BY _partition_id`;
   });
   // The aggregate projections cannot answer a filter on the row token: not weighing them is a
