@@ -55,6 +55,7 @@ function entries(extra: Partial<FileEntries> = {}): FileEntries {
     items: [entry(1), entry(2)],
     limit: 2,
     has_more: false,
+    scanned_through_line: 3,
     ...extra,
   };
 }
