@@ -157,20 +157,47 @@ describe('RecallFilePage', () => {
         ctx,
         fileId: FILE_ID,
         filters: { level: 'error' },
-        entries: ok(entries({ items, has_more: true })),
+        entries: ok(entries({ items, has_more: true, lines_read: 2, scanned_through_line: 2 })),
       }),
     );
     expect([...html.matchAll(/<tr data-line="(\d+)">/g)].map((m) => m[1])).toEqual(['1', '2']);
     expect(html).not.toContain('<script>alert(1)');
     expect(html).toContain('<td class="message">&lt;script>alert(1)&lt;/script></td>');
     expect(html).toContain('<summary>2 fields<span class="visually-hidden"> of line 2</span></summary>');
-    expect(html).toContain('readable, 3 entries');
+    expect(html).toContain('readable through line 2 (the file goes on)');
     expect(html).toContain(`/recall/files/${FILE_ID}/download?project=prj_1`);
     expect(html).toContain(
       `href="/recall/files/${FILE_ID}?project=prj_1&amp;level=error&amp;after_line=2" rel="next"`,
     );
     expect(html).not.toContain('From the first entry');
     expect(html).toContain('records a <em>view</em>');
+  });
+
+  it('counts the entries of a file read whole in one call', () => {
+    const html = renderToString(
+      h(RecallFilePage, { ctx, fileId: FILE_ID, filters: {}, entries: ok(entries()) }),
+    );
+    expect(html).toContain('readable, 3 entries');
+    expect(html).not.toContain('rel="next"');
+  });
+
+  it('keeps looking past a slice in which the filter matched nothing (pages by scanned_through_line)', () => {
+    const html = renderToString(
+      h(RecallFilePage, {
+        ctx,
+        fileId: FILE_ID,
+        filters: { level: 'fatal' },
+        entries: ok(
+          entries({ items: [], has_more: true, lines_read: 100_000, scanned_through_line: 100_000 }),
+        ),
+      }),
+    );
+    expect(html).toContain('No entry matches up to line 100000; the file goes on.');
+    expect(html).toContain(
+      `href="/recall/files/${FILE_ID}?project=prj_1&amp;level=fatal&amp;after_line=100000" rel="next"`,
+    );
+    expect(html).toContain('Keep looking (after line 100000)');
+    expect(html).toContain('readable through line 100000 (the file goes on)');
   });
 
   it('says an unreadable file with role=alert: the stage, the line, and what could be read', () => {

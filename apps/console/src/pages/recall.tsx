@@ -370,9 +370,21 @@ function FileFacts({ file, entries }: { file: RecallFile; entries: FileEntries }
       <dt>Uploaded</dt>
       <dd>{formatTime(file.uploaded_at)}</dd>
       <dt>Status</dt>
-      <dd>{entries.status === 'ok' ? `readable, ${entries.lines_read} entries` : 'unreadable'}</dd>
+      <dd>{statusText(entries)}</dd>
     </dl>
   );
+}
+
+/**
+ * What is known of the file from this page's read: one call reads a page (or a bounded slice) of
+ * the file, so "readable" is said of the lines read so far, and a count only of a file read whole.
+ */
+function statusText(entries: FileEntries): string {
+  if (entries.status !== 'ok') return 'unreadable';
+  const whole = !entries.has_more && entries.scanned_through_line === entries.lines_read;
+  return whole
+    ? `readable, ${entries.lines_read} entries`
+    : `readable through line ${entries.scanned_through_line}${entries.has_more ? ' (the file goes on)' : ''}`;
 }
 
 function Problem({ problem, linesRead }: { problem: FileProblem; linesRead: number }) {
@@ -494,7 +506,13 @@ export function RecallFilePage({ ctx, fileId, filters, entries }: RecallFilePage
               />
             </FilterForm>
             {answer.items.length === 0 ? (
-              <p>{filters.after_line ? 'No more entries match.' : 'No entry matches.'}</p>
+              <p>
+                {answer.has_more
+                  ? `No entry matches up to line ${answer.scanned_through_line}; the file goes on.`
+                  : filters.after_line
+                    ? 'No more entries match.'
+                    : 'No entry matches.'}
+              </p>
             ) : (
               <EntriesTable items={answer.items} />
             )}
@@ -507,13 +525,18 @@ export function RecallFilePage({ ctx, fileId, filters, entries }: RecallFilePage
                     </a>
                   </li>
                 ) : null}
-                {answer.has_more && last ? (
+                {answer.has_more ? (
                   <li>
+                    {/* One call reads a bounded slice: the next one starts where it stopped, which
+                        is past the last match when the filter matched little or nothing. */}
                     <a
-                      href={href(path, ctx.projectId, { ...filters, after_line: String(last.line) })}
+                      href={href(path, ctx.projectId, {
+                        ...filters,
+                        after_line: String(answer.scanned_through_line),
+                      })}
                       rel="next"
                     >
-                      Next entries (after line {last.line})
+                      {last ? 'Next entries' : 'Keep looking'} (after line {answer.scanned_through_line})
                     </a>
                   </li>
                 ) : null}
