@@ -172,6 +172,7 @@ describe('work in slices', () => {
     const slicing = () => {
       const s = {
         protobufBytes: new WorkSlices(64 * 1024),
+        jsonChars: new WorkSlices(64 * 1024),
         jsonValues: new WorkSlices(10_000),
         records: new WorkSlices(500),
       };
@@ -212,6 +213,8 @@ describe('work in slices', () => {
     // Each record is an object of four values: 5 JSON values a record, 10,000 a slice.
     expect(s!.jsonValues.pauses).toBeGreaterThanOrEqual(Math.floor((count * 5) / 10_000) - 1);
     expect(s!.jsonValues.largestSlice).toBeLessThanOrEqual(10_000);
+    expect(s!.jsonChars.pauses).toBeGreaterThanOrEqual(Math.floor(raw.length / (64 * 1024)));
+    expect(s!.jsonChars.largestSlice).toBeLessThanOrEqual(64 * 1024 + 40);
     expect(s!.records.pauses).toBe(count / 500);
     expect(s!.records.largestSlice).toBe(500);
   });

@@ -18,7 +18,7 @@ import {
 } from '../ingest/replay-guard';
 import type { RecordType, ValidBatch } from '../ingest/schemas';
 import { validateBatchInSlices } from '../ingest/validate-batch';
-import { defaultSlicing, type IngestSlicing } from '../ingest/work-slices';
+import { defaultSlicing, type IngestSlicing, jsonSlicesOf } from '../ingest/work-slices';
 import type { BatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 import { createIngestCors } from './ingest-cors';
@@ -118,7 +118,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       const projectId = await authenticateIngest(req.get.bind(req), sent, deps);
       const idempotencyKey = parseIdempotencyKey(req.get('idempotency-key'));
       const slices = slicing();
-      const batch = await validateBatchInSlices(await readJsonBody(content, slices.jsonValues), bounds(), {
+      const batch = await validateBatchInSlices(await readJsonBody(content, jsonSlicesOf(slices)), bounds(), {
         slices: slices.records,
       });
       const decision = await guard.begin({

@@ -4,7 +4,7 @@ import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/int
 import express, { type Router } from 'express';
 import { readJsonBody } from '../ingest/json-body';
 import { validateBatchInSlices } from '../ingest/validate-batch';
-import { defaultSlicing } from '../ingest/work-slices';
+import { defaultSlicing, jsonSlicesOf } from '../ingest/work-slices';
 import type { BatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 
@@ -37,7 +37,7 @@ export function createInternalIngestRouter(deps: InternalIngestRouterDeps): Rout
         const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
         const slices = defaultSlicing();
         const batch = await validateBatchInSlices(
-          await readJsonBody(body, slices.jsonValues),
+          await readJsonBody(body, jsonSlicesOf(slices)),
           { now: deps.now(), ...(deps.retention ? { retention: deps.retention } : {}) },
           { slices: slices.records },
         );

@@ -1,10 +1,12 @@
 import { toWellFormed, UserInputError } from '@svc/tool-kit';
 import { formatPath, type PathSegment } from './json-path';
+import { parseJsonInSlices } from './json-slices';
 import { MAX_JSON_DEPTH } from './value-bounds';
 import type { WorkSlices } from './work-slices';
 
 // A JSON request body as every JSON ingest route reads it (signed batches, OTLP/HTTP JSON, the
-// internal route): parsed, then walked once, without recursion, in slices (work-slices.ts):
+// internal route): parsed in slices (json-slices.ts), then walked once, without recursion, in
+// slices (work-slices.ts):
 // - nesting deeper than MAX_JSON_DEPTH is refused with the path where it went too deep (the
 //   schemas behind it may recurse; they never see more than this);
 // - a number that JSON.parse made infinite (a literal beyond Float64, `1e400`) is refused: it
@@ -12,14 +14,6 @@ import type { WorkSlices } from './work-slices';
 // - strings and keys that are not well-formed UTF-16 (a lone surrogate written as `\ud800`) get
 //   U+FFFD in place of each lone surrogate, as invalid UTF-8 already does when the bytes are
 //   decoded: the engine refuses such strings, and nothing downstream can show them.
-
-export function parseJsonText(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8'));
-  } catch {
-    throw new UserInputError('The request body is not valid JSON.');
-  }
-}
 
 interface Container {
   value: Record<string, unknown> | unknown[];
@@ -96,6 +90,9 @@ export async function checkJsonValue(value: unknown, slices?: WorkSlices): Promi
 }
 
 /** A JSON body parsed and checked (above); UserInputError when it is not JSON or fails a check. */
-export async function readJsonBody(body: Buffer, slices?: WorkSlices): Promise<unknown> {
-  return checkJsonValue(parseJsonText(body), slices);
+export async function readJsonBody(
+  body: Buffer,
+  slices: { chars?: WorkSlices; values?: WorkSlices } = {},
+): Promise<unknown> {
+  return checkJsonValue(await parseJsonInSlices(body.toString('utf8'), slices.chars), slices.values);
 }

@@ -8,7 +8,7 @@ import { spansFromOtlp } from './otlp-traces';
 import { decodeProtobuf, ProtobufError, type Schema, TooManyElementsError } from './protobuf-reader';
 import type { RecordType } from './schemas';
 import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from './validate-batch';
-import type { IngestSlicing } from './work-slices';
+import { type IngestSlicing, jsonSlicesOf } from './work-slices';
 
 /** One OTLP signal: the path it is posted to, the records it becomes, how to read it. */
 export interface OtlpSignal {
@@ -68,7 +68,9 @@ export async function otlpRecords(
   slicing: IngestSlicing,
 ): Promise<OtlpOutput> {
   const request =
-    encoding === 'json' ? await readJsonBody(body, slicing.jsonValues) : await decoded(signal, body, slicing);
+    encoding === 'json'
+      ? await readJsonBody(body, jsonSlicesOf(slicing))
+      : await decoded(signal, body, slicing);
   const out = new OtlpOutput();
   for (const _ of signal.recordsOf(request, out)) if (slicing.records.add()) await slicing.records.pause();
   out.check();

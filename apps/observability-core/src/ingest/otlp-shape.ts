@@ -27,7 +27,7 @@ export class OtlpOutput {
   /** A mapped record and where it came from; 413 once a request maps to too many. */
   add(record: unknown, source: BodyPath): void {
     if (this.records.length >= MAX_RECORDS_PER_REQUEST)
-      throw tooManyRecords(`more than ${MAX_RECORDS_PER_REQUEST}`);
+      throw tooManyRecords(`more than ${MAX_RECORDS_PER_REQUEST} records`);
     this.records.push(record);
     this.sources.push(source);
   }

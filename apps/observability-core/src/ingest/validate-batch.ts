@@ -124,13 +124,14 @@ function recordArrays(body: unknown, problems: RecordProblem[]): [RecordType, un
     arrays.push([type, records]);
     total += records.length;
   }
-  if (total > MAX_RECORDS_PER_REQUEST) throw tooManyRecords(total);
+  if (total > MAX_RECORDS_PER_REQUEST) throw tooManyRecords(`${total} records`);
   return arrays;
 }
 
-export function tooManyRecords(count: number | string): PayloadTooLargeError {
+/** 413 for a request holding `what` ("20001 records", "more than 20000 spans"). */
+export function tooManyRecords(what: string): PayloadTooLargeError {
   return new PayloadTooLargeError(
-    `The request holds ${count} records; at most ${MAX_RECORDS_PER_REQUEST} are taken per request: send them in smaller requests.`,
+    `The request holds ${what}; at most ${MAX_RECORDS_PER_REQUEST} are taken per request: send them in smaller requests.`,
     { details: { max_records: MAX_RECORDS_PER_REQUEST } },
   );
 }

@@ -29,6 +29,11 @@ export class WorkSlices {
     return this.done >= this.every;
   }
 
+  /** Units left in the current slice: how much a loop may do before its next `add`. */
+  room(): number {
+    return Math.max(1, this.every - this.done);
+  }
+
   async pause(): Promise<void> {
     if (this.done > this.largestSlice) this.largestSlice = this.done;
     this.done = 0;
@@ -41,6 +46,8 @@ export class WorkSlices {
 export interface IngestSlicing {
   /** Bytes of a protobuf body decoded per slice. */
   protobufBytes: WorkSlices;
+  /** Characters of a JSON body scanned (and parsed) per slice. */
+  jsonChars: WorkSlices;
   /** JSON values (objects, arrays, strings, numbers...) of a JSON body walked per slice. */
   jsonValues: WorkSlices;
   /** Records mapped from OTLP and validated per slice. */
@@ -48,13 +55,18 @@ export interface IngestSlicing {
 }
 
 /** Slice sizes chosen so that a slice takes a few milliseconds on a slow core (docs/ingest.md). */
-export const SLICE_PROTOBUF_BYTES = 128 * 1024;
-export const SLICE_JSON_VALUES = 20_000;
-export const SLICE_RECORDS = 1_000;
+export const SLICE_PROTOBUF_BYTES = 64 * 1024;
+export const SLICE_JSON_CHARS = 512 * 1024;
+export const SLICE_JSON_VALUES = 10_000;
+export const SLICE_RECORDS = 500;
+
+/** The slices of one request; JSON bodies: their characters, then their values. */
+export const jsonSlicesOf = (s: IngestSlicing) => ({ chars: s.jsonChars, values: s.jsonValues });
 
 export function defaultSlicing(): IngestSlicing {
   return {
     protobufBytes: new WorkSlices(SLICE_PROTOBUF_BYTES),
+    jsonChars: new WorkSlices(SLICE_JSON_CHARS),
     jsonValues: new WorkSlices(SLICE_JSON_VALUES),
     records: new WorkSlices(SLICE_RECORDS),
   };

@@ -1,0 +1,215 @@
+import { UserInputError } from '@svc/tool-kit';
+import { formatPath, type PathSegment } from './json-path';
+import { MAX_JSON_DEPTH } from './value-bounds';
+import type { WorkSlices } from './work-slices';
+
+// JSON.parse of a whole 10 MB body holds the event loop for 25-70 ms, and 2 MB of `[[[[...` for
+// most of a second (its nesting, not its size). So a body is parsed in slices:
+// 1. one scan of its characters, paused between slices, checks that it nests at most
+//    MAX_JSON_DEPTH deep (refused with the path where it went deeper, before any parse);
+// 2. a value of at most LEAF_CHARS characters is handed to JSON.parse at once (a few ms at most,
+//    its nesting now bounded); a larger array or object is split into its members by a scan of
+//    its own characters and each member parsed the same way, pausing between slices.
+// The result is JSON.parse's (the same values, the last of duplicate keys, "__proto__" an own
+// key); anything JSON.parse refuses is refused.
+
+/** A value this short is parsed by JSON.parse at once. */
+export const LEAF_CHARS = 128 * 1024;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const COLON = 0x3a;
+
+const notJson = () => new UserInputError('The request body is not valid JSON.');
+
+function tooDeep(path: string): UserInputError {
+  const reason = `nested more than ${MAX_JSON_DEPTH} levels deep`;
+  return new UserInputError(`The request body is invalid at ${path}: ${reason}.`, {
+    details: [{ path, reason }],
+  });
+}
+
+const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+
+/** The end of the string literal that starts at `start` (the index after its closing quote). */
+function stringEnd(text: string, start: number, end: number): number {
+  for (let i = start + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === BACKSLASH) i++;
+    else if (c === QUOTE) return i + 1;
+  }
+  throw notJson();
+}
+
+/**
+ * The path of the container that opens at `position`, read again from the start (only when a body
+ * is refused for its nesting): array indices, and object keys as written.
+ */
+function pathAt(text: string, position: number): string {
+  const frames: { array: boolean; index: number; key: PathSegment | undefined; expectKey: boolean }[] = [];
+  for (let i = 0; i < position; i++) {
+    const c = text.charCodeAt(i);
+    const top = frames[frames.length - 1];
+    if (c === QUOTE) {
+      const end = stringEnd(text, i, text.length);
+      if (top && !top.array && top.expectKey) {
+        try {
+          top.key = JSON.parse(text.slice(i, end)) as string;
+        } catch {
+          top.key = '?';
+        }
+        top.expectKey = false;
+      }
+      i = end - 1;
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      frames.push({ array: c === OPEN_BRACKET, index: 0, key: undefined, expectKey: c === OPEN_BRACE });
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      frames.pop();
+    } else if (c === COMMA && top) {
+      if (top.array) top.index++;
+      else top.expectKey = true;
+    }
+  }
+  return formatPath(frames.map((f) => (f.array ? f.index : (f.key ?? '?')))) || '(the body)';
+}
+
+/** Step 1: the body nests at most MAX_JSON_DEPTH deep (strings and escapes skipped). */
+async function checkNesting(text: string, slices: WorkSlices | undefined): Promise<void> {
+  let depth = 0;
+  let inString = false;
+  let i = 0;
+  while (i < text.length) {
+    const from = i;
+    const to = Math.min(text.length, i + (slices?.room() ?? text.length));
+    for (; i < to; i++) {
+      const c = text.charCodeAt(i);
+      if (inString) {
+        if (c === BACKSLASH) i++;
+        else if (c === QUOTE) inString = false;
+      } else if (c === QUOTE) inString = true;
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        if (++depth > MAX_JSON_DEPTH) throw tooDeep(pathAt(text, i));
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+    }
+    if (slices?.add(i - from)) await slices.pause();
+  }
+}
+
+function leaf(text: string, start: number, end: number): unknown {
+  try {
+    return JSON.parse(text.slice(start, end));
+  } catch {
+    throw notJson();
+  }
+}
+
+/**
+ * The members of the container at [start, end) (its brackets included), as [start, end) ranges
+ * without surrounding whitespace, split at its own commas; refuses an empty member.
+ */
+async function members(
+  text: string,
+  start: number,
+  end: number,
+  slices?: WorkSlices,
+): Promise<[number, number][]> {
+  const out: [number, number][] = [];
+  let depth = 0;
+  let memberStart = start + 1;
+  let i = start + 1;
+  while (i < end - 1) {
+    const from = i;
+    const to = Math.min(end - 1, i + (slices?.room() ?? end));
+    for (; i < to; i++) {
+      const c = text.charCodeAt(i);
+      if (c === QUOTE) i = stringEnd(text, i, end - 1) - 1;
+      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        // The container closed before its end: something follows it that is not JSON.
+        if (--depth < 0) throw notJson();
+      } else if (c === COMMA && depth === 0) {
+        out.push(trimmed(text, memberStart, i));
+        memberStart = i + 1;
+      }
+    }
+    if (slices?.add(i - from)) await slices.pause();
+  }
+  if (depth !== 0) throw notJson();
+  const last = trimmed(text, memberStart, end - 1);
+  if (last[0] === last[1]) {
+    if (out.length > 0) throw notJson();
+    return out;
+  }
+  out.push(last);
+  for (const [s, e] of out) if (s === e) throw notJson();
+  return out;
+}
+
+function trimmed(text: string, start: number, end: number): [number, number] {
+  let s = start;
+  let e = end;
+  while (s < e && isSpace(text.charCodeAt(s))) s++;
+  while (e > s && isSpace(text.charCodeAt(e - 1))) e--;
+  return [s, e];
+}
+
+/** The value at [start, end), trimmed: a leaf at once, a large container member by member. */
+async function valueAt(
+  text: string,
+  start: number,
+  end: number,
+  slices: WorkSlices | undefined,
+  leafChars: number,
+): Promise<unknown> {
+  if (end - start <= leafChars) return leaf(text, start, end);
+  const open = text.charCodeAt(start);
+  const close = text.charCodeAt(end - 1);
+  if (open === OPEN_BRACKET && close === CLOSE_BRACKET) {
+    const out: unknown[] = [];
+    for (const [s, e] of await members(text, start, end, slices))
+      out.push(await valueAt(text, s, e, slices, leafChars));
+    return out;
+  }
+  if (open === OPEN_BRACE && close === CLOSE_BRACE) {
+    const out: Record<string, unknown> = {};
+    for (const [s, e] of await members(text, start, end, slices)) {
+      if (text.charCodeAt(s) !== QUOTE) throw notJson();
+      const keyEnd = stringEnd(text, s, e);
+      const [colon] = trimmed(text, keyEnd, e);
+      if (text.charCodeAt(colon) !== COLON) throw notJson();
+      const key = leaf(text, s, keyEnd) as string;
+      const [vs, ve] = trimmed(text, colon + 1, e);
+      if (vs === ve) throw notJson();
+      // As JSON.parse makes it: an own property, "__proto__" included (never the prototype).
+      Object.defineProperty(out, key, {
+        value: await valueAt(text, vs, ve, slices, leafChars),
+        writable: true,
+        enumerable: true,
+        configurable: true,
+      });
+    }
+    return out;
+  }
+  // A long string or a long run of something else: one JSON.parse (strings parse at memory speed).
+  return leaf(text, start, end);
+}
+
+/**
+ * `text` parsed as JSON.parse would, in slices of `slices.every` characters (one slice when
+ * absent); 400 when it is not JSON or nests deeper than MAX_JSON_DEPTH. `leafChars` is for tests.
+ */
+export async function parseJsonInSlices(
+  text: string,
+  slices?: WorkSlices,
+  leafChars = LEAF_CHARS,
+): Promise<unknown> {
+  await checkNesting(text, slices);
+  const [start, end] = trimmed(text, 0, text.length);
+  if (start === end) throw notJson();
+  return valueAt(text, start, end, slices, leafChars);
+}
