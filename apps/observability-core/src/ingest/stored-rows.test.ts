@@ -2,6 +2,7 @@ import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/
 import { migrateCore } from '../storage/migrate';
 import { RECORD_TYPES } from './schemas';
 import {
+  createStoredRowsFinder,
   findStored,
   LOCATORS,
   notYetStored,
@@ -9,6 +10,7 @@ import {
   ROW_TOKEN_COLUMN,
   rowTokenOf,
   timeRanges,
+  weightOf,
 } from './stored-rows';
 
 // A retried request finds its own stored rows through the tables' primary keys and its row token.
@@ -70,16 +72,16 @@ it("finds the partitions an earlier try stored, and leaves the others' rows to i
     span('p', NOW + 5, 'today 2', token),
   ];
   const pending: PendingRows = { table: 'spans', rowToken: token, rows };
-  expect(await findStored(ch, 'p', [pending])).toEqual(new Map());
+  expect(await findStored(ch, [{ projectId: 'p', pending: [pending] }])).toEqual([new Map()]);
 
   // An earlier try got yesterday's part in; other requests' rows sit in the same range, and the
   // same token's in another project.
   await ch.insert('spans', rows.slice(0, 2));
   await ch.insert('spans', [span('p', NOW - DAY + 2, 'other request', rowTokenOf('other'))]);
   await ch.insert('spans', [span('q', NOW, 'other project', token)]);
-  const stored = await findStored(ch, 'p', [pending]);
+  const [stored] = await findStored(ch, [{ projectId: 'p', pending: [pending] }]);
   expect(stored).toEqual(new Map([['spans', [{ lo: NOW - DAY, hi: NOW - DAY + 5 }]]]));
-  expect(notYetStored(pending, stored).map((r) => r.operation)).toEqual(['today 1', 'today 2']);
+  expect(notYetStored(pending, stored!).map((r) => r.operation)).toEqual(['today 1', 'today 2']);
 });
 
 it('finds sessions and experiments by their ids, all of a request or none', async () => {
@@ -97,10 +99,48 @@ it('finds sessions and experiments by their ids, all of a request or none', asyn
     { table: 'experiments', rowToken: token, rows: [experiment] },
   ];
   await ch.insert('sessions', sessions);
-  const stored = await findStored(ch, 'p', pending);
-  expect([...stored.keys()]).toEqual(['sessions']);
-  expect(notYetStored(pending[0]!, stored)).toEqual([]);
-  expect(notYetStored(pending[1]!, stored)).toEqual([experiment]);
+  const [stored] = await findStored(ch, [{ projectId: 'p', pending }]);
+  expect([...stored!.keys()]).toEqual(['sessions']);
+  expect(notYetStored(pending[0]!, stored!)).toEqual([]);
+  expect(notYetStored(pending[1]!, stored!)).toEqual([experiment]);
+});
+
+it('answers the lookups that come while one runs with one query, each with its own rows', async () => {
+  let queries = 0;
+  const find = createStoredRowsFinder({
+    ...ch,
+    query: (sql, params, options) => {
+      queries++;
+      return ch.query(sql, params, options);
+    },
+  });
+  // Three requests, two of them with the same token in different projects; each stored logs.
+  const lookups = ['p1', 'p2', 'p3'].map((project, i) => {
+    const rowToken = rowTokenOf(i === 2 ? 'ingest:third:logs' : 'ingest:same:logs');
+    const rows = [0, 1].map((j) => ({
+      project_id: project,
+      timestamp: NOW - 3 * DAY - j,
+      level: 'INFO',
+      message: `${project} ${j}`,
+      source: 'backend',
+      [ROW_TOKEN_COLUMN]: rowToken,
+    }));
+    return { projectId: project, pending: [{ table: 'logs' as const, rowToken, rows }] };
+  });
+  // Stored: p1's logs, and p3's; not p2's.
+  await ch.insert('logs', [...lookups[0]!.pending[0]!.rows, ...lookups[2]!.pending[0]!.rows]);
+  const answers = await Promise.all(lookups.map(find));
+  const stored = [{ lo: NOW - 3 * DAY - 1, hi: NOW - 3 * DAY }];
+  expect(answers).toEqual([new Map([['logs', stored]]), new Map(), new Map([['logs', stored]])]);
+  // The first went alone; the two that came meanwhile, together.
+  expect(queries).toBe(2);
+});
+
+it('names at most 16 ids of a request in a lookup, so it stays small whatever the batch', () => {
+  const rows = Array.from({ length: 5000 }, (_, i) => ({ session_id: `s${i}`, started_at: NOW }));
+  const spans = Array.from({ length: 100 }, (_, i) => ({ start_time: NOW - i * DAY }));
+  expect(weightOf({ projectId: 'p', pending: [{ table: 'sessions', rowToken: 1, rows }] })).toBe(16);
+  expect(weightOf({ projectId: 'p', pending: [{ table: 'spans', rowToken: 1, rows: spans }] })).toBe(16);
 });
 
 it('names a request by a number JSON carries exactly, never 0 (rows stored before the column)', () => {

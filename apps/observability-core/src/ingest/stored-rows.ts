@@ -77,49 +77,138 @@ export interface PendingRows {
 /** Per table, the time ranges of the partitions holding the request's rows ([0, 0]: the table's one). */
 export type StoredRanges = Map<RecordType, { lo: number; hi: number }[]>;
 
+/** One request's lookup: its project and its rows per table. */
+export interface Lookup {
+  projectId: string;
+  pending: readonly PendingRows[];
+}
+
 /**
- * Where the request's rows already are: one query over every table it writes to, each part of it
- * limited to the project, the request's time ranges (or ids) and its row token.
+ * The ids a lookup of an unpartitioned table names: a few of the request's (its rows there are
+ * all stored or none), so the query stays small whatever the batch. Several, not one: a later
+ * report of a session or experiment folds the row it replaces away.
  */
-export async function findStored(
-  ch: ClickHouse,
-  projectId: string,
-  pending: readonly PendingRows[],
-): Promise<StoredRanges> {
-  const params: Record<string, unknown> = { project: projectId };
-  const selects = pending.map(({ table, rowToken, rows }, i) => {
+const IDS_PER_LOOKUP = 16;
+
+/** What a lookup adds to a query: one per time range or id it names (at most 128 a request). */
+export function weightOf(lookup: Lookup): number {
+  let n = 0;
+  for (const { table, rows } of lookup.pending) {
     const locator = LOCATORS[table];
-    params[`token${i}`] = rowToken;
-    const mine = `project_id = {project:String} AND ${ROW_TOKEN_COLUMN} = {token${i}:UInt64}`;
-    if ('key' in locator) {
-      params[`keys${i}`] = [...new Set(rows.map((row) => String(row[locator.key])))];
-      return `SELECT '${table}' AS tbl, toInt64(0) AS lo, toInt64(0) AS hi FROM ${table}
-        WHERE ${mine} AND ${locator.key} IN {keys${i}:Array(String)} LIMIT 1`;
+    n +=
+      'key' in locator
+        ? Math.min(new Set(rows.map((row) => row[locator.key])).size, IDS_PER_LOOKUP)
+        : timeRanges(rows.map((row) => Number(row[locator.time]))).length;
+  }
+  return n;
+}
+
+/**
+ * Where each lookup's rows already are: one query for all of them, one SELECT per table, each
+ * condition limited to a project, a row token and the request's time ranges (or ids).
+ */
+export async function findStored(ch: ClickHouse, lookups: readonly Lookup[]): Promise<StoredRanges[]> {
+  const params: Record<string, unknown> = {};
+  const conditions = new Map<RecordType, string[]>();
+  lookups.forEach(({ projectId, pending }, i) => {
+    params[`p${i}`] = projectId;
+    for (const { table, rowToken, rows } of pending) {
+      const name = `${i}_${table}`;
+      params[`t${name}`] = rowToken;
+      const locator = LOCATORS[table];
+      let where: string;
+      if ('key' in locator) {
+        params[`k${name}`] = [...new Set(rows.map((row) => String(row[locator.key])))].slice(
+          0,
+          IDS_PER_LOOKUP,
+        );
+        where = `${locator.key} IN {k${name}:Array(String)}`;
+      } else {
+        const ranges = timeRanges(rows.map((row) => Number(row[locator.time]))).map(([lo, hi], j) => {
+          params[`lo${name}_${j}`] = lo;
+          params[`hi${name}_${j}`] = hi;
+          return `${locator.time} BETWEEN fromUnixTimestamp64Milli({lo${name}_${j}:Int64}, 'UTC')
+            AND fromUnixTimestamp64Milli({hi${name}_${j}:Int64}, 'UTC')`;
+        });
+        where = `(${ranges.join(' OR ')})`;
+      }
+      const list = conditions.get(table) ?? [];
+      list.push(`project_id = {p${i}:String} AND ${ROW_TOKEN_COLUMN} = {t${name}:UInt64} AND ${where}`);
+      conditions.set(table, list);
     }
-    const within = timeRanges(rows.map((row) => Number(row[locator.time]))).map(([lo, hi], j) => {
-      params[`lo${i}_${j}`] = lo;
-      params[`hi${i}_${j}`] = hi;
-      return `${locator.time} BETWEEN fromUnixTimestamp64Milli({lo${i}_${j}:Int64}, 'UTC')
-        AND fromUnixTimestamp64Milli({hi${i}_${j}:Int64}, 'UTC')`;
-    });
-    return `SELECT '${table}' AS tbl, toUnixTimestamp64Milli(min(${locator.time})) AS lo,
-        toUnixTimestamp64Milli(max(${locator.time})) AS hi FROM ${table}
-      WHERE ${mine} AND (${within.join(' OR ')})
-      GROUP BY _partition_id`;
+  });
+  const selects = [...conditions].map(([table, list]) => {
+    const locator = LOCATORS[table];
+    const [lo, hi] =
+      'key' in locator
+        ? ['toInt64(0)', 'toInt64(0)']
+        : [`toUnixTimestamp64Milli(min(${locator.time}))`, `toUnixTimestamp64Milli(max(${locator.time}))`];
+    return `SELECT '${table}' AS tbl, project_id AS project, ${ROW_TOKEN_COLUMN} AS token, ${lo} AS lo, ${hi} AS hi
+      FROM ${table} WHERE (${list.join(') OR (')})
+      GROUP BY project_id, ${ROW_TOKEN_COLUMN}, _partition_id`;
   });
   // The aggregate projections cannot answer a filter on the row token: not weighing them is a
   // fifth of the lookup's cost.
-  const found = await ch.query<{ tbl: RecordType; lo: string; hi: string }>(
-    `SELECT tbl, lo, hi FROM (${selects.join(' UNION ALL ')}) SETTINGS optimize_use_projections = 0`,
+  const found = await ch.query<{ tbl: RecordType; project: string; token: string; lo: string; hi: string }>(
+    `SELECT tbl, project, token, lo, hi FROM (${selects.join(' UNION ALL ')})
+     SETTINGS optimize_use_projections = 0`,
     params,
   );
-  const stored: StoredRanges = new Map();
-  for (const { tbl, lo, hi } of found) {
-    const ranges = stored.get(tbl) ?? [];
-    ranges.push({ lo: Number(lo), hi: Number(hi) });
-    stored.set(tbl, ranges);
+  const where = (project: string, token: string | number, table: string) =>
+    `${project}\u0000${token}\u0000${table}`;
+  const ranges = new Map<string, { lo: number; hi: number }[]>();
+  for (const row of found) {
+    const at = where(row.project, row.token, row.tbl);
+    const list = ranges.get(at) ?? [];
+    list.push({ lo: Number(row.lo), hi: Number(row.hi) });
+    ranges.set(at, list);
   }
-  return stored;
+  return lookups.map(({ projectId, pending }) => {
+    const stored: StoredRanges = new Map();
+    for (const { table, rowToken } of pending) {
+      const list = ranges.get(where(projectId, rowToken, table));
+      if (list) stored.set(table, list);
+    }
+    return stored;
+  });
+}
+
+/** Time ranges and ids one lookup query names at most (under 100 KB of SQL): more requests wait. */
+const WEIGHT_PER_QUERY = 256;
+
+/**
+ * `findStored` for one request at a time, as the writer asks: lookups that come while one runs
+ * wait for it and then go in one query together (up to WEIGHT_PER_QUERY time ranges and ids), as the
+ * inserts do (insert-coalescer.ts). A lone lookup runs at once.
+ */
+export function createStoredRowsFinder(ch: ClickHouse): (lookup: Lookup) => Promise<StoredRanges> {
+  const queue: { lookup: Lookup; done: (err: unknown, stored?: StoredRanges) => void }[] = [];
+  let running = false;
+  async function drain(): Promise<void> {
+    running = true;
+    while (queue.length > 0) {
+      let weight = weightOf(queue[0]!.lookup);
+      let take = 1;
+      while (take < queue.length && weight + weightOf(queue[take]!.lookup) <= WEIGHT_PER_QUERY)
+        weight += weightOf(queue[take++]!.lookup);
+      const wave = queue.splice(0, take);
+      try {
+        const answers = await findStored(
+          ch,
+          wave.map((w) => w.lookup),
+        );
+        wave.forEach((w, i) => w.done(undefined, answers[i]));
+      } catch (err) {
+        for (const w of wave) w.done(err);
+      }
+    }
+    running = false;
+  }
+  return (lookup) =>
+    new Promise((resolve, reject) => {
+      queue.push({ lookup, done: (err, stored) => (err === undefined ? resolve(stored!) : reject(err)) });
+      if (!running) void drain();
+    });
 }
 
 /** The rows of `pending` not in `stored`: those of the partitions where none of its rows are. */

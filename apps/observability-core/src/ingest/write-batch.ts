@@ -4,7 +4,14 @@ import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
 import type { Symbolicator } from '../symbolication/symbolicator';
 import { rowsOf } from './rows';
 import { RECORD_TYPES, type RecordType, type ValidBatch } from './schemas';
-import { findStored, notYetStored, type PendingRows, ROW_TOKEN_COLUMN, rowTokenOf } from './stored-rows';
+import {
+  createStoredRowsFinder,
+  notYetStored,
+  type PendingRows,
+  ROW_TOKEN_COLUMN,
+  rowTokenOf,
+  type StoredRanges,
+} from './stored-rows';
 
 export interface BatchWriterDeps {
   ch: ClickHouse;
@@ -44,6 +51,7 @@ export type BatchWriter = (
  */
 export function createBatchWriter(deps: BatchWriterDeps): BatchWriter {
   const accepted = deps.metrics.counter('core_ingest_records_total', 'Ingested records by type', ['type']);
+  const findStored = createStoredRowsFinder(deps.ch);
   const storageDown = (err: unknown, context: Record<string, unknown>) => {
     deps.logger.error({ err, ...context }, 'ingest insert failed');
     return new BackendUnavailableError('storage');
@@ -63,10 +71,10 @@ export function createBatchWriter(deps: BatchWriterDeps): BatchWriter {
       for (const row of rows[type]) row[ROW_TOKEN_COLUMN] = rowToken;
       pending.push({ table: type, token, rowToken, rows: rows[type] });
     }
-    let stored: Awaited<ReturnType<typeof findStored>> | undefined;
+    let stored: StoredRanges | undefined;
     if (tokenFor.mayBeStored && pending.length > 0) {
       try {
-        stored = await findStored(deps.ch, projectId, pending);
+        stored = await findStored({ projectId, pending });
       } catch (err) {
         throw storageDown(err, { project_id: projectId, lookup: 'stored rows' });
       }
