@@ -197,7 +197,7 @@ export function createStoredRowsFinder(ch: ClickHouse): (lookup: Lookup) => Prom
           ch,
           wave.map((w) => w.lookup),
         );
-        wave.forEach((w, i) => w.done(undefined, answers[i]));
+        for (const [i, w] of wave.entries()) w.done(undefined, answers[i]);
       } catch (err) {
         for (const w of wave) w.done(err);
       }
