@@ -110,4 +110,13 @@ describe('POST /internal/v1/projects/{project_id}/ingest', () => {
     await post('proj_retry_2', body).expect(200);
     expect(await count(h, 'spans', 'proj_retry_2')).toBe(2);
   });
+
+  it('stores a lone surrogate as U+FFFD, as every ingest route does (the engine refuses it: 503 before)', async () => {
+    const res = await post('proj_surrogate', JSON.stringify({ spans: [span(7, { operation: 'op\ud800' })] }));
+    expect(res.status).toBe(200);
+    const [row] = await h.ch.query<{ operation: string }>(
+      "SELECT operation FROM spans WHERE project_id = 'proj_surrogate'",
+    );
+    expect(row).toEqual({ operation: 'op\ufffd' });
+  });
 });
