@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { type ClickHouseClient, type ClickHouseSettings, createClient } from '@clickhouse/client';
+import { encodeRowsInSlices, rowArraysInSlices } from './encode-rows';
 import { EmbeddedEngineMissingError, QueryCancelledError } from './errors';
 import {
   assertIdentifier,
@@ -325,7 +327,9 @@ function embeddedClient(
     },
     async insert(table, rows, options) {
       if (rows.length === 0) return;
-      const { columns, values } = compactRows(rows);
+      // Encoded before a session is taken, in slices (encode-rows.ts): a big insert neither holds
+      // the event loop nor a session while it is written out.
+      const { columns, body } = await encodeRowsInSlices(rows);
       const settings = statementSettings(
         embeddedSettings(limits, { deduplicationToken: options?.deduplicationToken }),
       );
@@ -333,9 +337,7 @@ function embeddedClient(
       try {
         await session.raw.rawInsert({
           table: `${database}.${assertIdentifier('table', table)}`,
-          // One stringify for the batch: `[[..],[..]]` less its outer brackets is rows separated
-          // by commas, which JSONCompactEachRow reads as it reads rows separated by newlines.
-          values: Buffer.from(JSON.stringify(values).slice(1, -1), 'utf8'),
+          values: body,
           format: 'JSONCompactEachRow',
           columns,
           settings,
@@ -405,10 +407,11 @@ function serverClient(client: ClickHouseClient, database: string, limits: Requir
     },
     async insert(table, rows, options) {
       if (rows.length === 0) return;
-      const { columns, values } = compactRows(rows);
+      // The client encodes each row as it reads the stream: the loop turns between slices.
+      const { columns, values } = await rowArraysInSlices(rows);
       await client.insert({
         table: assertIdentifier('table', table),
-        values,
+        values: Readable.from(values),
         columns: columns as [string, ...string[]],
         format: 'JSONCompactEachRow',
         clickhouse_settings: serverInsertSettings(limits, options?.deduplicationToken),
