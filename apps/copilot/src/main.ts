@@ -1,6 +1,6 @@
 import { ConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
-import { createPromMetrics } from '@svc/metrics';
+import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
 import { loadCopilotConfig } from './config';
 import { wireCopilot } from './wiring';
@@ -13,7 +13,8 @@ function main(): void {
     // Self-tracing: a line written while serving a request names its trace and span.
     ...(config.selfTrace ? { mixin: traceFields } : {}),
   });
-  const copilot = wireCopilot(config, { logger, metrics: createPromMetrics({ prefix: 'svc_copilot_' }) });
+  const metrics = createPromMetrics({ prefix: 'svc_copilot_' });
+  const copilot = wireCopilot(config, { logger, metrics });
   const server = copilot.app.listen(config.port, config.host, () => {
     logger.info(
       {
@@ -25,6 +26,9 @@ function main(): void {
       'copilot listening',
     );
   });
+  // Holds of the event loop past 50 ms (main-thread CPU) are logged and counted: one request's work
+  // should never keep the others waiting.
+  monitorLoopHolds({ metrics, logger });
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import { createLogger } from '@svc/logger';
-import { createPromMetrics } from '@svc/metrics';
+import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
 import { loadGatewayConfig } from './config';
 import { wireGateway } from './wiring';
@@ -12,7 +12,8 @@ const logger = createLogger({
   // Self-tracing: a line written while serving a request names its trace and span.
   ...(config.selfTrace ? { mixin: traceFields } : {}),
 });
-const gateway = wireGateway(config, { logger, metrics: createPromMetrics() });
+const metrics = createPromMetrics();
+const gateway = wireGateway(config, { logger, metrics });
 
 function listen(server: Server, port: number, what: string): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -41,6 +42,9 @@ try {
   await listen(gatewayServer, config.port, 'gateway');
   await listen(metricsServer, config.metricsPort, 'metrics');
   gateway.healthMonitor.start();
+  // Holds of the event loop past 50 ms (main-thread CPU) are logged and counted: one request's work
+  // should never keep the others waiting.
+  monitorLoopHolds({ metrics, logger });
 } catch (err) {
   logger.error({ err }, 'gateway failed to start');
   process.exit(1);

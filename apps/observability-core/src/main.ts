@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import { createLogger } from '@svc/logger';
-import { createPromMetrics } from '@svc/metrics';
+import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
 import { loadCoreConfig } from './config';
 import { wireCore } from './wiring';
@@ -14,7 +14,8 @@ const logger = createLogger({
 });
 
 try {
-  const core = await wireCore(config, { logger, metrics: createPromMetrics() });
+  const metrics = createPromMetrics();
+  const core = await wireCore(config, { logger, metrics });
   const server = createServer(core.app);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -24,6 +25,9 @@ try {
     { host: config.host, port: config.port, storage: config.storage.kind },
     'observability-core listening',
   );
+  // Holds of the event loop past 50 ms (main-thread CPU) are logged and counted: one request's work
+  // should never keep the others waiting.
+  monitorLoopHolds({ metrics, logger });
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) return;

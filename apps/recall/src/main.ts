@@ -1,6 +1,6 @@
 import { ConfigError } from '@svc/config';
 import { createLogger } from '@svc/logger';
-import { createPromMetrics } from '@svc/metrics';
+import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
 import { loadRecallConfig } from './config';
 import { wireRecall } from './wiring';
@@ -13,10 +13,14 @@ async function main(): Promise<void> {
     // Self-tracing: a line written while serving a request names its trace and span.
     ...(config.selfTrace ? { mixin: traceFields } : {}),
   });
-  const recall = await wireRecall(config, { logger, metrics: createPromMetrics({ prefix: 'svc_recall_' }) });
+  const metrics = createPromMetrics({ prefix: 'svc_recall_' });
+  const recall = await wireRecall(config, { logger, metrics });
   const server = recall.app.listen(config.port, config.host, () => {
     logger.info({ port: config.port, host: config.host, store: recall.db.kind }, 'recall listening');
   });
+  // Holds of the event loop past 50 ms (main-thread CPU) are logged and counted: one request's work
+  // should never keep the others waiting.
+  monitorLoopHolds({ metrics, logger });
   let stopping = false;
   const shutdown = () => {
     if (stopping) return;

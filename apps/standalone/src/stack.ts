@@ -143,14 +143,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
         return { recall: state('recall'), verify: state('copilot') };
       },
       serving() {
-        loopHolds ??= monitorLoopHolds({
-          metrics: gatewayMetrics,
-          onHold: (hold) =>
-            logger.warn(
-              { hold_ms: Math.round(hold.holdMs), wall_ms: Math.round(hold.wallMs) },
-              'event loop held: one piece of work ran without yielding',
-            ),
-        });
+        loopHolds ??= monitorLoopHolds({ metrics: gatewayMetrics, logger });
       },
       close,
     };

@@ -24,7 +24,11 @@ describe('monitorLoopHolds', () => {
   onLinux('measures a hold as the CPU the main thread spent without yielding', async () => {
     const seen: LoopHold[] = [];
     const metrics = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
-    const monitor = monitorLoopHolds({ metrics, onHold: (h) => seen.push(h) });
+    const warnings: [Record<string, unknown>, string][] = [];
+    const logger = {
+      warn: (fields: Record<string, unknown>, message: string) => warnings.push([fields, message]),
+    };
+    const monitor = monitorLoopHolds({ metrics, logger, onHold: (h) => seen.push(h) });
     try {
       expect(monitor.measure).toBe('cpu');
       await turns(3);
@@ -34,6 +38,12 @@ describe('monitorLoopHolds', () => {
       expect(seen).toHaveLength(1);
       expect(seen[0]!.holdMs).toBeGreaterThanOrEqual(120);
       expect(seen[0]!.wallMs).toBeGreaterThanOrEqual(seen[0]!.holdMs - 1);
+      expect(warnings).toEqual([
+        [
+          { hold_ms: Math.round(seen[0]!.holdMs), wall_ms: Math.round(seen[0]!.wallMs), measure: 'cpu' },
+          'event loop held: one piece of work ran without yielding',
+        ],
+      ]);
       const text = await metrics.render();
       expect(text).toContain('t_event_loop_long_holds_total 1');
       expect(gauge(text, 't_event_loop_hold_max_seconds')).toBeGreaterThanOrEqual(0.12);

@@ -24,8 +24,10 @@ export interface LoopHoldMonitorOptions {
   reportOverMs?: number;
   /** Histogram `event_loop_hold_seconds`, gauge `event_loop_hold_max_seconds`, counter of long holds. */
   metrics?: Metrics;
-  /** Told of every hold of `reportOverMs` or more (log it). */
+  /** Told of every hold of `reportOverMs` or more. */
   onHold?: (hold: LoopHold) => void;
+  /** Logs every hold of `reportOverMs` or more as a warning (pino's signature). */
+  logger?: { warn(fields: Record<string, unknown>, message: string): void };
 }
 
 export interface LoopHoldMonitor {
@@ -118,6 +120,10 @@ export function monitorLoopHolds(options: LoopHoldMonitorOptions = {}): LoopHold
       long.push(hold);
       if (long.length > KEPT_LONG_HOLDS) long = long.slice(-KEPT_LONG_HOLDS);
       longCounter?.inc();
+      options.logger?.warn(
+        { hold_ms: Math.round(holdMs), wall_ms: Math.round(wallMs), measure: cpu ? 'cpu' : 'wall' },
+        'event loop held: one piece of work ran without yielding',
+      );
       options.onHold?.(hold);
     }
   }, intervalMs);
