@@ -118,17 +118,22 @@ const PLACEHOLDER = '\u0001HOSTILE\u0001';
 
 /** `template` as JSON bytes with the value at `path` replaced by `value` (added if absent). */
 export function withValueAt(template: unknown, path: Path, value: RawJson): Buffer {
-  const copy = structuredClone(template) as Record<string | number, unknown>;
+  // A JSON copy: a template that shares an object between two places gets two of it.
+  const copy = JSON.parse(JSON.stringify(template)) as Record<string | number, unknown>;
   let node: Record<string | number, unknown> = copy;
   for (const step of path.slice(0, -1)) node = node[step] as Record<string | number, unknown>;
   node[path.at(-1)!] = PLACEHOLDER;
-  const [before, after] = JSON.stringify(copy).split(JSON.stringify(PLACEHOLDER)) as [string, string];
+  const parts = JSON.stringify(copy).split(JSON.stringify(PLACEHOLDER));
+  if (parts.length !== 2) throw new Error(`the placeholder at ${path.join('.')} is not one place`);
+  const [before, after] = parts as [string, string];
   return Buffer.concat([Buffer.from(before, 'utf8'), value, Buffer.from(after, 'utf8')]);
 }
 
 /** A value as a person reads it in a failure: text, cut, with its length. */
 export const shown = (value: Buffer) =>
-  value.length > 120 ? `${value.toString('utf8', 0, 120)}... (${value.length} bytes)` : value.toString('utf8');
+  value.length > 120
+    ? `${value.toString('utf8', 0, 120)}... (${value.length} bytes)`
+    : value.toString('utf8');
 
 export interface Mutation {
   body: Buffer;
@@ -138,14 +143,12 @@ export interface Mutation {
 /** Bodies that are `template` with one value (at any depth) made hostile. */
 export function mutationsOf(template: unknown): fc.Arbitrary<Mutation> {
   const paths = pathsOf(template);
-  return fc
-    .tuple(fc.constantFrom(...paths), hostileValue)
-    .map(([path, value]) => ({
-      body: withValueAt(template, path, value),
-      path,
-      // A counterexample reads as what was changed, not as a byte array.
-      [fc.toStringMethod]: () => `${path.join('.')} = ${shown(value)}`,
-    }));
+  return fc.tuple(fc.constantFrom(...paths), hostileValue).map(([path, value]) => ({
+    body: withValueAt(template, path, value),
+    path,
+    // A counterexample reads as what was changed, not as a byte array.
+    [fc.toStringMethod]: () => `${path.join('.')} = ${shown(value)}`,
+  }));
 }
 
 /** The field a 400 must name for a mutation at `path`: its last key (its array's key for an index). */
