@@ -34,7 +34,8 @@ export async function authenticateIngest(
   const key = await deps.ingestKeys.resolve(keyId);
   if (!key) throw new IngestAuthError('unknown ingest key');
   if (!key.active) throw new IngestAuthError('inactive ingest key');
-  if (!signatureMatches(key.secret, timestamp, body, signature)) throw new IngestAuthError('bad signature');
+  if (!(await signatureMatches(key.secret, timestamp, body, signature)))
+    throw new IngestAuthError('bad signature');
   return key.projectId;
 }
 

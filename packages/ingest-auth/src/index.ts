@@ -6,6 +6,7 @@ export {
   IngestAuthError,
   IngestKeyAuthError,
 } from './authenticate';
+export { HASH_SLICE_BYTES, updateInSlices } from './hash-in-slices';
 export {
   createHttpIngestKeyResolver,
   type HttpIngestKeyResolverOptions,
