@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
+import { protoSpan, traceRequestBody } from '@svc/observability-core/testing/protobuf-writer';
 import { allTools } from '@svc/tool-catalog';
 import fc from 'fast-check';
 import {
@@ -10,7 +11,6 @@ import {
   mutationsOf,
   withValueAt,
 } from '../testing/hostile-bodies';
-import { span, traceRequest } from '../testing/protobuf-writer';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import {
   type Answer,
@@ -432,9 +432,9 @@ describe('property-based hostile bodies for every ingest route', () => {
 
   it('OTLP protobuf /v1/traces: corrupted, cut and random bodies answer 2xx or 4xx', async () => {
     const start = BigInt(Date.now()) * 1_000_000n;
-    const valid = traceRequest(
+    const valid = traceRequestBody(
       Array.from({ length: 3 }, (_, i) =>
-        span(2, {
+        protoSpan({
           traceId: randomBytes(16),
           spanId: randomBytes(8),
           name: `op ${i}`,

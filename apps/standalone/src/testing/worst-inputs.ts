@@ -1,7 +1,11 @@
 import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { createGzip, gzipSync } from 'node:zlib';
 import { signIngestBody } from '@svc/observability-core';
-import { nestedKvlistAttribute, span, traceRequest } from './protobuf-writer';
+import {
+  nestedKvlistAttribute,
+  protoSpan,
+  traceRequestBody,
+} from '@svc/observability-core/testing/protobuf-writer';
 
 // The worst inputs a hostile holder of an ingest key (public in any web page) or of a read token
 // could send, as found by the hostile-input run against a fresh stack: each once stalled the whole
@@ -112,7 +116,7 @@ function manySpansProtobuf(count: number): Buffer {
   const spans = [];
   for (let i = 0; i < count; i++)
     spans.push(
-      span(2, {
+      protoSpan({
         traceId,
         spanId: randomBytes(8),
         name: `op ${i % 50}`,
@@ -120,7 +124,7 @@ function manySpansProtobuf(count: number): Buffer {
         endNs: start + BigInt(i) * 1000n + 500n,
       }),
     );
-  return traceRequest(spans);
+  return traceRequestBody(spans, 'hostile');
 }
 
 // --- recall files ---------------------------------------------------------------------------
@@ -247,14 +251,14 @@ export const WORST_INPUTS: WorstInput[] = [
     name: 'OTLP protobuf: attribute kvlist nested 1000 deep',
     send: async (t) => {
       const start = BigInt(Date.now()) * 1_000_000n;
-      const body = traceRequest([
-        span(2, {
+      const body = traceRequestBody([
+        protoSpan({
           traceId: randomBytes(16),
           spanId: randomBytes(8),
           name: 'deep',
           startNs: start,
           endNs: start + 1000n,
-          attributes: [nestedKvlistAttribute(9, 1000)],
+          extra: [nestedKvlistAttribute(1000)],
         }),
       ]);
       return [await answer(await otlpPost(t, '/v1/traces', body, 'application/x-protobuf'))];
