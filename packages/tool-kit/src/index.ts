@@ -37,6 +37,7 @@ export {
 } from './errors';
 export { ERROR_CODES, type HttpErrorAnswer, statusOf, toHttpError } from './http-status';
 export { type InputIssue, invalidInputError, parseInput } from './input-errors';
+export { keyedRecord } from './keyed-record';
 export type { Logger } from './logger';
 export {
   FIELD_LIMITS,

@@ -18,7 +18,9 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
  * - `propertyNames: {type: string}`: every JSON key is a string;
  * - `id` (a named schema's meta id): the name is already the key under `$defs`;
  * - `{}` as a record's value schema ("any JSON value"): written `true`, which says the same and
- *   passes schema-portability checks (an empty object schema is flagged as "constrains nothing").
+ *   passes schema-portability checks (an empty object schema is flagged as "constrains nothing");
+ * - `properties: {}` beside an `additionalProperties` schema: a map of client-chosen keys
+ *   (keyedRecord, an object with no fixed fields), written as z.record was.
  */
 function tidy(node: unknown, keyword?: string): unknown {
   if (Array.isArray(node)) return node.map((n) => tidy(n));
@@ -31,11 +33,24 @@ function tidy(node: unknown, keyword?: string): unknown {
     if (key === 'minimum' && value === -MAX_SAFE) continue;
     if (key === 'maximum' && value === MAX_SAFE) continue;
     if (key === 'propertyNames' && isStringTypeOnly(value)) continue;
+    if (key === 'properties' && isMapOfAnyKeys(source)) continue;
     // zod writes a named schema's meta id as `id`, a keyword JSON Schema 2020-12 does not have.
     if (key === 'id' && typeof value === 'string') continue;
     out[key] = key === 'properties' || key === '$defs' ? mapValues(value, (v) => tidy(v)) : tidy(value, key);
   }
   return out;
+}
+
+/** An object schema with no fixed fields whose other keys all take one schema: a map. */
+function isMapOfAnyKeys(source: Json): boolean {
+  const { properties, additionalProperties } = source;
+  return (
+    typeof properties === 'object' &&
+    properties !== null &&
+    Object.keys(properties).length === 0 &&
+    typeof additionalProperties === 'object' &&
+    additionalProperties !== null
+  );
 }
 
 function isStringTypeOnly(value: unknown): boolean {
