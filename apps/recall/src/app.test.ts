@@ -267,6 +267,43 @@ describe('tools', () => {
     expect(JSON.stringify(await list({ limit: 1000 }))).not.toContain('B-ONLY');
   });
 
+  it('log.file_entries: fields named like Object.prototype members come back as data; __proto__ is dropped', async () => {
+    // Before: zod's z.record in the output schema refused an entry with an own `constructor` key,
+    // and the whole page answered 500.
+    const names = ['constructor', 'toString', 'hasOwnProperty', 'prototype', 'valueOf', 'isPrototypeOf'];
+    const fields = Object.fromEntries(names.map((n, i) => [n, `${n} ${i}`]));
+    const lines = [
+      JSON.stringify({ ts: 't1', level: 'INFO', message: 'keyed', ...fields }),
+      '{"ts":"t2","level":"INFO","message":"proto","__proto__":{"polluted":1},"constructor":{"prototype":1}}',
+      JSON.stringify({ ts: 't3', level: 'INFO', message: 'nested', n: { constructor: 'c', toString: 1 } }),
+    ];
+    const { key, key_version } = (await (await h.device(a, 'GET', '/device/v1/key')).json()) as {
+      key: string;
+      key_version: number;
+    };
+    const file = encryptFileBytes(gzipSync(Buffer.from(lines.join('\n'))), Buffer.from(key, 'base64'));
+    const qs = new URLSearchParams({
+      device_id: 'dev_keys',
+      file_name: 'keys.log',
+      date: '2026-11-20',
+      key_version: `${key_version}`,
+    });
+    const up = await h.device(a, 'POST', `/device/v1/files?${qs}`, file);
+    const res = await h.tool(a.projectId, 'log.file_entries', { file_id: (await up.json()).file_id });
+    expect({ status: res.status, body: res.status === 200 ? null : res.body }).toEqual({
+      status: 200,
+      body: null,
+    });
+    const body = logFileEntriesOutput.parse(res.body);
+    expect(body.items.map((i) => [i.message, i.fields])).toEqual([
+      ['keyed', fields],
+      // Nested values come back as their JSON text, which keeps every key as written.
+      ['proto', { constructor: '{"prototype":1}' }],
+      ['nested', { n: '{"constructor":"c","toString":1}' }],
+    ]);
+    for (const item of body.items) expect(Object.getPrototypeOf(item.fields)).toBe(Object.prototype);
+  });
+
   it('log.file_entries: decrypted entries in file order, level and text filters, paging, text cleaned', async () => {
     const read = async (input: Record<string, unknown>) => {
       const res = await h.tool(a.projectId, 'log.file_entries', { file_id: fileId, ...input });

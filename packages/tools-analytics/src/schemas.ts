@@ -1,4 +1,4 @@
-import { isoTimestamp } from '@svc/tool-kit';
+import { isoTimestamp, keyedRecord } from '@svc/tool-kit';
 import { z } from 'zod';
 
 // Shapes shared by the tracking and feedback tools, the user/session views and the core that
@@ -9,9 +9,9 @@ import { z } from 'zod';
 export const trackEvent = z.strictObject({
   timestamp: isoTimestamp,
   event_name: z.string(),
-  properties: z
-    .record(z.string(), z.unknown())
-    .describe('The event properties as a JSON object; strings capped and cleaned, as data.'),
+  properties: keyedRecord(z.string(), z.unknown()).describe(
+    'The event properties as a JSON object; strings capped and cleaned, as data.',
+  ),
   platform: z.string().nullable(),
   app_version: z.string().nullable(),
   user_id: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { defineTool, limit, listOf, searchText } from '@svc/tool-kit';
+import { defineTool, keyedRecord, limit, listOf, searchText } from '@svc/tool-kit';
 import { z } from 'zod';
 
 export const apmSearchInput = z.strictObject({
@@ -24,7 +24,7 @@ export const apmSample = z.strictObject({
   app_version: z.string().nullable(),
   session_id: z.string().nullable(),
   user_id: z.string().nullable(),
-  attributes: z.record(z.string(), z.string()),
+  attributes: keyedRecord(z.string(), z.string()),
 });
 export type ApmSample = z.infer<typeof apmSample>;
 

@@ -1,4 +1,4 @@
-import { isoTimestamp } from '@svc/tool-kit';
+import { isoTimestamp, keyedRecord } from '@svc/tool-kit';
 import { z } from 'zod';
 
 export const LOG_LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'] as const;
@@ -19,6 +19,6 @@ export const logEntry = z.strictObject({
   trace_id: z.string().nullable(),
   span_id: z.string().nullable(),
   event_id: z.string().nullable(),
-  attributes: z.record(z.string(), z.string()),
+  attributes: keyedRecord(z.string(), z.string()),
 });
 export type LogEntry = z.infer<typeof logEntry>;

@@ -1,4 +1,4 @@
-import { defineTool, limit, searchText } from '@svc/tool-kit';
+import { defineTool, keyedRecord, limit, searchText } from '@svc/tool-kit';
 import { z } from 'zod';
 import { fileId, recallFile } from './recall-file';
 
@@ -29,7 +29,7 @@ const entry = z.strictObject({
   level: z.string(),
   tag: z.string().nullable(),
   message: z.string(),
-  fields: z.record(z.string(), z.unknown()).describe('Any other fields of the entry.'),
+  fields: keyedRecord(z.string(), z.unknown()).describe('Any other fields of the entry.'),
 });
 
 export const fileProblem = z.strictObject({

@@ -1,4 +1,4 @@
-import { defineTool, traceId } from '@svc/tool-kit';
+import { defineTool, keyedRecord, traceId } from '@svc/tool-kit';
 import { z } from 'zod';
 
 /** Most spans one answer carries; a larger trace comes back cut, earliest spans first. */
@@ -26,7 +26,7 @@ const spanFields = {
   sample_rate: z.number().describe('Head-sampling rate in force when the span was kept.'),
   user_id: z.string().nullable(),
   session_id: z.string().nullable(),
-  attributes: z.record(z.string(), z.string()),
+  attributes: keyedRecord(z.string(), z.string()),
 };
 
 export interface TraceSpanNode {

@@ -1,3 +1,4 @@
+import { keyedRecord } from '@svc/tool-kit';
 import { z } from 'zod';
 
 export const verdict = z
@@ -8,7 +9,7 @@ export const verdict = z
 export const evidenceStep = z.strictObject({
   step: z.number().int().describe('1-based, in the order the checker took them.'),
   tool: z.string().describe('The tool called for this project, e.g. trace.aggregate.'),
-  parameters: z.record(z.string(), z.unknown()),
+  parameters: keyedRecord(z.string(), z.unknown()),
   observed: z.string().describe('What the answer showed, in one sentence with the numbers.'),
 });
 export type EvidenceStep = z.infer<typeof evidenceStep>;

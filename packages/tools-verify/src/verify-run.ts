@@ -1,4 +1,4 @@
-import { defineTool } from '@svc/tool-kit';
+import { defineTool, keyedRecord } from '@svc/tool-kit';
 import { z } from 'zod';
 import { evidenceStep, verdict } from './verdict';
 
@@ -21,7 +21,7 @@ export const verifyRunOutput = z.strictObject({
       via: z
         .enum(['grammar', 'llm'])
         .describe('grammar: the query is in a form as given; llm: the optional parser restated it.'),
-      parsed: z.record(z.string(), z.unknown()).describe('The parts read from it (rates as fractions).'),
+      parsed: keyedRecord(z.string(), z.unknown()).describe('The parts read from it (rates as fractions).'),
     })
     .nullable()
     .describe('null when the query matches no form.'),

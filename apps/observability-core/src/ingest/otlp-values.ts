@@ -22,6 +22,9 @@ export const MAX_VALUE_DEPTH = 8;
 /** An attribute value's text, as the batch format's attributes allow. */
 export const MAX_ATTRIBUTE_TEXT = 4096;
 
+/** A map key that is dropped wherever a map is built from a request (docs/ingest.md). */
+const PROTO_KEY = '__proto__';
+
 /** A plain value (string, array, object) of an AnyValue; undefined when it holds none. */
 type Plain = string | Plain[] | { [key: string]: Plain };
 
@@ -67,7 +70,8 @@ function plainOf(value: OtlpObject, depth: number, where: BodyPath, out: OtlpOut
     const key = stringAt(kv, 'key', kvPath, out);
     const inner = objectAt(kv, 'value', kvPath, out);
     const plain = inner ? plainOf(inner, depth + 1, kvPath.child('value'), out) : undefined;
-    if (key && plain !== undefined) object[key] = plain;
+    // `__proto__` is dropped, as in every map (docs/ingest.md): assigned, it would set a prototype.
+    if (key && key !== PROTO_KEY && plain !== undefined) object[key] = plain;
   }
   return object;
 }
@@ -109,7 +113,7 @@ export function attributesAt(
   for (const [kv, kvPath] of objectsOf(parent, key, path, out)) {
     const name = stringAt(kv, 'key', kvPath, out);
     const value = objectAt(kv, 'value', kvPath, out);
-    if (!name || !value) continue;
+    if (!name || name === PROTO_KEY || !value) continue;
     const text = textOf(value, kvPath.child('value'), out, MAX_ATTRIBUTE_TEXT);
     if (text !== undefined) attributes[name] = text;
   }

@@ -1,3 +1,4 @@
+import { keyedRecord } from '@svc/tool-kit';
 import { z } from 'zod';
 import {
   MAX_FRAME_POSITION,
@@ -32,9 +33,11 @@ const hex = (length: number) =>
     .refine((v) => !ALL_ZEROS.test(v), 'must not be all zeros (an invalid id)')
     .transform((v) => v.toLowerCase());
 
-/** Free-form attributes; scalar values are kept as strings. */
-const attributes = z
-  .record(text(200), z.union([z.string().max(4096), z.number(), z.boolean()]))
+/**
+ * Free-form attributes; scalar values are kept as strings. Any key is data (`constructor` too); a
+ * `__proto__` key is dropped (keyedRecord).
+ */
+const attributes = keyedRecord(text(200), z.union([z.string().max(4096), z.number(), z.boolean()]))
   .refine((a) => Object.keys(a).length <= 64, 'at most 64 attributes')
   .transform((a) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, String(v)])));
 
@@ -157,8 +160,8 @@ export const eventRecord = z.strictObject({
   session_id: id.optional(),
   platform: text(50).optional(),
   app_version: text(100).optional(),
-  properties: z
-    .record(z.string().max(200), z.unknown())
+  // Any key is data, at every level; a `__proto__` key of the properties object is dropped.
+  properties: keyedRecord(z.string().max(200), z.unknown())
     .superRefine((p, ctx) => {
       const problem = propertiesProblem(p);
       if (problem) ctx.addIssue({ code: 'custom', message: problem });
