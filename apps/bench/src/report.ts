@@ -113,7 +113,11 @@ export function hostileTables(r: HostileReport): string {
     p.lookups.p50.toFixed(1),
     p.lookups.p99.toFixed(1),
     p.lookups.max.toFixed(0),
-    String(p.lookupFailures),
+    p.lookupFailures === 0
+      ? '0'
+      : `${p.lookupFailures} (${Object.entries(p.lookupStatuses)
+          .map(([status, n]) => `${n} x ${status}`)
+          .join(', ')})`,
     `${p.ingestOk}/${p.ingestTotal}`,
     p.health.p99.toFixed(1),
     p.health.max.toFixed(0),

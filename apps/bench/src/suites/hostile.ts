@@ -19,6 +19,8 @@ import { type Summary, summarize } from '../stats';
 
 export interface HostilePhase {
   lookups: Summary;
+  /** B's lookups that did not answer 200, by status (0: no answer in time). */
+  lookupStatuses: Record<string, number>;
   /** The gateway's /healthz, probed every 100 ms: a stalled event loop shows here first. */
   health: Summary;
   lookupFailures: number;
@@ -85,6 +87,7 @@ async function victimLoad(stack: SpawnedStack, b: Victim, until: Promise<unknown
   });
   const latencies: number[] = [];
   let lookupFailures = 0;
+  const lookupStatuses: Record<string, number> = {};
   let ingestOk = 0;
   let ingestTotal = 0;
   const lookups = (async () => {
@@ -98,7 +101,11 @@ async function victimLoad(stack: SpawnedStack, b: Victim, until: Promise<unknown
       }).catch(() => undefined);
       await res?.text();
       latencies.push(performance.now() - t0);
-      if (res?.status !== 200) lookupFailures++;
+      if (res?.status !== 200) {
+        lookupFailures++;
+        const status = String(res?.status ?? 0);
+        lookupStatuses[status] = (lookupStatuses[status] ?? 0) + 1;
+      }
       await new Promise((r) => setTimeout(r, 20));
     }
   })();
@@ -132,6 +139,7 @@ async function victimLoad(stack: SpawnedStack, b: Victim, until: Promise<unknown
   await Promise.all([lookups, ingest, health]);
   return {
     lookups: summarize(latencies),
+    lookupStatuses,
     health: summarize(healthLatencies),
     lookupFailures,
     ingestOk,
@@ -156,7 +164,16 @@ function peakRssMb(pid: number | undefined): number {
 }
 
 export async function benchHostile(phaseMs: number): Promise<HostileReport> {
-  const stack = await spawnStack({ env: { SVC_DEMO_SIZE: '0.2' }, timeoutMs: 600_000 });
+  // The gateway's per-token and per-project rate limits are raised out of the way: B's lookups are
+  // a measuring loop, not a client the limits are for, and A's tool calls are part of its attack.
+  const stack = await spawnStack({
+    env: {
+      SVC_DEMO_SIZE: '0.2',
+      SVC_RATE_LIMIT_PER_MINUTE: '1000000',
+      SVC_PROJECT_RATE_LIMIT_PER_MINUTE: '1000000',
+    },
+    timeoutMs: 600_000,
+  });
   try {
     const b = await victimOf(stack);
     const adminUrl = new URL('/internal/v1/admin/', stack.ready.urls.identity);
