@@ -151,6 +151,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
         const batch = await validateBatchInSlices({ [signal.type]: mapped.records }, bounds(), {
           slices: slices.records,
           pathOf: mapped.pathOf,
+          fieldPathOf: mapped.fieldPathOf,
         });
         await store(
           await guard.beginBody({ keyId: ingestKeyIdOf(req), projectId, body: content }),

@@ -2,29 +2,28 @@
 // (docs/ingest.md, "OTLP"); they then go through the same validation as /ingest/v1/batch.
 
 import { BodyPath } from './json-path';
+import { idAt, msOf, timeAt } from './otlp-fields';
 import {
-  int64At,
+  type FieldSources,
   type OtlpObject,
   type OtlpOutput,
   objectAt,
   objectsOf,
-  optionalIdAt,
   requestObject,
   stringAt,
 } from './otlp-shape';
 import {
   attributesAt,
-  first,
-  msOf,
-  resourceAttributesAt,
+  checkAttributeCount,
+  idFromAttributes,
+  resourceOf,
   SESSION_KEYS,
   textOf,
   USER_KEYS,
 } from './otlp-values';
+import { TEXT_MAX } from './schemas';
 
 const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'] as const;
-/** A log line's message, as the batch format allows it. */
-const MAX_MESSAGE_CHARS = 65536;
 const MAX_SEVERITY = 24;
 
 /**
@@ -58,29 +57,56 @@ const SEVERITY_NAMES: Record<string, number> = Object.fromEntries(
   ),
 );
 
+/** Where a log record's fields come from in its OTLP log record, by the time it was given. */
+const LOG_FIELDS: FieldSources = {
+  timestamp: ['timeUnixNano'],
+  level: ['severityNumber'],
+  message: ['body'],
+  trace_id: ['traceId'],
+  span_id: ['spanId'],
+  user_id: ['attributes'],
+  session_id: ['attributes'],
+  attributes: ['attributes'],
+};
+const OBSERVED_LOG_FIELDS: FieldSources = { ...LOG_FIELDS, timestamp: ['observedTimeUnixNano'] };
+
 function logRecord(
   log: OtlpObject,
   path: BodyPath,
   service: string | undefined,
   out: OtlpOutput,
-): Record<string, unknown> | undefined {
+): [Record<string, unknown>, FieldSources] | undefined {
   const before = out.problemCount;
-  const attributes = {
-    ...(service ? { 'service.name': service } : {}),
-    ...attributesAt(log, 'attributes', path, out),
-  };
-  const time = int64At(log, 'timeUnixNano', path, out) || int64At(log, 'observedTimeUnixNano', path, out);
+  // The record's time, else (absent or 0: unknown) when the collector observed it.
+  let time = timeAt(log, 'timeUnixNano', path, out, { required: false, zeroIsAbsent: true });
+  const observed = time === undefined && out.problemCount === before;
+  if (observed) {
+    time = timeAt(log, 'observedTimeUnixNano', path, out, { required: false, zeroIsAbsent: true });
+    if (time === undefined && out.problemCount === before)
+      out.problem(
+        path.child('timeUnixNano'),
+        'required (or observedTimeUnixNano): a time in nanoseconds since 1970',
+      );
+  }
   const severity = severityAt(log, path, out);
   const severityText = stringAt(log, 'severityText', path, out);
   const body = objectAt(log, 'body', path, out);
-  const message = body ? textOf(body, path.child('body'), out, MAX_MESSAGE_CHARS) : undefined;
-  const traceId = optionalIdAt(log, 'traceId', path, out);
-  const spanId = optionalIdAt(log, 'spanId', path, out);
+  const message = body ? textOf(body, path.child('body'), out, TEXT_MAX.message) : undefined;
+  const recordAttributes = attributesAt(log, 'attributes', path, out);
+  const attributes = { ...(service ? { 'service.name': service } : {}), ...recordAttributes };
+  checkAttributeCount(
+    attributes,
+    path.child('attributes'),
+    out,
+    service ? ["the resource's service.name"] : [],
+  );
+  const traceId = idAt(log, 'traceId', 32, path, out, false);
+  const spanId = idAt(log, 'spanId', 16, path, out, false);
+  const user = idFromAttributes(recordAttributes, USER_KEYS, log, path, out);
+  const session = idFromAttributes(recordAttributes, SESSION_KEYS, log, path, out);
   if (out.problemCount > before) return undefined;
-  const user = first(attributes, USER_KEYS);
-  const session = first(attributes, SESSION_KEYS);
-  return {
-    timestamp: msOf(time),
+  const record = {
+    timestamp: msOf(time!),
     level: levelOf(severity, severityText),
     message: message ?? '',
     source: 'backend',
@@ -90,6 +116,7 @@ function logRecord(
     ...(session ? { session_id: session } : {}),
     ...(Object.keys(attributes).length > 0 ? { attributes } : {}),
   };
+  return [record, observed ? OBSERVED_LOG_FIELDS : LOG_FIELDS];
 }
 
 /**
@@ -101,11 +128,11 @@ function logRecord(
 export function* logsFromOtlp(body: unknown, out: OtlpOutput): Generator<void> {
   const request = requestObject(body, 'an OTLP ExportLogsServiceRequest');
   for (const [resourceLogs, resourcePath] of objectsOf(request, 'resourceLogs', BodyPath.ROOT, out)) {
-    const service = resourceAttributesAt(resourceLogs, resourcePath, out)['service.name'];
+    const service = resourceOf(resourceLogs, resourcePath, out).attributes['service.name'];
     for (const [scope, scopePath] of objectsOf(resourceLogs, 'scopeLogs', resourcePath, out)) {
       for (const [log, logPath] of objectsOf(scope, 'logRecords', scopePath, out)) {
-        const record = logRecord(log, logPath, service, out);
-        if (record) out.add(record, logPath);
+        const mapped = logRecord(log, logPath, service, out);
+        if (mapped) out.add(mapped[0], logPath, mapped[1]);
         yield;
       }
     }

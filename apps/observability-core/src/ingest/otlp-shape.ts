@@ -1,5 +1,5 @@
 import { UserInputError } from '@svc/tool-kit';
-import type { BodyPath } from './json-path';
+import type { BodyPath, PathSegment } from './json-path';
 import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from './validate-batch';
 
 // Reading an OTLP request (JSON as sent, or protobuf decoded to the same shape) without trusting
@@ -16,20 +16,29 @@ export interface OtlpProblem {
   reason: string;
 }
 
+/**
+ * Where each field of a mapped record came from, relative to the record's OTLP object
+ * (`start_time: ['startTimeUnixNano']`), so that a problem the batch validation finds later (a
+ * time outside the retention) names the OTLP field. One shared object per shape of record.
+ */
+export type FieldSources = Readonly<Record<string, readonly PathSegment[]>>;
+
 const MAX_PROBLEMS = 100;
 
 export class OtlpOutput {
   readonly records: unknown[] = [];
   private readonly sources: BodyPath[] = [];
+  private readonly fieldSources: FieldSources[] = [];
   readonly problems: OtlpProblem[] = [];
   problemCount = 0;
 
-  /** A mapped record and where it came from; 413 once a request maps to too many. */
-  add(record: unknown, source: BodyPath): void {
+  /** A mapped record, where it came from and its fields; 413 once a request maps to too many. */
+  add(record: unknown, source: BodyPath, fields: FieldSources): void {
     if (this.records.length >= MAX_RECORDS_PER_REQUEST)
       throw tooManyRecords(`more than ${MAX_RECORDS_PER_REQUEST} records`);
     this.records.push(record);
     this.sources.push(source);
+    this.fieldSources.push(fields);
   }
 
   problem(path: BodyPath, reason: string): void {
@@ -39,6 +48,17 @@ export class OtlpOutput {
 
   /** Where record `index` came from (`resourceSpans[0].scopeSpans[0].spans[3]`). */
   pathOf = (_type: string, index: number): string => this.sources[index]?.toString() ?? '';
+
+  /** Where field `field` of record `index` came from (`...spans[3].startTimeUnixNano`), when known. */
+  fieldPathOf = (_type: string, index: number, field: string): string | undefined => {
+    const source = this.sources[index];
+    const fields = this.fieldSources[index];
+    if (!source || !fields || !Object.hasOwn(fields, field)) return undefined;
+    const relative = fields[field]!;
+    let path = source;
+    for (const segment of relative) path = path.child(segment);
+    return path.toString();
+  };
 
   /** Throws the problems found, if any. */
   check(): void {

@@ -135,7 +135,13 @@ describe('POST /v1/traces (OTLP/HTTP JSON)', () => {
     const bad = otlp('not-a-trace-id');
     const res = await post(bad);
     expect(res.status).toBe(400);
-    expect(JSON.stringify(res.body.details)).toContain('trace_id');
+    // Each span of the trace is named by the field that is wrong.
+    expect(res.body.details).toEqual(
+      [0, 1].map((n) => ({
+        path: `resourceSpans[0].scopeSpans[0].spans[${n}].traceId`,
+        reason: 'must be 32 hex characters (16 bytes)',
+      })),
+    );
   });
 });
 

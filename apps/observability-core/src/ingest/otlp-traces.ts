@@ -1,29 +1,34 @@
 // OTLP/HTTP traces (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding; JSON as sent,
 // or protobuf decoded to the same shape) mapped to our span records (docs/ingest.md, "OTLP"); the
 // records then go through the same validation as /ingest/v1/batch. Ids are hex; enums may be
-// numbers or their names. Fields of the wrong type are problems named by their path (otlp-shape.ts).
+// numbers or their names. Fields of the wrong type, or with a value the span would refuse, are
+// problems named by their path (otlp-shape.ts, otlp-fields.ts).
 
 import { BodyPath } from './json-path';
+import { checkLength, idAt, msOf, nameAt, timeAt } from './otlp-fields';
 import {
   enumAt,
-  int64At,
+  type FieldSources,
   type OtlpObject,
   type OtlpOutput,
   objectAt,
   objectsOf,
-  optionalIdAt,
   requestObject,
   stringAt,
 } from './otlp-shape';
 import {
+  attributePath,
   attributesAt,
-  first,
+  checkAttributeCount,
+  firstOf,
   hasAny,
-  msOf,
-  resourceAttributesAt,
+  idFromAttributes,
+  resourceOf,
   SESSION_KEYS,
   USER_KEYS,
 } from './otlp-values';
+import { TEXT_MAX } from './schemas';
+import { MAX_READ_SPAN_DURATION_MS, MIN_SAMPLE_RATE } from './value-bounds';
 
 /** SpanKind by number; 0 (unspecified) is internal, as OpenTelemetry reads it. */
 const KIND_NAMES = [
@@ -58,11 +63,55 @@ export function rateFromTraceState(traceState: string | undefined): number | und
   return undefined;
 }
 
-/** The span's rate: its attribute when it states one, else its tracestate's. */
-function rateOf(attributes: Record<string, string>, traceState: string | undefined): number | undefined {
-  const stated = Number(first(attributes, RATE_KEYS) ?? Number.NaN);
-  return Number.isFinite(stated) ? stated : rateFromTraceState(traceState);
+const validRate = (rate: number) => rate === 0 || (rate >= MIN_SAMPLE_RATE && rate <= 1);
+const RATE_RANGE = `between ${MIN_SAMPLE_RATE.toFixed(6)} and 1 (or 0: everything sampled)`;
+
+/**
+ * The span's rate: its attribute when it states one, else its tracestate's; out of range, a
+ * problem naming the attribute's value or `traceState`.
+ */
+function rateOf(
+  s: OtlpObject,
+  attributes: Record<string, string>,
+  traceState: string | undefined,
+  path: BodyPath,
+  out: OtlpOutput,
+): number | undefined {
+  const stated = firstOf(attributes, RATE_KEYS);
+  const rate = stated ? Number(stated[1]) : Number.NaN;
+  if (Number.isFinite(rate)) {
+    if (validRate(rate)) return rate;
+    out.problem(attributePath(s, 'attributes', path, stated![0]), `must be ${RATE_RANGE}`);
+    return undefined;
+  }
+  const fromState = rateFromTraceState(traceState);
+  if (fromState === undefined || validRate(fromState)) return fromState;
+  out.problem(
+    path.child('traceState'),
+    `its ot sampling threshold gives a rate of ${fromState}, below ${MIN_SAMPLE_RATE.toFixed(6)}`,
+  );
+  return undefined;
 }
+
+/** Where a span record's fields come from in its OTLP span. */
+const SPAN_FIELDS: FieldSources = {
+  trace_id: ['traceId'],
+  span_id: ['spanId'],
+  parent_span_id: ['parentSpanId'],
+  kind: ['kind'],
+  status: ['status', 'code'],
+  operation: ['name'],
+  start_time: ['startTimeUnixNano'],
+  duration_ms: ['endTimeUnixNano'],
+  attributes: ['attributes'],
+  user_id: ['attributes'],
+  session_id: ['attributes'],
+  sample_rate: ['attributes'],
+};
+
+/** The longest a span may last, in nanoseconds (the longest span retention allowed). */
+const MAX_DURATION_NANOS = BigInt(MAX_READ_SPAN_DURATION_MS) * 1_000_000n;
+const MAX_DURATION_DAYS = MAX_READ_SPAN_DURATION_MS / 86_400_000;
 
 function span(
   s: OtlpObject,
@@ -71,38 +120,47 @@ function span(
   out: OtlpOutput,
 ): Record<string, unknown> | undefined {
   const before = out.problemCount;
-  const attributes = attributesAt(s, 'attributes', path, out);
-  const start = int64At(s, 'startTimeUnixNano', path, out);
-  const end = int64At(s, 'endTimeUnixNano', path, out);
-  if (start !== undefined && end !== undefined && end < start)
-    out.problem(path.child('endTimeUnixNano'), 'must not be before startTimeUnixNano');
+  // In the order of the Span message's fields, so that problems are listed as the span reads.
+  const traceId = idAt(s, 'traceId', 32, path, out, true);
+  const spanId = idAt(s, 'spanId', 16, path, out, true);
+  const traceState = stringAt(s, 'traceState', path, out);
+  const parent = idAt(s, 'parentSpanId', 16, path, out, false);
+  const name = nameAt(s, 'name', TEXT_MAX.operation, path, out);
   const kind = enumAt(s, 'kind', KIND_NAMES, path, out);
+  const start = timeAt(s, 'startTimeUnixNano', path, out, { required: true });
+  const end = timeAt(s, 'endTimeUnixNano', path, out, { required: true, relative: true });
+  if (start !== undefined && end !== undefined) {
+    if (end < start) out.problem(path.child('endTimeUnixNano'), 'must not be before startTimeUnixNano');
+    else if (end - start > MAX_DURATION_NANOS)
+      out.problem(
+        path.child('endTimeUnixNano'),
+        `must be at most ${MAX_DURATION_DAYS} days after startTimeUnixNano (the longest a span is kept)`,
+      );
+  }
+  const attributes = attributesAt(s, 'attributes', path, out);
+  checkAttributeCount(attributes, path.child('attributes'), out);
   const status = objectAt(s, 'status', path, out);
   const code = status ? enumAt(status, 'code', STATUS_NAMES, path.child('status'), out) : 0;
-  const traceId = stringAt(s, 'traceId', path, out);
-  const spanId = stringAt(s, 'spanId', path, out);
-  const parent = optionalIdAt(s, 'parentSpanId', path, out);
-  const traceState = stringAt(s, 'traceState', path, out);
-  const name = stringAt(s, 'name', path, out);
+  const user = idFromAttributes(attributes, USER_KEYS, s, path, out);
+  const session = idFromAttributes(attributes, SESSION_KEYS, s, path, out);
+  const rate = rateOf(s, attributes, traceState, path, out);
   if (out.problemCount > before) return undefined;
-  const user = first(attributes, USER_KEYS);
-  const session = first(attributes, SESSION_KEYS);
   // One object literal with every key (undefined where absent): conditional spreads would make
   // each record a slow dictionary object, and validation 3x slower per span.
   return {
-    trace_id: traceId?.toLowerCase(),
-    span_id: spanId?.toLowerCase(),
+    trace_id: traceId,
+    span_id: spanId,
     parent_span_id: parent,
     kind: KINDS[kind!],
     status: STATUSES[code!],
     operation: name,
     service: service || undefined,
-    start_time: msOf(start),
-    duration_ms: start === undefined || end === undefined ? undefined : Number(end - start) / 1e6,
+    start_time: msOf(start!),
+    duration_ms: Number(end! - start!) / 1e6,
     attributes: hasAny(attributes) ? attributes : undefined,
-    user_id: user || undefined,
-    session_id: session || undefined,
-    sample_rate: rateOf(attributes, traceState),
+    user_id: user,
+    session_id: session,
+    sample_rate: rate,
   };
 }
 
@@ -115,11 +173,13 @@ function span(
 export function* spansFromOtlp(body: unknown, out: OtlpOutput): Generator<void> {
   const request = requestObject(body, 'an OTLP ExportTraceServiceRequest');
   for (const [resourceSpans, resourcePath] of objectsOf(request, 'resourceSpans', BodyPath.ROOT, out)) {
-    const service = resourceAttributesAt(resourceSpans, resourcePath, out)['service.name'];
+    const resource = resourceOf(resourceSpans, resourcePath, out);
+    const service = resource.attributes['service.name'];
+    if (service) checkLength(service, TEXT_MAX.service, resource.at('service.name'), out);
     for (const [scope, scopePath] of objectsOf(resourceSpans, 'scopeSpans', resourcePath, out)) {
       for (const [s, spanPath] of objectsOf(scope, 'spans', scopePath, out)) {
         const record = span(s, spanPath, service, out);
-        if (record) out.add(record, spanPath);
+        if (record) out.add(record, spanPath, SPAN_FIELDS);
         yield;
       }
     }

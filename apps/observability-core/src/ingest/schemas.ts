@@ -21,8 +21,26 @@ export const timestamp = z
   .union([z.iso.datetime({ offset: true }).transform((v) => Date.parse(v)), z.number().int()])
   .refine((ms) => ms >= MIN_TIME && ms < MAX_TIME, 'must be between 2000 and 2100');
 
+/**
+ * The longest text each record field takes (characters), shared with the OTLP mappings, which
+ * check the OTLP field a record field comes from against the same bound (otlp-fields.ts).
+ */
+export const TEXT_MAX = {
+  id: 200,
+  operation: 500,
+  service: 200,
+  metricName: 200,
+  unit: 50,
+  appVersion: 100,
+  message: 65536,
+  attributeKey: 200,
+  attributeValue: 4096,
+} as const;
+/** Attributes one record may carry. */
+export const MAX_ATTRIBUTES = 64;
+
 const text = (max: number) => z.string().min(1).max(max);
-const id = text(200);
+const id = text(TEXT_MAX.id);
 export const ALL_ZEROS = /^0+$/;
 
 /** An id of `length` hex characters; all zeros is W3C's "invalid id", never a real one. */
@@ -37,8 +55,11 @@ const hex = (length: number) =>
  * Free-form attributes; scalar values are kept as strings. Any key is data (`constructor` too); a
  * `__proto__` key is dropped (keyedRecord).
  */
-const attributes = keyedRecord(text(200), z.union([z.string().max(4096), z.number(), z.boolean()]))
-  .refine((a) => Object.keys(a).length <= 64, 'at most 64 attributes')
+const attributes = keyedRecord(
+  text(TEXT_MAX.attributeKey),
+  z.union([z.string().max(TEXT_MAX.attributeValue), z.number(), z.boolean()]),
+)
+  .refine((a) => Object.keys(a).length <= MAX_ATTRIBUTES, `at most ${MAX_ATTRIBUTES} attributes`)
   .transform((a) => Object.fromEntries(Object.entries(a).map(([k, v]) => [k, String(v)])));
 
 export const logLevel = z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL']);
@@ -46,10 +67,10 @@ export const logLevel = z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL']);
 export const logRecord = z.strictObject({
   timestamp,
   level: logLevel,
-  message: z.string().max(65536),
+  message: z.string().max(TEXT_MAX.message),
   source: z.enum(['backend', 'device']),
   platform: text(50).optional(),
-  app_version: text(100).optional(),
+  app_version: text(TEXT_MAX.appVersion).optional(),
   user_id: id.optional(),
   session_id: id.optional(),
   device_id: id.optional(),
@@ -94,11 +115,11 @@ export const crashRecord = z.strictObject({
 
 export const metricRecord = z.strictObject({
   timestamp,
-  name: text(200),
+  name: text(TEXT_MAX.metricName),
   value: z.number().finite().min(-MAX_METRIC_MAGNITUDE).max(MAX_METRIC_MAGNITUDE),
-  unit: text(50).optional(),
+  unit: text(TEXT_MAX.unit).optional(),
   platform: text(50).optional(),
-  app_version: text(100).optional(),
+  app_version: text(TEXT_MAX.appVersion).optional(),
   session_id: id.optional(),
   user_id: id.optional(),
   attributes: attributes.optional(),
@@ -110,8 +131,8 @@ export const spanRecord = z.strictObject({
   parent_span_id: hex(16).optional(),
   kind: text(32),
   status: z.enum(['ok', 'error', 'unset']),
-  operation: text(500),
-  service: text(200).optional(),
+  operation: text(TEXT_MAX.operation),
+  service: text(TEXT_MAX.service).optional(),
   start_time: timestamp,
   /** Also at most the configured span retention (validate-batch.ts). */
   duration_ms: z.number().finite().nonnegative().max(MAX_READ_SPAN_DURATION_MS),

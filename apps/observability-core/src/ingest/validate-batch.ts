@@ -33,6 +33,20 @@ export interface ValidateOptions {
   slices?: WorkSlices;
   /** Where a record came from, for the problems' `path` (OTLP bodies). */
   pathOf?: (type: RecordType, index: number) => string;
+  /**
+   * Where a field of a record came from (OTLP: `...spans[0].startTimeUnixNano` for `start_time`):
+   * each problem of such a field is then listed on its own at that path, as a client can find it
+   * in what it sent, with the message alone as its reason.
+   */
+  fieldPathOf?: (type: RecordType, index: number, field: string) => string | undefined;
+}
+
+/** One thing wrong with a record: the field it is about, the rest of its path, what is wrong. */
+interface FieldProblem {
+  field: string | undefined;
+  /** The path below the field (`attributes.k`: `k`), '' for none. */
+  rest: string;
+  message: string;
 }
 
 /**
@@ -44,31 +58,46 @@ function boundsProblem(
   type: RecordType,
   record: Record<string, unknown>,
   bounds: TimeBounds,
-): string | undefined {
+): FieldProblem | undefined {
   const retention = bounds.retention ?? DEFAULT_RETENTION;
   if (type === 'spans' && (record.duration_ms as number) > retention.spanDays * DAY_MS)
-    return `duration_ms: longer than the ${retention.spanDays}-day span retention (${retention.spanDays * DAY_MS} ms)`;
+    return {
+      field: 'duration_ms',
+      rest: '',
+      message: `longer than the ${retention.spanDays}-day span retention (${retention.spanDays * DAY_MS} ms)`,
+    };
   const ttl = TTL_COLUMNS[type];
   const value = ttl ? record[ttl.column] : undefined;
   if (!ttl || typeof value !== 'number') return undefined;
   const days = retention[ttl.kind];
   if (value < bounds.now - days * DAY_MS)
-    return `${ttl.column}: older than the ${days}-day retention of ${type}`;
-  if (value > bounds.now + MAX_FUTURE_MS) return `${ttl.column}: more than a day in the future`;
+    return { field: ttl.column, rest: '', message: `older than the ${days}-day retention of ${type}` };
+  if (value > bounds.now + MAX_FUTURE_MS)
+    return { field: ttl.column, rest: '', message: 'more than a day in the future' };
   return undefined;
 }
 
-function reasonOf(issues: readonly z.core.$ZodIssue[]): string {
-  return issues
-    .slice(0, 5)
-    .map((issue) => {
-      if (issue.code === 'unrecognized_keys' && issue.keys.includes('project_id')) {
-        return "project_id is not allowed: records go to the ingest key's project";
-      }
-      const path = issue.path.join('.');
-      return path ? `${path}: ${issue.message}` : issue.message;
-    })
-    .join('; ');
+function problemsOf(issues: readonly z.core.$ZodIssue[]): FieldProblem[] {
+  return issues.slice(0, 5).map((issue) => {
+    if (issue.code === 'unrecognized_keys' && issue.keys.includes('project_id'))
+      return {
+        field: undefined,
+        rest: '',
+        message: "project_id is not allowed: records go to the ingest key's project",
+      };
+    const [field, ...rest] = issue.path;
+    return {
+      field: field === undefined ? undefined : String(field),
+      rest: rest.join('.'),
+      message: issue.message,
+    };
+  });
+}
+
+/** A problem as the batch route words it: `field.rest: message`. */
+function wordingOf(p: FieldProblem): string {
+  const path = p.field === undefined ? '' : p.rest ? `${p.field}.${p.rest}` : p.field;
+  return path ? `${path}: ${p.message}` : p.message;
 }
 
 interface Checking {
@@ -76,6 +105,34 @@ interface Checking {
   batch: Record<string, unknown[]>;
   bounds: TimeBounds | undefined;
   pathOf: ValidateOptions['pathOf'];
+  fieldPathOf: ValidateOptions['fieldPathOf'];
+  /** Records refused (a record may have several problems listed). */
+  invalid: number;
+}
+
+/**
+ * The problems of record `index`: one per record (its problems joined by `; `), or for a record
+ * whose fields' sources are known (OTLP), one per problem at the path of the field it is about.
+ */
+function report(c: Checking, type: RecordType, index: number, found: FieldProblem[]): void {
+  c.invalid++;
+  if (!c.pathOf) {
+    c.problems.push({ type, index, reason: found.map(wordingOf).join('; ') });
+    return;
+  }
+  const recordPath = c.pathOf(type, index);
+  for (const p of found) {
+    const fieldPath = p.field === undefined ? undefined : c.fieldPathOf?.(type, index, p.field);
+    if (c.problems.length >= MAX_PROBLEMS) c.problems.push({ type, index, reason: wordingOf(p) });
+    else if (fieldPath)
+      c.problems.push({
+        type,
+        index,
+        path: fieldPath,
+        reason: p.rest ? `${p.rest}: ${p.message}` : p.message,
+      });
+    else c.problems.push({ type, index, path: recordPath, reason: wordingOf(p) });
+  }
 }
 
 /** Checks records [from, to) of one type, adding them to the batch or their problems to the list. */
@@ -84,18 +141,18 @@ function checkRecords(type: RecordType, records: unknown[], from: number, to: nu
   for (let index = from; index < to; index++) {
     const record = records[index];
     let data: unknown = fastParse(type, record);
-    let reason: string | undefined;
+    let found: FieldProblem[] | undefined;
     if (data === undefined) {
       const parsed = schema.safeParse(record);
       if (parsed.success) data = parsed.data;
-      else reason = reasonOf(parsed.error.issues);
+      else found = problemsOf(parsed.error.issues);
     }
-    if (reason === undefined && c.bounds)
-      reason = boundsProblem(type, data as Record<string, unknown>, c.bounds);
-    if (reason === undefined) c.batch[type]!.push(data);
-    else if (c.pathOf && c.problems.length < MAX_PROBLEMS)
-      c.problems.push({ type, index, path: c.pathOf(type, index), reason });
-    else c.problems.push({ type, index, reason });
+    if (found === undefined && c.bounds) {
+      const problem = boundsProblem(type, data as Record<string, unknown>, c.bounds);
+      if (problem) found = [problem];
+    }
+    if (found === undefined) c.batch[type]!.push(data);
+    else report(c, type, index, found);
   }
 }
 
@@ -140,7 +197,9 @@ const notAnArray = (type: RecordType): RecordProblem => ({ type, index: null, re
 
 function finish(c: Checking): ValidBatch {
   if (c.problems.length > 0) {
-    throw new UserInputError(`The batch has ${c.problems.length} invalid record(s); nothing was written.`, {
+    // Records refused, and the body's own problems (an unknown key, an array that is not one).
+    const count = c.invalid + c.problems.filter((p) => p.index === null).length;
+    throw new UserInputError(`The batch has ${count} invalid record(s); nothing was written.`, {
       details: c.problems.slice(0, MAX_PROBLEMS),
     });
   }
@@ -148,7 +207,14 @@ function finish(c: Checking): ValidBatch {
 }
 
 function start(body: unknown, bounds: TimeBounds | undefined, options: ValidateOptions) {
-  const c: Checking = { problems: [], batch: {}, bounds, pathOf: options.pathOf };
+  const c: Checking = {
+    problems: [],
+    batch: {},
+    bounds,
+    pathOf: options.pathOf,
+    fieldPathOf: options.fieldPathOf,
+    invalid: 0,
+  };
   for (const type of RECORD_TYPES) c.batch[type] = [];
   return { c, arrays: recordArrays(body, c.problems) };
 }
