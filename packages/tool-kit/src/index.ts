@@ -1,3 +1,4 @@
+export { type CommaListOptions, commaList } from './comma-list';
 export {
   ACTOR_HEADER,
   type BackendCallOptions,
@@ -35,6 +36,7 @@ export {
   UnauthorizedError,
   UserInputError,
 } from './errors';
+export { exactlyOneOf } from './exactly-one-of';
 export { ERROR_CODES, type HttpErrorAnswer, statusOf, toHttpError } from './http-status';
 export { type InputIssue, invalidInputError, parseInput } from './input-errors';
 export { keyedRecord } from './keyed-record';

@@ -1,4 +1,4 @@
-import { days, defineTool, window } from '@svc/tool-kit';
+import { commaList, days, defineTool, exactlyOneOf, window } from '@svc/tool-kit';
 import { z } from 'zod';
 
 /** Versions one call may compare. */
@@ -7,24 +7,28 @@ export const RELEASE_VERSIONS_MAX = 10;
 /** Component weights of the score (docs/semantics.md); a missing component's weight is shared out. */
 export const RELEASE_WEIGHTS = { crash_free: 0.5, anr: 0.2, startup: 0.15, fps: 0.15 } as const;
 
-const version = z.string().trim().min(1).max(100);
+/** Most characters of one version. */
+export const RELEASE_VERSION_MAX = 100;
 
 export const releaseHealthInput = z
   .strictObject({
-    version: version.describe('One app version. Give this or `versions`.').optional(),
-    versions: z
-      .array(version)
+    version: z
+      .string()
+      .trim()
       .min(1)
-      .max(RELEASE_VERSIONS_MAX)
-      .describe(`Up to ${RELEASE_VERSIONS_MAX} app versions side by side. Give this or \`version\`.`)
+      .max(RELEASE_VERSION_MAX)
+      .describe('One app version. Give this or `versions`.')
       .optional(),
+    versions: commaList({
+      item: 'version',
+      items: 'versions',
+      max: RELEASE_VERSIONS_MAX,
+      itemMax: RELEASE_VERSION_MAX,
+      description: `Up to ${RELEASE_VERSIONS_MAX} app versions, comma-separated: "2.3.0,2.4.0". Give this or \`version\`.`,
+    }).optional(),
     days: days(14),
   })
-  .superRefine((input, ctx) => {
-    if ((input.version === undefined) === (input.versions === undefined)) {
-      ctx.addIssue({ code: 'custom', path: ['version'], message: 'give exactly one of version or versions' });
-    }
-  });
+  .superRefine(exactlyOneOf('version', 'versions'));
 
 const rate = z.number().min(0).max(1).nullable();
 const component = z.number().min(0).max(1).nullable();
@@ -65,5 +69,5 @@ export const releaseHealth = defineTool({
   output: releaseHealthOutput,
   capability: 'base',
   backend: 'core',
-  example: { versions: ['2.3.0', '2.4.0'] },
+  example: { versions: '2.3.0,2.4.0' },
 });

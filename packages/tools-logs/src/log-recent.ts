@@ -1,9 +1,9 @@
 import { defineTool, limit, listOf, traceId } from '@svc/tool-kit';
 import { z } from 'zod';
-import { logEntry, logLevel, logSource } from './schemas';
+import { logEntry, logLevelFilter, logSource } from './schemas';
 
 export const logRecentInput = z.strictObject({
-  level: logLevel.optional(),
+  level: logLevelFilter.optional(),
   source: logSource.optional(),
   trace_id: traceId.optional(),
   limit: limit(20),
@@ -14,9 +14,8 @@ export const logRecent = defineTool({
   name: 'log.recent',
   title: 'Recent logs',
   description:
-    'The most recent log lines, newest first, optionally only one level (exact match: DEBUG, INFO, WARN, ' +
-    'ERROR or FATAL), one source or one trace. Returns {items, limit, has_more}. Use log.aggregate first ' +
-    'for counts, log.search to find a text.',
+    'The most recent log lines, newest first, optionally only one level (any case), one source or one ' +
+    'trace. Returns {items, limit, has_more}. Use log.aggregate first for counts, log.search to find a text.',
   input: logRecentInput,
   output: logRecentOutput,
   capability: 'base',

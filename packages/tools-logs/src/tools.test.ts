@@ -25,13 +25,30 @@ describe('log tool inputs', () => {
 
   it('accepts only the documented enum values', () => {
     expect(logRecent.input.safeParse({ level: 'ERROR' }).success).toBe(true);
-    expect(logRecent.input.safeParse({ level: 'error' }).success).toBe(false);
     expect(logRecent.input.safeParse({ source: 'device' }).success).toBe(true);
     expect(logRecent.input.safeParse({ source: 'browser' }).success).toBe(false);
     for (const g of ['level', 'user_id', 'platform'])
       expect(logAggregate.input.safeParse({ group_by: g }).success).toBe(true);
     expect(logAggregate.input.safeParse({ group_by: 'message' }).success).toBe(false);
     expect(logAggregate.input.safeParse({ group_by: 'level', limit: 10_000 }).success).toBe(true);
+  });
+
+  it.each(['error', 'Error', ' ERROR ', 'eRrOr'])(
+    'log.recent takes level %j in any case, as ERROR',
+    (level) => {
+      expect(logRecent.input.parse({ level })).toEqual({ level: 'ERROR', limit: 20 });
+    },
+  );
+
+  it('log.recent publishes the canonical level names and still refuses an unknown level', () => {
+    const { properties } = toolJsonSchema(logRecent.input, 'input') as {
+      properties: { level: { enum: string[]; description: string } };
+    };
+    expect(properties.level.enum).toEqual(['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL']);
+    expect(properties.level.description).toMatch(/any case/);
+    expect(logRecent.input.safeParse({ level: 'loud' }).success).toBe(false);
+    expect(logRecent.input.safeParse({ level: 'warning' }).success).toBe(false);
+    expect(logRecent.input.safeParse({ level: 3 }).success).toBe(false);
   });
 
   it('normalizes trace ids to lowercase and rejects malformed ones', () => {

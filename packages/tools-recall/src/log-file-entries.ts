@@ -9,7 +9,7 @@ export const logFileEntriesInput = z.strictObject({
     .trim()
     .min(1)
     .max(20)
-    .describe("Only entries of this level (case-insensitive, e.g. 'error').")
+    .describe('Only entries of this level, compared in any case (error = ERROR).')
     .optional(),
   q: searchText('Case-insensitive literal text in the message or tag.').optional(),
   after_line: z
@@ -86,5 +86,5 @@ export const logFileEntries = defineTool({
   output: logFileEntriesOutput,
   capability: 'vis_recall',
   backend: 'recall',
-  example: { file_id: 'rf_5d2c0a4b7e9f13c8a6b1d0e2', level: 'error' },
+  example: { file_id: 'rf_5d2c0a4b7e9f13c8a6b1d0e2', level: 'ERROR' },
 });

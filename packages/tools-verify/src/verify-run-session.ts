@@ -1,4 +1,4 @@
-import { defineTool, traceId } from '@svc/tool-kit';
+import { defineTool, exactlyOneOf, traceId } from '@svc/tool-kit';
 import { z } from 'zod';
 import { EXPECTATION_FORMS } from './grammar';
 import { evidenceStep, verdict } from './verdict';
@@ -28,15 +28,7 @@ export const verifyRunSessionInput = z
       .optional(),
     code_scope: z.string().trim().max(500).describe('Kept with the verdict.').optional(),
   })
-  .superRefine((input, ctx) => {
-    if ((input.trace_id === undefined) === (input.trace_ids === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        path: ['trace_id'],
-        message: 'give exactly one of trace_id or trace_ids',
-      });
-    }
-  });
+  .superRefine(exactlyOneOf('trace_id', 'trace_ids'));
 
 const expectationResult = z.strictObject({
   expectation: z.string(),

@@ -206,18 +206,49 @@ describe('release.health on chDB', () => {
       (await health({ version: '2.0', days: 30 })).releases[0] as Release,
       expectedRelease('2.0', 30),
     );
-    expect((await health({ versions: ['1.0', '1.0', ' 2.0 '] })).releases.map((r) => r.version)).toEqual([
+    expect((await health({ versions: '1.0,1.0, 2.0 ' })).releases.map((r) => r.version)).toEqual([
       '1.0',
       '2.0',
     ]);
+  });
+
+  // versions is comma-separated: items trimmed, repeats listed once where first named.
+  it('reads comma-separated versions, each scored as when asked alone, in the order asked', async () => {
+    const text = ' 3.0 ,2.0,1.0,2.0,  5.0';
+    const asked = ['3.0', '2.0', '1.0', '5.0'];
+    const body = await health({ versions: text, days: 30 });
+    expect(body.releases.map((r) => r.version)).toEqual(asked);
+    body.releases.forEach((r, i) => {
+      expectRelease(r as Release, expectedRelease(asked[i]!, 30));
+    });
+  });
+
+  it('still reads an array of versions as the same list', async () => {
+    expect(await health({ versions: ['2.0', '1.0', '2.0'] })).toEqual(await health({ versions: '2.0,1.0' }));
+  });
+
+  it('says what is wrong with a version list, in sentences', async () => {
+    const eleven = Array.from({ length: 11 }, (_, i) => `v${i}`).join(',');
+    for (const [input, expected] of [
+      [{ versions: '1.0,,2.0' }, 'versions must not have an empty version'],
+      [{ versions: eleven }, 'versions must list at most 10 versions (a repeated one counts once), got 11'],
+      [{ versions: `1.0,${'9'.repeat(101)}` }, 'versions must list versions of at most 100 characters each'],
+      [{}, 'version is required when versions is not given'],
+      [{ version: '1.0', versions: '2.0' }, 'versions must not be given together with version'],
+    ] as const) {
+      const res = await h.callTool('rh_a', 'release.health', input);
+      expect(res.status).toBe(400);
+      expect(res.body.message).toContain(`Invalid input for release.health: ${expected}`);
+    }
   });
 
   it('refuses neither or both of version and versions, more than 10, and empty ones with 400', async () => {
     const eleven = Array.from({ length: 11 }, (_, i) => `v${i}`);
     for (const input of [
       {},
-      { version: '1.0', versions: ['2.0'] },
-      { versions: eleven },
+      { version: '1.0', versions: '2.0' },
+      { versions: eleven.join(',') },
+      { versions: '' },
       { versions: [] },
       { version: ' ' },
     ]) {

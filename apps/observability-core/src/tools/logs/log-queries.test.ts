@@ -255,6 +255,22 @@ describe('log tools over POST /internal/v1/projects/:project_id/tools/:tool', ()
         20,
       );
     });
+
+    it.each(['error', 'Warn', ' fatal '])(
+      'takes level %j in any case and answers in the canonical one',
+      async (level) => {
+        const canonical = level.trim().toUpperCase();
+        const page = await call(logRecentOutput, 'log.recent', { level, limit: 1000 });
+        expectPage(
+          page,
+          logsA.filter((l) => l.level === canonical),
+          newestFirst,
+          1000,
+        );
+        expect(page.items.length).toBeGreaterThan(0);
+        expect(new Set(page.items.map((l) => l.level))).toEqual(new Set([canonical]));
+      },
+    );
   });
 
   describe('log.by_user and log.by_session', () => {
