@@ -53,7 +53,9 @@ const flatten = (nodes: SpanNode[]): SpanNode[] => nodes.flatMap((n) => [n, ...f
 describe('the demo answers', () => {
   it('which release regressed startup? (release.health, one call)', async () => {
     const versions = ['2.3.0', '2.4.0', '2.4.1', '2.5.0'];
-    const { releases: health } = await call<{ releases: Health[] }>('release.health', { versions });
+    const { releases: health } = await call<{ releases: Health[] }>('release.health', {
+      versions: versions.join(','),
+    });
     const slowest = [...health].sort((a, b) => b.startup_p95_ms! - a.startup_p95_ms!);
     expect(slowest[0]!.version).toBe(SLOW_START_RELEASE);
     for (const other of slowest.slice(1))
