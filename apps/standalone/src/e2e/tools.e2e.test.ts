@@ -84,6 +84,51 @@ describe('pnpm start stack, end to end', () => {
     expect(errors.mcp).toEqual(errors.rest);
   });
 
+  it('log.recent takes a level in any case and answers in the canonical one', async () => {
+    for (const level of ['error', 'Warn']) {
+      const { rest: r, mcp: m } = await both('log.recent', { level, limit: 5 });
+      expect(r).toEqual(page(logs, (l) => l.level === level.toUpperCase(), 5));
+      expect(m).toEqual(r);
+    }
+  });
+
+  // A year back: the window starts before every demo record, so calls made moments apart agree.
+  it('release.health takes versions comma-separated, each release as when asked alone', async () => {
+    const versions = [...new Set(generateDemoProject(stack.ready.demo!).sessions.map((s) => s.app_version))];
+    expect(versions.length).toBeGreaterThan(2);
+    const asked = [versions[1]!, versions[0]!, 'no-such-version'];
+    const text = ` ${asked[0]}, ${asked[1]},${asked[0]} ,${asked[2]}`;
+    const { rest: r, mcp: m } = await both('release.health', { versions: text, days: 365 });
+    const strip = ({ window: _w, ...rest }: Record<string, unknown>) => rest;
+    expect(strip(m)).toEqual(strip(r));
+    const alone = [];
+    for (const version of asked) {
+      const one = await rest('release.health', { version, days: 365 });
+      expect(one.status).toBe(200);
+      alone.push(...(one.body.releases as unknown[]));
+    }
+    expect(r.releases).toEqual(alone);
+    expect((r.releases as { found: boolean }[]).map((x) => x.found)).toEqual([true, true, false]);
+  });
+
+  it('release.health says what is wrong with a version list, in sentences (REST and MCP)', async () => {
+    for (const [args, expected] of [
+      [{ versions: '2.4.0,,2.5.0' }, 'versions must not have an empty version'],
+      [
+        { versions: Array.from({ length: 11 }, (_, i) => `9.${i}`).join(',') },
+        'versions must list at most 10 versions',
+      ],
+      [{}, 'version is required when versions is not given'],
+    ] as const) {
+      const r = await rest('release.health', args);
+      expect(r.status).toBe(400);
+      expect(r.body.message).toContain(`Invalid input for release.health: ${expected}`);
+      const m = await mcp.callTool({ name: 'release.health', arguments: args });
+      expect(m.isError).toBe(true);
+      expect(JSON.stringify(m.content)).toContain(expected);
+    }
+  });
+
   it('log.recent by trace_id', async () => {
     const traced = logs.find((l) => l.trace_id);
     expect(traced).toBeDefined();
