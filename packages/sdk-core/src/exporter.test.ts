@@ -9,12 +9,16 @@ let server: Server;
 let endpoint: string;
 let posts: number[];
 
+let bodies: Record<string, unknown[]>[];
+
 beforeAll(async () => {
   server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      posts.push((JSON.parse(Buffer.concat(chunks).toString('utf8')).spans ?? []).length);
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown[]>;
+      bodies.push(body);
+      posts.push((body.spans ?? []).length);
       // A little latency, as a real core has: records keep coming while a post is in flight.
       setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'), 5);
     });
@@ -27,6 +31,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   posts = [];
+  bodies = [];
 });
 
 const span = (i: number): SpanRecord => ({
@@ -72,6 +77,35 @@ it('sends a partial batch once it has waited the flush interval', async () => {
   expect(posts).toEqual([]);
   await new Promise((r) => setTimeout(r, 150));
   expect(posts).toEqual([7]);
+  await exporter.shutdown();
+});
+
+it('batches records of any type of the ingest format in their own arrays, one queue bound for all', async () => {
+  const errors: string[] = [];
+  const exporter = createExporter(
+    {
+      dsn: { endpoint, keyId: 'k', secret: 's', projectId: 'p' },
+      batchSize: 100,
+      flushIntervalMs: 60_000,
+      maxQueue: 4,
+      onError: (e) => errors.push(e.reason),
+    },
+    transport,
+  );
+  const metric = { timestamp: 1, name: 'app_start_ms', value: 812 };
+  const event = { timestamp: 2, event_name: 'checkout', user_id: 'u1' };
+  const session = { session_id: 's1', user_id: 'u1', started_at: 3, status: 'ok' };
+  const first = span(1);
+  exporter.addRecord('metrics', metric);
+  exporter.addSpan(first);
+  exporter.addRecord('events', event);
+  exporter.addRecord('sessions', session);
+  // The queue holds four records whatever their type: the fifth is dropped and counted.
+  exporter.addRecord('feedback', { timestamp: 4, user_id: 'u1', message: 'lost' });
+  await exporter.flush();
+  expect(bodies).toEqual([{ metrics: [metric], spans: [first], events: [event], sessions: [session] }]);
+  expect(errors).toEqual(['queue_full']);
+  expect(exporter.stats()).toEqual({ sent: 4, dropped: 1, queued: 0 });
   await exporter.shutdown();
 });
 

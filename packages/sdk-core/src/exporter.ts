@@ -104,7 +104,27 @@ export interface Exporter {
   readonly endpoint: string;
 }
 
-type Queued = { type: 'spans'; record: SpanRecord } | { type: 'logs'; record: LogRecord };
+/** The record arrays of a batch (docs/ingest.md, "Record types"). */
+export type BatchRecordType =
+  | 'logs'
+  | 'crashes'
+  | 'spans'
+  | 'metrics'
+  | 'events'
+  | 'feedback'
+  | 'sessions'
+  | 'experiments';
+
+/**
+ * An exporter that also takes the other record types of a batch (an app's metrics, events,
+ * sessions...), in the same bounded queue and the same batches as spans and logs.
+ */
+export interface BatchExporter extends Exporter {
+  /** A record of `type` as the ingest format takes it; validated by the core, not here. */
+  addRecord(type: BatchRecordType, record: object): void;
+}
+
+type Queued = { type: BatchRecordType; record: object };
 
 /**
  * Requests of the exporter itself carry this header, so outbound instrumentation skips them and
@@ -125,13 +145,13 @@ const KEEPALIVE_BODY_BYTES = 48 * 1024;
 const CLOCK_SKEW_MS = 60_000;
 
 /**
- * Batches spans and logs and posts them, signed with the project's ingest key, to the core's
+ * Batches spans and logs (and any other record type of a batch) and posts them, signed with the project's ingest key, to the core's
  * `/ingest/v1/batch`. The queue is bounded (the app's memory is not ours to spend), failures are
  * retried with backoff on 429 and 5xx, and nothing it does throws into the app. A 401 whose Date
  * shows the local clock off by more than a minute is retried once with the server's time: a
  * laptop with a wrong clock must not lose its telemetry to the signature's freshness check.
  */
-export function createExporter(options: ExporterOptions, transport: ExportTransport): Exporter {
+export function createExporter(options: ExporterOptions, transport: ExportTransport): BatchExporter {
   const target = typeof options.dsn === 'string' ? parseDsn(options.dsn) : options.dsn;
   const maxQueue = options.maxQueue ?? 10_000;
   const batchSize = options.batchSize ?? 500;
@@ -302,6 +322,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
     endpoint: target.endpoint,
     addSpan: (record) => add({ type: 'spans', record }),
     addLog: (record) => add({ type: 'logs', record }),
+    addRecord: (type, record) => add({ type, record }),
     flush,
     // Safe to pass around unbound (e.g. as a signal handler): no `this`.
     async shutdown() {

@@ -1,6 +1,8 @@
 export type { ActiveSpan, SpanScope } from './context';
 export { type IngestTarget, parseDsn } from './dsn';
 export {
+  type BatchExporter,
+  type BatchRecordType,
   createExporter,
   EXPORTER_HEADER,
   type ExportError,
