@@ -65,17 +65,20 @@ export type ExportSend = (
   request: { headers: Record<string, string>; body: string; keepalive: boolean; timeoutMs: number },
 ) => Promise<ExportResponse>;
 
-/** The default sender: fetch, in browsers with keepalive when asked. */
+/**
+ * The default sender: fetch, in browsers with keepalive when asked. The timeout is a timer of its
+ * own: React Native has no AbortSignal.timeout.
+ */
 const fetchSend: ExportSend = async (url, { headers, body, keepalive, timeoutMs }) => {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers,
-    body,
-    keepalive,
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  await res.arrayBuffer().catch(() => undefined);
-  return { status: res.status, header: (name) => res.headers.get(name) };
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    const res = await fetch(url, { method: 'POST', headers, body, keepalive, signal: controller.signal });
+    await res.arrayBuffer().catch(() => undefined);
+    return { status: res.status, header: (name) => res.headers.get(name) };
+  } finally {
+    clearTimeout(timer);
+  }
 };
 
 export interface ExportError {
@@ -137,7 +140,7 @@ function unref<T>(timer: T): T {
   (timer as { unref?: () => void }).unref?.();
   return timer;
 }
-const sleep = (ms: number) => new Promise((r) => unref(setTimeout(r, ms)));
+const sleep = (ms: number) => new Promise<void>((r) => unref(setTimeout(() => r(), ms)));
 
 // Keepalive requests may carry 64 KiB in flight per page; stay under it with room for another.
 const KEEPALIVE_BODY_BYTES = 48 * 1024;

@@ -2,14 +2,26 @@
 // characters once, so an id is one slice of that text (one small object) instead of a string
 // built a character pair at a time (a dozen or more), and one call into the system's random
 // source serves about 170 spans, which matters in a middleware on every request. Web Crypto's
-// getRandomValues exists in browsers and in Node, so one file serves both.
+// getRandomValues exists in browsers and in Node, so one file serves both (and React Native, with
+// the react-native-get-random-values polyfill the mobile SDK imports).
 const POOL_BYTES = 4096;
 const pool = new Uint8Array(POOL_BYTES);
 // The pool's hex digits as ASCII bytes, so its text is one native decode.
 const DIGITS = Uint8Array.from('0123456789abcdef', (c) => c.charCodeAt(0));
 const ascii = new Uint8Array(POOL_BYTES * 2);
-const decoder = new TextDecoder('latin1');
+// Hermes (React Native) has a TextDecoder only from React Native 0.85: without one the text is
+// built 1 KB at a time with String.fromCharCode.
+const decoder = typeof TextDecoder === 'function' ? new TextDecoder('latin1') : undefined;
 let text = '';
+
+function asciiText(bytes: Uint8Array): string {
+  const decoded = decoder?.decode(bytes);
+  if (typeof decoded === 'string' && decoded.length === bytes.length) return decoded;
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 1024)
+    out += String.fromCharCode(...(bytes.subarray(i, i + 1024) as unknown as number[]));
+  return out;
+}
 let offset = 0;
 
 function refill(): void {
@@ -19,7 +31,7 @@ function refill(): void {
     ascii[2 * i] = DIGITS[byte >> 4] as number;
     ascii[2 * i + 1] = DIGITS[byte & 15] as number;
   }
-  text = decoder.decode(ascii);
+  text = asciiText(ascii);
   offset = 0;
 }
 
