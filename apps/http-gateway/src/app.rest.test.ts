@@ -50,6 +50,25 @@ describe('REST tool calls', () => {
     });
   });
 
+  it("audits the web console's calls as console: its own token only, never a client's claim", async () => {
+    const consoleToken = h.identity.issue({ projectId: 'proj_a', console: true });
+    const before = h.identity.audit.length;
+    expect((await call('log.recent', { limit: 1 }, consoleToken.token)).status).toBe(200);
+    // A client's token stays rest whatever it sends along.
+    const claimed = await request(h.url)
+      .post('/v1/tools/log.recent')
+      .set('Authorization', `Bearer ${token}`)
+      .set('X-Svc-Actor', JSON.stringify({ token_id: null, user_id: null, transport: 'console' }))
+      .set('X-Svc-Transport', 'console')
+      .set('User-Agent', 'svc-console')
+      .send({ limit: 1 });
+    expect(claimed.status).toBe(200);
+    expect(h.identity.audit.slice(before).map((r) => [r.token_id, r.transport])).toEqual([
+      [consoleToken.tokenId, 'console'],
+      [tokenId, 'rest'],
+    ]);
+  });
+
   it('refuses project_id in the input with 400 and never calls the backend', async () => {
     const callsBefore = h.core.calls.length;
     const res = await call('log.recent', { project_id: 'proj_b' });

@@ -16,7 +16,7 @@ import {
 } from '@svc/tool-server';
 import { allowOnly, httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
-import { authenticate, principalOf } from './authenticate';
+import { authenticate, principalOf, restTransportOf } from './authenticate';
 import { bodyLimitBytes } from './config';
 import { batchRules, messagesIn } from './mcp-batches';
 import { createMcpEndpoint } from './mcp-endpoint';
@@ -162,7 +162,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.delete('/mcp', auth, limits.middleware(undefined, { concurrency: false }), mcp.delete);
 
   app.post(REST_TOOL_PATH, auth, jsonBody, limits.middleware());
-  app.use(createRestRouter({ executor, principalOf, requestIdOf }));
+  app.use(createRestRouter({ executor, principalOf, requestIdOf, transportOf: restTransportOf }));
 
   // A known path asked with another method is 405 with Allow, before any authentication: the
   // answer is the same for every tool name, so it tells nothing about the catalog.

@@ -2,7 +2,7 @@ import { parseBearer, principalFromIntrospection, tokenFingerprint } from '@svc/
 import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import { type Logger, type Principal, UnauthorizedError } from '@svc/tool-kit';
-import type { RequestHandler, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 
 export interface AuthenticateOptions {
   identity: IdentityClient;
@@ -36,6 +36,9 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
       const answer = await options.identity.introspect(token, { requestId: String(res.locals.requestId) });
       const principal = principalFromIntrospection(answer, options.now());
       res.locals.principal = principal;
+      // Only identity can say a token is the web console's (it issues those to the console
+      // service alone): nothing a client sends makes a call the console's.
+      res.locals.viaConsole = answer.active && answer.console === true;
       next();
     } catch (err) {
       if (err instanceof UnauthorizedError) {
@@ -57,6 +60,11 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
       next(err);
     }
   };
+}
+
+/** What a REST call is audited as: `console` for the web console's own token, else `rest`. */
+export function restTransportOf(_req: Request, res: Response): 'rest' | 'console' {
+  return res.locals.viaConsole === true ? 'console' : 'rest';
 }
 
 export function principalOf(res: Response): Principal {

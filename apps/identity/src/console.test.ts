@@ -323,6 +323,27 @@ describe('the web console service', () => {
     expect((await toolToken(u.session, u.projectId)).status).toBe(404);
   });
 
+  it("marks the console's own tokens in introspection, and only them (their calls are audited as the console)", async () => {
+    const u = await userWithProject('tool-token-marked');
+    const issued = (await toolToken(u.session, u.projectId).expect(201)).body;
+    const answer = await introspect(issued.token);
+    expect(answer).toMatchObject({ active: true, token_id: issued.token_id, console: true });
+    // Still an ordinary MCP principal for the gateway.
+    expect(principalFromIntrospection(answer, h.clock.now).tokenId).toBe(issued.token_id);
+    await u.as('post', '/console/v1/step-up').send({ password: u.password }).expect(200);
+    const own = (
+      await u.as('post', `/console/v1/projects/${u.projectId}/mcp-tokens`).send({ name: 'mine' }).expect(201)
+    ).body;
+    const admin = (
+      await h.internal('post', '/internal/v1/admin/tokens').send({ project_id: u.projectId }).expect(201)
+    ).body;
+    for (const token of [own.token, admin.token]) {
+      const plain = await introspect(token);
+      expect(plain.active).toBe(true);
+      expect(plain).not.toHaveProperty('console');
+    }
+  });
+
   it('refuses a tool token for another org, an unknown session, or without the internal secret', async () => {
     const a = await userWithProject('tool-token-a');
     const b = await userWithProject('tool-token-b');

@@ -2,7 +2,8 @@ import { z } from 'zod';
 
 // One record per tool call, over any transport (docs/architecture.md, audit). `params` is the input as
 // the caller sent it (tool inputs never carry secrets); ids are what the principal resolved to.
-export const auditTransport = z.enum(['mcp', 'rest', 'stdio']);
+// `console`: the web console's own calls (REST with the token identity issues only to the console).
+export const auditTransport = z.enum(['mcp', 'rest', 'stdio', 'console']);
 export const auditStatus = z.enum(['ok', 'invalid_input', 'not_found', 'error', 'unavailable']);
 
 export const auditEntrySchema = z.strictObject({

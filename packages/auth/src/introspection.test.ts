@@ -33,6 +33,15 @@ describe('introspectionResponseSchema', () => {
     expect(introspectionResponseSchema.parse(active)).toEqual(active);
   });
 
+  it("reads the mark of the web console's own tokens (true or absent, nothing else)", () => {
+    expect(introspectionResponseSchema.parse({ ...active, console: true })).toEqual({
+      ...active,
+      console: true,
+    });
+    expect(introspectionResponseSchema.safeParse({ ...active, console: false }).success).toBe(false);
+    expect(introspectionResponseSchema.safeParse({ ...active, console: 'yes' }).success).toBe(false);
+  });
+
   it('rejects unknown capabilities, missing fields and extra keys', () => {
     expect(introspectionResponseSchema.safeParse({ ...active, capabilities: ['admin'] }).success).toBe(false);
     const { token_id: _, ...missing } = active;

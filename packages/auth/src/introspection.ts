@@ -17,6 +17,8 @@ export const introspectionResponseSchema = z.discriminatedUnion('active', [
     scopes: z.array(z.string()),
     expires_at: z.iso.datetime({ offset: true }),
     capabilities: z.array(controlledCapability),
+    /** The web console's own token of a session: its calls are audited with transport `console`. */
+    console: z.literal(true).optional(),
   }),
 ]);
 export type IntrospectionResponse = z.infer<typeof introspectionResponseSchema>;

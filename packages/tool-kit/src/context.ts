@@ -4,7 +4,8 @@ export type Capability = 'base' | 'vis_trace' | 'vis_recall' | 'vis_ai_verifier'
 export const CONTROLLED_CAPABILITIES: readonly Capability[] = ['vis_trace', 'vis_recall', 'vis_ai_verifier'];
 
 export type BackendName = 'core' | 'recall' | 'copilot';
-export type Transport = 'mcp' | 'rest' | 'stdio';
+/** How a call came in; `console`: the web console's own calls (REST with its console-only token). */
+export type Transport = 'mcp' | 'rest' | 'stdio' | 'console';
 
 /** Who is calling, as resolved by the transport (token introspection, or stdio env). */
 export interface Principal {

@@ -2,10 +2,10 @@ import { silentLogger } from '@svc/logger';
 import express from 'express';
 import request from 'supertest';
 import { httpErrorHandler, notFoundHandler } from './http-errors';
-import { createRestRouter } from './rest-binding';
+import { createRestRouter, type RestBindingOptions } from './rest-binding';
 import { makeExecutor, principal } from './testing/fixtures';
 
-function app() {
+function app(transportOf?: RestBindingOptions['transportOf']) {
   const { executor, audit } = makeExecutor();
   const a = express();
   a.use(express.json({ limit: '1kb' }));
@@ -14,7 +14,12 @@ function app() {
     next();
   });
   a.use(
-    createRestRouter({ executor, principalOf: (res) => res.locals.principal, requestIdOf: () => 'req-rest' }),
+    createRestRouter({
+      executor,
+      principalOf: (res) => res.locals.principal,
+      requestIdOf: () => 'req-rest',
+      ...(transportOf ? { transportOf } : {}),
+    }),
   );
   a.use(notFoundHandler());
   a.use(httpErrorHandler(silentLogger));
@@ -57,6 +62,17 @@ describe('REST binding', () => {
       .send({ word: 'x'.repeat(5000) });
     expect(big.status).toBe(413);
     expect(big.body.error).toBe('payload_too_large');
+  });
+
+  it("audits calls as rest, or as the transport the gateway's transportOf names (the console's calls)", async () => {
+    const plain = app();
+    await request(plain.app).post('/v1/tools/demo.echo').send({ word: 'yo' }).expect(200);
+    expect(plain.audit.entries.map((e) => e.transport)).toEqual(['rest']);
+    // What the gateway knows from authentication (here: a header this test app believes).
+    const named = app((req) => (req.get('x-test-console') === '1' ? 'console' : 'rest'));
+    await request(named.app).post('/v1/tools/demo.echo').set('x-test-console', '1').send({ word: 'yo' });
+    await request(named.app).post('/v1/tools/demo.echo').send({ word: 'yo' });
+    expect(named.audit.entries.map((e) => e.transport)).toEqual(['console', 'rest']);
   });
 
   it('requires a JSON content type', async () => {

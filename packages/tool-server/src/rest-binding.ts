@@ -1,4 +1,4 @@
-import type { Principal } from '@svc/tool-kit';
+import type { Principal, Transport } from '@svc/tool-kit';
 import { UserInputError } from '@svc/tool-kit';
 import express, { type Request, type Response, type Router } from 'express';
 import type { ToolExecutor } from './executor';
@@ -9,6 +9,11 @@ export interface RestBindingOptions {
   /** Set by the transport's auth middleware; the binding never authenticates by itself. */
   principalOf: (res: Response) => Principal;
   requestIdOf: (req: Request, res: Response) => string;
+  /**
+   * What the call is audited as; default `rest`. The gateway names the web console's calls
+   * (`console`) from what authentication found, never from anything the client sends.
+   */
+  transportOf?: (req: Request, res: Response) => Transport;
 }
 
 export const REST_TOOL_PATH = '/v1/tools/:name';
@@ -34,7 +39,7 @@ export function createRestRouter(options: RestBindingOptions): Router {
         principal: options.principalOf(res),
         tool: String(req.params.name),
         args: body ?? {},
-        transport: 'rest',
+        transport: options.transportOf?.(req, res) ?? 'rest',
         requestId: options.requestIdOf(req, res),
         ...(req.get('traceparent') ? { traceparent: req.get('traceparent') } : {}),
         signal: abort.signal,

@@ -24,6 +24,8 @@ interface TokenRow {
   scopes: string[];
   expiresAt: Date;
   revokedAt: Date | null;
+  /** The web console's own token of a session (introspection says `console: true`). */
+  console: boolean;
 }
 
 export interface IdentityContractFixture {
@@ -39,6 +41,7 @@ export interface IdentityContractFixture {
     orgId?: string | null;
     scopes?: string[];
     expiresAt?: Date;
+    console?: boolean;
   }): FixtureToken;
   revoke(tokenId: string): void;
   close(): Promise<void>;
@@ -67,6 +70,7 @@ export async function startIdentityContractFixture(secret: string): Promise<Iden
         scopes: options.scopes ?? ['mcp:read'],
         expiresAt: options.expiresAt ?? new Date(Date.now() + 90 * 86_400_000),
         revokedAt: null,
+        console: options.console ?? false,
       });
       return { token, tokenId };
     },
@@ -106,6 +110,7 @@ export async function startIdentityContractFixture(secret: string): Promise<Iden
       scopes: row.scopes,
       expires_at: row.expiresAt.toISOString(),
       capabilities: row.orgId ? (fixture.orgCapabilities.get(row.orgId) ?? []) : [],
+      ...(row.console ? { console: true } : {}),
     });
   });
   app.post('/internal/v1/audit', (req, res) => {

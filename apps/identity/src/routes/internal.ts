@@ -91,6 +91,10 @@ export function internalRouter(ctx: IdentityContext): Router {
       scopes: row.scopes,
       expires_at: row.expires_at.toISOString(),
       capabilities: row.capabilities,
+      // The console's own token of a session (console-sessions/tool-token): only the console
+      // service can have one, so the gateway audits its calls as the console's. Left out for every
+      // other token, so a gateway that does not know the field still reads their answers.
+      ...(row.console ? { console: true } : {}),
     });
   });
 

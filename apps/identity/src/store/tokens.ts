@@ -61,11 +61,14 @@ export async function insertToken(
 export async function findTokenByHash(
   q: Queryable,
   sha256: string,
-): Promise<(TokenRow & { capabilities: ControlledCapability[] }) | undefined> {
-  const { rows } = await q.query<TokenRow & { capabilities: ControlledCapability[] | null }>(
+): Promise<(TokenRow & { capabilities: ControlledCapability[]; console: boolean }) | undefined> {
+  const { rows } = await q.query<
+    TokenRow & { capabilities: ControlledCapability[] | null; console: boolean }
+  >(
     `SELECT ${COLUMNS},
        (SELECT array_agg(c.capability ORDER BY c.capability) FROM org_capabilities c
-         WHERE c.org_id = tokens.org_id AND c.enabled) AS capabilities
+         WHERE c.org_id = tokens.org_id AND c.enabled) AS capabilities,
+       console_session_sha256 IS NOT NULL AS console
      FROM tokens WHERE token_sha256 = $1`,
     [sha256],
   );

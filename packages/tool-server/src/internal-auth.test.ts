@@ -1,0 +1,18 @@
+import { callActorOf } from './internal-auth';
+
+const header = (actor: unknown) => (name: string) =>
+  name === 'x-svc-actor' ? JSON.stringify(actor) : undefined;
+
+describe('callActorOf', () => {
+  it.each(['mcp', 'rest', 'stdio', 'console'])('reads an actor calling over %s', (transport) => {
+    const actor = { token_id: 'tok_1', user_id: 'usr_1', transport };
+    expect(callActorOf(header(actor))).toEqual(actor);
+  });
+
+  it('refuses a transport it does not know, and a missing header', () => {
+    expect(() => callActorOf(header({ token_id: null, user_id: null, transport: 'fax' }))).toThrow(
+      /X-Svc-Actor|x-svc-actor/,
+    );
+    expect(() => callActorOf(() => undefined)).toThrow(/x-svc-actor/i);
+  });
+});
