@@ -1,0 +1,173 @@
+import type { KeyValueStorage } from './platform';
+import type { CrashRecord, SessionRecord } from './records';
+import type { SignedClient } from './signed-client';
+
+const PREFIX = 'svc.outbox.';
+/** Items waiting at most; beyond, the oldest session report goes first (a later one supersedes it). */
+export const MAX_OUTBOX_ITEMS = 200;
+const RETRY_BASE_MS = 2_000;
+const RETRY_MAX_MS = 5 * 60_000;
+
+interface StoredItem {
+  /** The batch exactly as it is sent: a retry is the same bytes under the same Idempotency-Key. */
+  body: string;
+  idempotency_key: string;
+  /** Items of one tag supersede each other: a session's latest report is the one that counts. */
+  tag?: string;
+}
+
+export interface OutboxEvents {
+  /** A batch the core refused (4xx): it cannot succeed later, so it is dropped. */
+  rejected(status: number): void;
+  dropped(): void;
+}
+
+/** A timer that does not keep a Node process alive. */
+export function unrefTimer(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
+/**
+ * What must not be lost with the process: crash reports and session reports. Each batch is written
+ * to storage before it is sent and removed once the core answered 2xx (or refused it for good), so
+ * a report the app died before sending goes out on the next start. Batches go one at a time in the
+ * order they were written (a session's end after its start), each with its own Idempotency-Key, so
+ * a retry after a lost answer is stored once.
+ */
+export class Outbox {
+  private keys: string[] = [];
+  private tags = new Map<string, string>();
+  private counter = 0;
+  private inFlight: string | undefined;
+  private draining: Promise<void> | undefined;
+  private again = false;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private failures = 0;
+  private writes: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  dropped = 0;
+
+  constructor(
+    private readonly storage: KeyValueStorage,
+    private readonly client: SignedClient,
+    private readonly newId: () => string,
+    private readonly events: OutboxEvents,
+  ) {}
+
+  async load(): Promise<void> {
+    const keys = (await this.storage.getAllKeys()).filter((k) => k.startsWith(PREFIX)).sort();
+    this.keys = keys;
+  }
+
+  get pending(): number {
+    return this.keys.length;
+  }
+
+  /** Writes the batch to storage (resolves once it is there); `drain` sends it. */
+  enqueue(records: { crashes?: CrashRecord[]; sessions?: SessionRecord[] }, tag?: string): Promise<void> {
+    const key = `${PREFIX}${String(Date.now()).padStart(13, '0')}.${String(this.counter++).padStart(6, '0')}`;
+    const item: StoredItem = { body: JSON.stringify(records), idempotency_key: this.newId() };
+    if (tag) item.tag = tag;
+    const write = this.writes.then(async () => {
+      await this.storage.setItem(key, JSON.stringify(item));
+      this.keys.push(key);
+      if (tag) {
+        const superseded = this.tags.get(tag);
+        this.tags.set(tag, key);
+        if (superseded && superseded !== this.inFlight) await this.remove(superseded);
+      }
+      while (this.keys.length > MAX_OUTBOX_ITEMS) {
+        const tagged = new Set(this.tags.values());
+        const victim =
+          this.keys.find((k) => tagged.has(k) && k !== this.inFlight) ??
+          this.keys.find((k) => k !== this.inFlight);
+        if (!victim) break;
+        await this.remove(victim);
+        this.dropped++;
+        this.events.dropped();
+      }
+    });
+    this.writes = write.catch(() => undefined);
+    return write;
+  }
+
+  /** Sends what is waiting, in order; resolves when it is all out or a failure stopped it. */
+  drain(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.draining) {
+      this.again = true;
+      return this.draining;
+    }
+    this.draining = (async () => {
+      try {
+        do {
+          this.again = false;
+          await this.writes;
+          if (!(await this.sendAll())) return this.scheduleRetry();
+        } while (this.again);
+        this.failures = 0;
+      } finally {
+        this.draining = undefined;
+      }
+    })();
+    return this.draining;
+  }
+
+  /** No more sending or retries (the SDK shut down); what waits stays in storage. */
+  stop(): void {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+  }
+
+  /** Whether everything waiting was delivered (or dropped for good). */
+  private async sendAll(): Promise<boolean> {
+    while (this.keys.length > 0 && !this.stopped) {
+      const key = this.keys[0]!;
+      const raw = await this.storage.getItem(key);
+      if (raw === null) {
+        this.keys.shift();
+        continue;
+      }
+      const item = JSON.parse(raw) as StoredItem;
+      this.inFlight = key;
+      let status: number;
+      try {
+        const answer = await this.client.request({
+          method: 'POST',
+          url: `${this.client.target.endpoint}/ingest/v1/batch`,
+          body: item.body,
+          headers: { 'content-type': 'application/json', 'idempotency-key': item.idempotency_key },
+        });
+        status = answer.status;
+        await answer.text().catch(() => undefined);
+      } catch {
+        return false;
+      } finally {
+        this.inFlight = undefined;
+      }
+      // 409: the same key is still being written by an earlier try; 408, 429, 5xx: try later.
+      if (status === 408 || status === 409 || status === 429 || status >= 500) return false;
+      if (status >= 300) this.events.rejected(status);
+      await this.remove(key);
+    }
+    return true;
+  }
+
+  private async remove(key: string): Promise<void> {
+    this.keys = this.keys.filter((k) => k !== key);
+    for (const [tag, k] of this.tags) if (k === key) this.tags.delete(tag);
+    await this.storage.removeItem(key);
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped || this.retryTimer) return;
+    const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** this.failures++);
+    this.retryTimer = unrefTimer(
+      setTimeout(() => {
+        this.retryTimer = undefined;
+        void this.drain();
+      }, delay),
+    );
+  }
+}

@@ -1,0 +1,20 @@
+/**
+ * Which requests carry `traceparent`. A native app sends no Origin and knows no CORS preflight, so
+ * unlike a web page it may send the header anywhere without breaking a call: by default every
+ * request carries it (except the SDK's own). `propagateTo` narrows it to full origins or URL
+ * prefixes (strings) and regular expressions over the URL, e.g. to keep trace ids away from
+ * third-party APIs.
+ */
+export type PropagateTo = readonly (string | RegExp)[];
+
+export function propagationRule(propagateTo: PropagateTo | undefined): (url: string) => boolean {
+  if (!propagateTo) return () => true;
+  return (url) =>
+    propagateTo.some((rule) => (typeof rule === 'string' ? url.startsWith(rule) : rule.test(url)));
+}
+
+/** `scheme://host[:port]` of an absolute http(s) URL, lowercased; '' for anything else. */
+export function originOf(url: string): string {
+  const match = /^(https?):\/\/([^/?#@]*@)?([^/?#]+)/i.exec(url);
+  return match ? `${match[1]!.toLowerCase()}://${match[3]!.toLowerCase()}` : '';
+}

@@ -1,0 +1,101 @@
+import { EXPORTER_HEADER, type ExportSend, type IngestTarget } from '@svc/sdk-core';
+import { concatBytes, toHex, utf8 } from './bytes';
+import type { HttpAnswer, HttpFetch, SdkCrypto } from './platform';
+
+// A Date answer further than this from the local clock is taken as the local clock being wrong.
+const CLOCK_SKEW_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 15_000;
+
+export interface SignedRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  /** Signed as sent; a GET signs an empty body. */
+  body?: Uint8Array | string;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * Runs `send` with a signal that aborts after `timeoutMs` (React Native has no
+ * AbortSignal.timeout), and clears the timer whatever happens.
+ */
+export async function withTimeout<T>(
+  timeoutMs: number,
+  send: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  try {
+    return await send(controller.signal);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The SDK's own requests, signed with the ingest key (docs/ingest.md, "Signing") like every SDK
+ * request: to the core (`/ingest/v1/batch`) and to recall (`/device/v1/...`). They carry the
+ * exporter header, so the app's fetch and XMLHttpRequest instrumentation leaves them alone. A 401
+ * whose Date shows the device's clock off by more than a minute is tried again once with the
+ * server's time: phones with a wrong clock are common.
+ */
+export class SignedClient {
+  private readonly key: Uint8Array;
+  private clockOffsetMs = 0;
+
+  constructor(
+    readonly target: IngestTarget,
+    private readonly crypto: SdkCrypto,
+    private readonly http: HttpFetch,
+  ) {
+    this.key = utf8(target.secret);
+  }
+
+  /** `v1=` + hex HMAC-SHA256 over `timestamp + "." + body`. */
+  async signature(timestamp: number, body: Uint8Array): Promise<string> {
+    return `v1=${toHex(await this.crypto.hmacSha256(this.key, concatBytes(utf8(`${timestamp}.`), body)))}`;
+  }
+
+  async request(request: SignedRequest): Promise<HttpAnswer> {
+    const body = typeof request.body === 'string' ? utf8(request.body) : (request.body ?? new Uint8Array());
+    for (let attempt = 0; ; attempt++) {
+      const timestamp = Math.floor((Date.now() + this.clockOffsetMs) / 1000);
+      const headers: Record<string, string> = {
+        ...request.headers,
+        'x-svc-key': this.target.keyId,
+        'x-svc-timestamp': String(timestamp),
+        'x-svc-signature': await this.signature(timestamp, body),
+        [EXPORTER_HEADER]: '1',
+      };
+      const answer = await withTimeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS, (signal) =>
+        this.http(request.url, {
+          method: request.method,
+          headers,
+          ...(request.method === 'POST' ? { body: request.body ?? body } : {}),
+          signal,
+        }),
+      );
+      if (answer.status === 401 && attempt === 0 && this.skewCorrected(answer.headers.get('date'))) continue;
+      return answer;
+    }
+  }
+
+  /** The exporter's sender: the platform's fetch, a timeout of its own, the answer's body dropped. */
+  readonly send: ExportSend = async (url, { headers, body, timeoutMs }) => {
+    const answer = await withTimeout(timeoutMs, (signal) =>
+      this.http(url, { method: 'POST', headers, body, signal }),
+    );
+    await answer.text().catch(() => undefined);
+    return { status: answer.status, header: (name) => answer.headers.get(name) };
+  };
+
+  /** Whether a 401's Date shows the local clock off, in which case the offset is now corrected. */
+  private skewCorrected(date: string | null): boolean {
+    const serverMs = date ? Date.parse(date) : Number.NaN;
+    if (!Number.isFinite(serverMs)) return false;
+    const offset = serverMs - Date.now();
+    if (Math.abs(offset - this.clockOffsetMs) < CLOCK_SKEW_MS) return false;
+    this.clockOffsetMs = offset;
+    return true;
+  }
+}
