@@ -78,6 +78,7 @@ describe('session matrix', () => {
     ['post', '/console/v1/logout'],
     ['get', '/console/v1/projects/prj_x/audit'],
     ['get', '/console/v1/projects/prj_x/audit/verify'],
+    ['post', '/console/v1/names'],
     ['post', '/console/v1/projects/prj_x/ingest-keys/key_x/revoke'],
   ];
 
@@ -392,5 +393,79 @@ describe('the web console service', () => {
     expect((await other.as('get', base)).status).toBe(404);
     expect((await other.as('get', `${base}/verify`)).status).toBe(404);
     expect((await u.as('get', `${base}?limit=0`)).status).toBe(400);
+  });
+
+  /** A person with an MCP token of their own and the console's token of their session. */
+  async function callers(name: string) {
+    const u = await userWithProject(name);
+    const me = (await u.as('get', '/console/v1/me').expect(200)).body as { user_id: string };
+    await u.as('post', '/console/v1/step-up').send({ password: u.password }).expect(200);
+    const laptop = (
+      await u
+        .as('post', `/console/v1/projects/${u.projectId}/mcp-tokens`)
+        .send({ name: 'laptop' })
+        .expect(201)
+    ).body as { token_id: string };
+    const consoleToken = (await toolToken(u.session, u.projectId).expect(201)).body as { token_id: string };
+    return { ...u, userId: me.user_id, laptop: laptop.token_id, consoleToken: consoleToken.token_id };
+  }
+
+  it('names who called on the audit page: the email and the token name next to the ids, never another org', async () => {
+    const u = await callers('audit-names');
+    const other = await callers('audit-names-other');
+    const who: [string | null, string | null][] = [
+      [u.userId, u.laptop],
+      [u.userId, u.consoleToken],
+      [other.userId, other.laptop],
+      [null, null],
+      ['usr_gone', 'tok_gone'],
+    ];
+    const records = who.map(([user_id, token_id], i) =>
+      auditEntry(u.projectId, i, { user_id, token_id, org_id: u.orgId }),
+    );
+    await h.internal('post', '/internal/v1/audit').send({ records }).expect(201);
+    const page = (await u.as('get', `/console/v1/projects/${u.projectId}/audit`).expect(200)).body;
+    const named = (id: string | null, names: Record<string, string>) => (id ? (names[id] ?? null) : null);
+    const emails = { [u.userId]: u.email };
+    const tokenNames = { [u.laptop]: 'laptop', [u.consoleToken]: 'web console' };
+    expect(
+      page.items.map((r: Record<string, unknown>) => [r.user_id, r.user_email, r.token_id, r.token_name]),
+    ).toEqual(
+      [...who].reverse().map(([user, token]) => [user, named(user, emails), token, named(token, tokenNames)]),
+    );
+    // The names are looked up, not stored: the chain is what was written.
+    expect(
+      (await u.as('get', `/console/v1/projects/${u.projectId}/audit/verify`).expect(200)).body,
+    ).toMatchObject({ ok: true, checked: who.length });
+  });
+
+  it("names the people and tokens of the session's org it is asked about (one lookup for a page of ids)", async () => {
+    const u = await callers('names-lookup');
+    const other = await callers('names-lookup-other');
+    const answer = (
+      await u
+        .as('post', '/console/v1/names')
+        .send({
+          user_ids: [u.userId, other.userId, 'usr_unknown', u.userId],
+          token_ids: [u.laptop, u.consoleToken, other.laptop, 'tok_unknown'],
+        })
+        .expect(200)
+    ).body;
+    expect(answer).toEqual({
+      users: [{ user_id: u.userId, email: u.email }],
+      tokens: [
+        { token_id: u.laptop, name: 'laptop' },
+        { token_id: u.consoleToken, name: 'web console' },
+      ].sort((a, b) => a.token_id.localeCompare(b.token_id)),
+    });
+    expect((await u.as('post', '/console/v1/names').send({ user_ids: [], token_ids: [] })).body).toEqual({
+      users: [],
+      tokens: [],
+    });
+    const many = Array.from({ length: 1001 }, (_, i) => `usr_${i}`);
+    expect((await u.as('post', '/console/v1/names').send({ user_ids: many, token_ids: [] })).status).toBe(
+      400,
+    );
+    expect((await u.as('post', '/console/v1/names').send({ user_ids: 'usr_1' })).status).toBe(400);
   });
 });

@@ -95,6 +95,11 @@ export const consoleAuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   before_seq: z.coerce.number().int().min(1).optional(),
 });
+/** Ids to name for a page of records: at most a page's worth (log.audit pages up to 1000). */
+export const consoleNamesBody = z.strictObject({
+  user_ids: z.array(z.string().min(1).max(200)).max(1000).default([]),
+  token_ids: z.array(z.string().min(1).max(200)).max(1000).default([]),
+});
 export const consoleToolTokenBody = z.strictObject({
   session_token: z.string().max(1000),
   project_id: z.string().min(1).max(200),

@@ -19,12 +19,14 @@ import {
   allowedOriginsBody,
   consoleAuditQuery,
   consoleIngestKeyBody,
+  consoleNamesBody,
   consoleTokenBody,
   loginBody,
   stepUpBody,
 } from '../schemas';
 import { listAuditNewestFirst } from '../store/audit';
 import { createIngestKey, deactivateIngestKey, setAllowedOrigins } from '../store/ingest-keys';
+import { namesInOrg, withNames } from '../store/names';
 import { getOrg } from '../store/orgs';
 import { getProject, listOrgProjects, type Project } from '../store/projects';
 import { createSession, endSession, findLiveSession, setStepUp } from '../store/sessions';
@@ -171,15 +173,28 @@ export function consoleRouter(ctx: IdentityContext): Router {
     res.json({ items: await listConsoleTokens(ctx.db, project.project_id, MCP_SCOPE) });
   });
 
-  // The project's tool-call audit trail, newest first (`before_seq` pages back).
+  // The project's tool-call audit trail, newest first (`before_seq` pages back), each record with
+  // who called in words: the person's email and the token's name (looked up, not stored: the chain
+  // holds ids only). Ids of another org stay unnamed.
   router.get('/v1/projects/:project_id/audit', async (req, res) => {
-    const project = await projectOf(sessionOf(res), req.params.project_id);
+    const session = sessionOf(res);
+    const project = await projectOf(session, req.params.project_id);
     const query = parseRequest(consoleAuditQuery, req.query);
     const items = await listAuditNewestFirst(ctx.db, project.project_id, {
       limit: query.limit + 1,
       beforeSeq: query.before_seq,
     });
-    res.json(pageOf(items, query.limit));
+    const page = pageOf(items, query.limit);
+    res.json({ ...page, items: await withNames(ctx.db, session.orgId, page.items) });
+  });
+
+  // Names for ids that records of other services carry (recall's audit trail): one lookup for a
+  // page, answering only what belongs to the session's org.
+  router.post('/v1/names', async (req, res) => {
+    const body = parseRequest(consoleNamesBody, req.body);
+    res.json(
+      await namesInOrg(ctx.db, sessionOf(res).orgId, { userIds: body.user_ids, tokenIds: body.token_ids }),
+    );
   });
 
   // The hash chain and its signed checkpoints checked end to end, as `svc audit verify` does.
