@@ -250,6 +250,12 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
     }
     early.push(fn);
   };
+  /** The latest recall poll (at start, on foreground): a flush waits for the jobs it makes. */
+  let polling: Promise<void> = Promise.resolve();
+  const pollRecalls = () => {
+    if (recall) polling = recall.poll().catch(() => recall.run());
+    return polling;
+  };
   const ready = (async () => {
     try {
       if (!deviceId) {
@@ -269,7 +275,7 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
       for (const fn of early.splice(0)) guard(fn)();
     }
     void outbox.drain();
-    if (recall) void recall.poll().catch(() => recall.run());
+    void pollRecalls();
   })();
 
   // --- network ----------------------------------------------------------------------------------
@@ -403,7 +409,7 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
         breadcrumbs.add('app', 'foreground');
         void sessions.foreground(now).then(() => outbox.drain());
         startSampling();
-        if (recall) void recall.poll().catch(() => recall.run());
+        void pollRecalls();
       }
     });
   });
@@ -420,6 +426,7 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
     try {
       await ready;
       await files.flush();
+      await polling;
       await Promise.all([exporter.flush(), outbox.drain(), recall?.run()]);
     } catch (err) {
       report({ reason: 'internal', message: `flush: ${describeThrown(err).message}` });
@@ -489,7 +496,7 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
       if (!recall) return;
       try {
         await ready;
-        await recall.poll();
+        await pollRecalls();
       } catch (err) {
         report({ reason: 'internal', message: `recall: ${describeThrown(err).message}` });
       }
