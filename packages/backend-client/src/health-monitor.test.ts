@@ -1,8 +1,37 @@
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
+import type { Logger } from '@svc/tool-kit';
 import { type BackendClient, createBackendClient } from './backend-client';
 import { createHealthMonitor } from './health-monitor';
 import { json, type StubBackend, startStubBackend } from './testing/stub-backend';
+
+interface LogLine {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  obj: Record<string, unknown>;
+  msg: string | undefined;
+}
+
+function recordingLogger(lines: LogLine[]): Logger {
+  const at =
+    (level: LogLine['level']) =>
+    (obj: object, msg?: string): void => {
+      lines.push({ level, obj: obj as Record<string, unknown>, msg });
+    };
+  const logger: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
+
+/** What the monitor said about one backend, debug lines left out (a failed probe's error). */
+const said = (lines: LogLine[], backend: string) =>
+  lines
+    .filter((l) => l.level !== 'debug' && l.obj.backend === backend)
+    .map((l) => ({ level: l.level, msg: l.msg }));
 
 let recall: StubBackend;
 let recallClient: BackendClient;
@@ -134,5 +163,59 @@ describe('health monitor', () => {
     } finally {
       monitor.stop();
     }
+  });
+
+  // A healthy stack's first probe is news, not a problem: `pnpm start` logs at warn by default,
+  // and two warnings used to open its banner on every healthy start.
+  it('logs a healthy first probe and a recovery at info, an unreachable backend at warn', async () => {
+    const core = await startStubBackend(json(200, { status: 'ok' }));
+    const coreClient = backendClient('core', core.url);
+    const lines: LogLine[] = [];
+    try {
+      const monitor = createHealthMonitor({
+        backends: [
+          { name: 'core', client: coreClient, required: true },
+          { name: 'recall', client: recallClient, required: false },
+        ],
+        intervalMs: 60_000,
+        logger: recordingLogger(lines),
+      });
+      await monitor.probeNow();
+      expect(lines.filter((l) => l.level === 'warn' || l.level === 'error')).toEqual([]);
+      expect(said(lines, 'core')).toEqual([{ level: 'info', msg: 'backend reachable' }]);
+      expect(said(lines, 'recall')).toEqual([{ level: 'info', msg: 'backend reachable' }]);
+
+      await monitor.probeNow();
+      expect(said(lines, 'core')).toHaveLength(1);
+
+      core.handle = json(503, {});
+      recall.handle = json(503, {});
+      await monitor.probeNow();
+      expect(said(lines, 'core').at(-1)).toEqual({ level: 'warn', msg: 'backend unreachable' });
+      expect(said(lines, 'recall').at(-1)).toEqual({ level: 'warn', msg: 'backend unreachable' });
+
+      core.handle = json(200, { status: 'ok' });
+      recall.handle = json(200, { status: 'ok' });
+      await monitor.probeNow();
+      expect(said(lines, 'core').at(-1)).toEqual({ level: 'info', msg: 'backend reachable' });
+      expect(said(lines, 'recall').at(-1)).toEqual({ level: 'info', msg: 'backend reachable' });
+      expect(said(lines, 'core')).toHaveLength(3);
+      expect(said(lines, 'recall')).toHaveLength(3);
+    } finally {
+      coreClient.close();
+      await core.close();
+    }
+  });
+
+  it('warns when a deployed backend is unreachable on its first probe', async () => {
+    recall.handle = json(503, {});
+    const lines: LogLine[] = [];
+    const monitor = createHealthMonitor({
+      backends: [{ name: 'recall', client: recallClient, required: false }],
+      intervalMs: 60_000,
+      logger: recordingLogger(lines),
+    });
+    await monitor.probeNow();
+    expect(said(lines, 'recall')).toEqual([{ level: 'warn', msg: 'backend unreachable' }]);
   });
 });

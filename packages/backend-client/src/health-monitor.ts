@@ -74,15 +74,24 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
       logger.debug({ backend: backend.name, err }, 'health probe failed');
     }
     checkedAt.set(backend.name, new Date().toISOString());
-    if (reachable.get(backend.name) !== healthy) {
-      reachable.set(backend.name, healthy);
-      if (backend.required)
-        logger.warn({ backend: backend.name, reachable: healthy }, 'required backend probe changed');
-    }
+    const changed = reachable.get(backend.name) !== healthy;
+    reachable.set(backend.name, healthy);
     // Required backends stay listed whatever the probe says (a call surfaces the failure as 503).
-    if (backend.required || available.get(backend.name) === healthy) return;
-    available.set(backend.name, healthy);
-    logger.info({ backend: backend.name, available: healthy }, 'backend availability changed');
+    const availabilityChanged = !backend.required && available.get(backend.name) !== healthy;
+    if (availabilityChanged) available.set(backend.name, healthy);
+    // One line per change of state. A reachable backend (a healthy first probe included) is news,
+    // at info; only an unreachable one is a problem, at warn. `pnpm start` logs at warn, so a
+    // healthy start prints nothing before its banner.
+    if (changed) {
+      const fields = {
+        backend: backend.name,
+        required: backend.required,
+        available: available.get(backend.name),
+      };
+      if (healthy) logger.info(fields, 'backend reachable');
+      else logger.warn(fields, 'backend unreachable');
+    }
+    if (!availabilityChanged) return;
     for (const listener of listeners) {
       try {
         listener(backend.name, healthy);
