@@ -1,6 +1,6 @@
 import { utf8Length } from './bytes';
-import { unrefTimer } from './outbox';
 import type { KeyValueStorage } from './platform';
+import { unrefTimer } from './timers';
 
 // The device's log: one NDJSON file per UTC day (docs/recall.md, "File format"), kept in the
 // key-value storage as chunks of whole lines, so a line is appended without rewriting the day:

@@ -1,6 +1,7 @@
 import type { KeyValueStorage } from './platform';
 import type { CrashRecord, SessionRecord } from './records';
 import type { SignedClient } from './signed-client';
+import { unrefTimer } from './timers';
 
 const PREFIX = 'svc.outbox.';
 /** Items waiting at most; beyond, the oldest session report goes first (a later one supersedes it). */
@@ -20,12 +21,6 @@ export interface OutboxEvents {
   /** A batch the core refused (4xx): it cannot succeed later, so it is dropped. */
   rejected(status: number): void;
   dropped(): void;
-}
-
-/** A timer that does not keep a Node process alive. */
-export function unrefTimer(timer: ReturnType<typeof setTimeout>): ReturnType<typeof setTimeout> {
-  (timer as { unref?: () => void }).unref?.();
-  return timer;
 }
 
 /**

@@ -1,8 +1,8 @@
 import { concatBytes, fromBase64, utf8 } from './bytes';
 import { dayOf, type LogFiles } from './log-files';
-import { unrefTimer } from './outbox';
 import type { Compression, KeyValueStorage, SdkCrypto } from './platform';
 import type { SignedClient } from './signed-client';
+import { unrefTimer } from './timers';
 
 // The device side of recall (docs/recall.md): recall requests polled from /device/v1/recalls, the
 // day files gzip'd, encrypted with AES-256-GCM under the project's data key (/device/v1/key) and

@@ -17,7 +17,7 @@ import { instrumentFetch } from './instrument-fetch';
 import { instrumentXhr } from './instrument-xhr';
 import { type LogFileLimits, LogFiles, type LogLevel } from './log-files';
 import { type NetworkHooks, type RequestSeen, withoutQuery } from './network';
-import { Outbox, unrefTimer } from './outbox';
+import { Outbox } from './outbox';
 import type { AppVisibility, MobilePlatform } from './platform';
 import { originOf, type PropagateTo, propagationRule } from './propagation';
 import { RecallUploader } from './recall';
@@ -26,6 +26,7 @@ import { syncScope } from './scope';
 import { DEFAULT_SESSION_TIMEOUT_MS, Sessions } from './sessions';
 import { SignedClient } from './signed-client';
 import { describeThrown, parseStack } from './stack-frames';
+import { unrefTimer } from './timers';
 
 const DEVICE_ID_KEY = 'svc.device_id';
 /** Calls made before the SDK has read its storage wait at most this many; more are dropped. */
@@ -239,6 +240,14 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
       })
     : undefined;
 
+  // Session changes run one after another (a background and a foreground must not interleave);
+  // a flush waits for them.
+  let sessionWork: Promise<void> = Promise.resolve();
+  const inSessions = (op: () => Promise<void>) => {
+    sessionWork = sessionWork.then(op).catch(storageFailed);
+    return sessionWork;
+  };
+
   // --- start: storage first; calls made meanwhile wait (bounded) -------------------------------
   let started = false;
   const early: (() => void)[] = [];
@@ -266,7 +275,7 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
         }
       }
       await Promise.all([outbox.load(), files.load(), recall?.load()]);
-      await sessions.start(Date.now());
+      await inSessions(() => sessions.start(Date.now()));
     } catch (err) {
       storageFailed(err);
       deviceId ??= newTraceId();
@@ -383,12 +392,12 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
     const mb = platform.memoryMb();
     if (mb !== undefined && Number.isFinite(mb) && mb >= 0)
       metric('memory_mb', Math.round(mb * 10) / 10, 'MB');
-    whenStarted(() => void sessions.heartbeat(Date.now()));
+    whenStarted(() => void inSessions(() => sessions.heartbeat(Date.now())));
   });
   const startSampling = () => {
     if (sampleEvery <= 0 || sampler) return;
     sample();
-    sampler = unrefTimer(setInterval(sample, sampleEvery) as ReturnType<typeof setTimeout>);
+    sampler = unrefTimer(setInterval(sample, sampleEvery));
   };
   const stopSampling = () => {
     if (sampler) clearInterval(sampler);
@@ -402,12 +411,12 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
       if (state === 'background') {
         stopSampling();
         breadcrumbs.add('app', 'background');
-        void sessions.background(now);
+        void inSessions(() => sessions.background(now));
         void files.flush();
         void exporter.flush();
       } else {
         breadcrumbs.add('app', 'foreground');
-        void sessions.foreground(now).then(() => outbox.drain());
+        void inSessions(() => sessions.foreground(now));
         startSampling();
         void pollRecalls();
       }
@@ -426,6 +435,7 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
     try {
       await ready;
       await files.flush();
+      await sessionWork;
       await polling;
       await Promise.all([exporter.flush(), outbox.drain(), recall?.run()]);
     } catch (err) {
@@ -440,7 +450,7 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
     sessionId: () => sessions.id,
     setUser: guard((id: string | undefined) => {
       userId = cleanId(id);
-      whenStarted(() => void sessions.userChanged());
+      whenStarted(() => void inSessions(() => sessions.userChanged()));
     }),
     log,
     breadcrumb: guard((category: string, message: string, level?: string) =>

@@ -38,8 +38,13 @@ export class Sessions {
 
   /** Settles the previous run's session (abnormal if it never ended) and starts one. */
   async start(now: number): Promise<void> {
-    const raw = await this.storage.getItem(SESSION_KEY);
-    const previous = raw ? (JSON.parse(raw) as StoredSession) : undefined;
+    let previous: StoredSession | undefined;
+    try {
+      const raw = await this.storage.getItem(SESSION_KEY);
+      previous = raw ? (JSON.parse(raw) as StoredSession) : undefined;
+    } catch {
+      // Unreadable state: the previous session is not known; a new one starts all the same.
+    }
     if (previous && previous.ended_at === undefined && previous.status === 'ok') {
       const { last_seen, ...record } = previous;
       await this.outbox.enqueue(

@@ -1,6 +1,7 @@
 import { EXPORTER_HEADER, type ExportSend, type IngestTarget } from '@svc/sdk-core';
 import { concatBytes, toHex, utf8 } from './bytes';
 import type { HttpAnswer, HttpFetch, SdkCrypto } from './platform';
+import { unrefTimer } from './timers';
 
 // A Date answer further than this from the local clock is taken as the local clock being wrong.
 const CLOCK_SKEW_MS = 60_000;
@@ -24,7 +25,8 @@ export async function withTimeout<T>(
   send: (signal: AbortSignal) => Promise<T>,
 ): Promise<T> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), timeoutMs);
+  // Unref'd in Node: a request of the SDK never keeps a process alive.
+  const timer = unrefTimer(setTimeout(() => controller.abort(), timeoutMs));
   try {
     return await send(controller.signal);
   } finally {

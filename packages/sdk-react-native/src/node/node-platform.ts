@@ -3,14 +3,17 @@ import { fileStorage } from './file-storage';
 import { nodeCompression, nodeCrypto } from './node-crypto';
 import { type SimulatedApp, simulatedApp } from './simulated-app';
 
-/** Node's fetch (undici) as the SDK's own sender. */
-export const nodeFetch: HttpFetch = (url, init) =>
-  fetch(url, {
-    method: init.method,
-    headers: init.headers,
-    ...(init.body === undefined ? {} : { body: init.body }),
-    signal: init.signal,
-  });
+/** Node's fetch (undici), taken now (before the SDK instruments it), as the SDK's own sender. */
+export function nodeFetch(original: typeof fetch = globalThis.fetch): HttpFetch {
+  return (url, init) =>
+    original(url, {
+      method: init.method,
+      headers: init.headers,
+      // Bytes of an ArrayBuffer (never shared memory): typed so where the DOM's fetch types apply too.
+      ...(init.body === undefined ? {} : { body: init.body as string | Uint8Array<ArrayBuffer> }),
+      signal: init.signal,
+    });
+}
 
 export interface NodePlatformOptions {
   /** Where the SDK keeps its state (the app's storage): one file per key. */
@@ -38,7 +41,7 @@ export function nodePlatform(options: NodePlatformOptions): MobilePlatform & { a
     device: options.device ?? { platform: 'android', os: 'Android 14 (API 34)' },
     lifecycle: app.lifecycle,
     errors: app.errors,
-    fetch: options.fetch ?? nodeFetch,
+    fetch: options.fetch ?? nodeFetch(),
     // Node's clock starts with the process, as an app's start does.
     sinceAppStartMs: () => performance.now(),
     memoryMb: () => process.memoryUsage().rss / (1024 * 1024),
