@@ -8,7 +8,7 @@ module.exports = {
   // preset's pattern would skip React Native's own Flow sources there. ESM-only packages
   // (@noble) are transformed too.
   transformIgnorePatterns: [
-    'node_modules/(?!(\\.pnpm|(jest-)?react-native|@react-native(-community|-async-storage)?|@noble)[/+])',
+    'node_modules/(?!(\\.pnpm|(jest-)?react-native(-[a-z-]+)?|@react-native(-community|-async-storage)?|@noble)[/+])',
   ],
   setupFiles: ['<rootDir>/src/react-native/testing/jest-setup.cjs'],
   testTimeout: 30_000,
