@@ -48,15 +48,17 @@ function lineOf(
   if (tag) entry.tag = tag;
   entry.message = message;
   for (const [key, value] of Object.entries(fields ?? {})) if (!RESERVED.has(key)) entry[key] = value;
-  let line: string | undefined;
+  const head = { ts: entry.ts, level, ...(tag ? { tag } : {}), message };
+  let line: string;
   try {
     line = JSON.stringify(entry);
   } catch {
     // A cycle or a BigInt in the fields: the line is kept without them.
+    line = JSON.stringify(head);
   }
-  if (line !== undefined && utf8Length(line) <= MAX_LINE_BYTES) return line;
+  if (utf8Length(line) <= MAX_LINE_BYTES) return line;
   const cut = message.length > 8192 ? `${message.slice(0, 8192)}…[truncated]` : message;
-  return JSON.stringify({ ...(tag ? { tag } : {}), ts: entry.ts, level, message: cut, truncated: true });
+  return JSON.stringify({ ...head, message: cut, truncated: true });
 }
 
 /**
