@@ -51,7 +51,7 @@ export const fetchOverXhr = ((input: string | URL | Request, init?: RequestInit)
     const Xhr = (globalThis as unknown as { XMLHttpRequest: new () => LoopbackXhr }).XMLHttpRequest;
     const xhr = new Xhr();
     xhr.open(init?.method ?? 'GET', String(input));
-    new Headers(init?.headers).forEach((value, name) => xhr.setRequestHeader(name, value));
+    for (const [name, value] of new Headers(init?.headers)) xhr.setRequestHeader(name, value);
     xhr.addEventListener('load', () => resolve(new Response(null, { status: xhr.status })));
     xhr.addEventListener('error', () => reject(new TypeError('Network request failed')));
     xhr.send((init?.body as string | undefined) ?? null);
