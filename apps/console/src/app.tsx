@@ -83,6 +83,10 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   // dotfiles: the package lives under node_modules/.pnpm, a dot directory send() refuses by default.
   app.get('/static/pico.min.css', (_req, res) => res.sendFile(PICO_CSS, { maxAge: '1h', dotfiles: 'allow' }));
   app.use('/static', express.static(deps.staticDir ?? STATIC_DIR, { maxAge: '1h', index: false }));
+  // Every page names its icon; this is for what names none (a JSON answer opened in a browser).
+  app.get('/favicon.ico', (_req, res) =>
+    res.set('cache-control', 'public, max-age=86400').redirect(301, '/static/favicon.svg'),
+  );
   app.use(express.urlencoded({ extended: false, limit: '256kb', parameterLimit: 200 }));
   app.get('/', (_req, res) => res.redirect(303, '/mcp'));
 

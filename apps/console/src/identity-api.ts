@@ -50,6 +50,16 @@ export interface AuditRecord {
   request_id: string;
   params?: unknown;
   hash: string;
+  /** The person's email, when the user is of the session's org (identity looks it up). */
+  user_email?: string | null;
+  /** The token's name, when the token is of the session's org. */
+  token_name?: string | null;
+}
+
+/** Who ids are (POST /console/v1/names): only the session's org's people and tokens are named. */
+export interface Names {
+  users: { user_id: string; email: string }[];
+  tokens: { token_id: string; name: string }[];
 }
 
 export interface AuditPage {
@@ -124,6 +134,8 @@ export interface IdentityApi {
   revokeMcpToken(session: string, tokenId: string): Promise<{ token_id: string; revoked_at: string }>;
   audit(session: string, projectId: string, page: { limit: number; beforeSeq?: number }): Promise<AuditPage>;
   verifyAudit(session: string, projectId: string): Promise<AuditVerification>;
+  /** Emails and token names for a page of ids (one call, whatever the number of rows). */
+  names(session: string, ids: { userIds: string[]; tokenIds: string[] }): Promise<Names>;
   /** The console's own MCP token of the session for a project (internal secret). */
   toolToken(
     session: string,
@@ -203,6 +215,8 @@ export function createIdentityApi(options: {
       return call('GET', `${project(projectId)}/audit?${query}`, { session });
     },
     verifyAudit: (session, projectId) => call('GET', `${project(projectId)}/audit/verify`, { session }),
+    names: (session, ids) =>
+      call('POST', '/console/v1/names', { session }, { user_ids: ids.userIds, token_ids: ids.tokenIds }),
     toolToken: (session, projectId) =>
       call(
         'POST',

@@ -42,6 +42,21 @@ describe('static files and headers', () => {
     expect(res.text.length).toBeGreaterThan(100);
   });
 
+  it('serves a favicon, cached, that every page names (browsers ask /favicon.ico otherwise: a 404 each load)', async () => {
+    const icon = await request(app).get('/static/favicon.svg').expect(200);
+    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(icon.headers['cache-control']).toMatch(/max-age=[1-9]/);
+    const svg = Buffer.isBuffer(icon.body) ? icon.body.toString('utf8') : icon.text;
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect(svg).not.toMatch(/<script|on\w+=/i);
+    const login = await request(app).get('/login').expect(200);
+    expect(login.text).toContain('<link rel="icon" href="/static/favicon.svg" type="image/svg+xml"/>');
+    // Asked for by what names no icon (a JSON page opened in a browser), with or without a session.
+    const ico = await request(app).get('/favicon.ico').expect(301);
+    expect(ico.headers.location).toBe('/static/favicon.svg');
+    expect(ico.headers['cache-control']).toMatch(/max-age=[1-9]/);
+  });
+
   it('sends a strict CSP and a referrer policy under which browsers still send Origin', async () => {
     const res = await request(app).get('/login').expect(200);
     expect(res.headers['content-security-policy']).toContain("default-src 'self'");

@@ -41,7 +41,7 @@ describe('AuditPage', () => {
   it('lists the records in the order given (newest first) with who, tool, transport, status, time, duration', () => {
     const items = [
       record(3, { status: 'invalid_input', transport: 'mcp' }),
-      record(2),
+      record(2, { transport: 'console' }),
       record(1, { user_id: null }),
     ];
     const html = render({ records: { items, limit: 50, has_more: false } });
@@ -59,18 +59,44 @@ describe('AuditPage', () => {
       expect(third).toContain(text);
     }
     expect(third).toContain('class="status-bad"');
+    expect(html.slice(html.indexOf('data-seq="2"'), html.indexOf('data-seq="1"'))).toContain(
+      '<td data-label="Via">console</td>',
+    );
     expect(html.slice(html.indexOf('data-seq="1"'))).toContain('no user');
-    expect(html).toContain('<th scope="col">Params</th>');
+    expect(html).toContain('<th scope="col">Details</th>');
   });
 
-  it('shows params as pretty JSON text in a details element: markup in them stays text', () => {
+  it("says who called in words (the person's email, the token's name), the ids on hover and in the details", () => {
+    const items = [
+      record(2, { user_email: 'ana@example.com', token_name: 'web console' }),
+      // Not named by identity (another org's, or gone): the ids as they are.
+      record(1, { user_email: null, token_name: null }),
+    ];
+    const html = render({ records: { items, limit: 50, has_more: false } });
+    const named = html.slice(html.indexOf('data-seq="2"'), html.indexOf('data-seq="1"'));
+    const who = /<td data-label="Who">([\s\S]*?)<\/td>/.exec(named)![1]!;
+    expect(who).toContain('<span class="who-user" title="usr_2">ana@example.com</span>');
+    expect(who).toContain('title="tok_2">token “web console”</small>');
+    expect(who).not.toMatch(/>usr_2|>tok_2/);
+    const details = /<details class="record-details">([\s\S]*?)<\/details>/.exec(named)![1]!;
+    expect(details).toContain('<dt>User id</dt><dd><code>usr_2</code></dd>');
+    expect(details).toContain('<dt>Token id</dt><dd><code>tok_2</code></dd>');
+    expect(details).toContain('<dt>Request id</dt><dd><code>req-2</code></dd>');
+    const unnamed = html.slice(html.indexOf('data-seq="1"'));
+    expect(/<td data-label="Who">([\s\S]*?)<\/td>/.exec(unnamed)![1]).toContain('>usr_1</span>');
+    expect(/<td data-label="Who">([\s\S]*?)<\/td>/.exec(unnamed)![1]).toContain('>tok_1</small>');
+  });
+
+  it('shows params as pretty JSON text in the details: markup in them stays text', () => {
     const params = { search: '<script>alert("x")</script>', nested: { img: '<img src=x onerror=alert(1)>' } };
     const html = render({ records: { items: [record(1, { params })], limit: 50, has_more: false } });
     expect(html).not.toContain('<script>alert');
     expect(html).not.toContain('<img src=x');
     expect(html).toContain('&lt;script>alert(\\&quot;x\\&quot;)&lt;/script>');
     const shown =
-      /<details><summary>params.*?<\/summary><pre><code>([\s\S]*?)<\/code><\/pre><\/details>/.exec(html)![1]!;
+      /<details class="record-details"><summary>Params, ids.*?<\/summary>.*?<pre><code>([\s\S]*?)<\/code><\/pre><\/details>/.exec(
+        html,
+      )![1]!;
     const text = shown
       .replace(/&lt;/g, '<')
       .replace(/&gt;/g, '>')

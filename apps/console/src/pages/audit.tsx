@@ -1,10 +1,12 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { AuditRecord, AuditPage as AuditRecords, AuditVerification } from '../identity-api';
 import { formatTime, href, Layout, type PageContext } from './layout';
+import { Who } from './who';
 
-// The project's tool-call audit trail: every call over MCP, REST and stdio (the console's own tool
-// runner included), newest first, and whether its hash chain still holds. Params are shown as the
-// caller sent them, as text (JSX escapes them; a `<script>` in a parameter is just characters).
+// The project's tool-call audit trail: every call over MCP, REST, stdio and the console's own (the
+// tool runner, the traces and recall pages), newest first, and whether its hash chain still holds.
+// Params are shown as the caller sent them, as text (JSX escapes them; a `<script>` in a parameter
+// is just characters).
 
 /** What the verification said, or that it could not be done now (identity or its log unavailable). */
 export type VerificationView = { checked: AuditVerification } | { unavailable: string };
@@ -75,24 +77,40 @@ function Verification({ view }: { view: VerificationView }) {
   );
 }
 
-function Params({ record }: { record: AuditRecord }) {
-  if (record.params === undefined || record.params === null) return <span class="muted">—</span>;
+/** A record's details on demand: the ids behind the names, and the params as the caller sent them. */
+function Details({ record }: { record: AuditRecord }) {
+  const hasParams = record.params !== undefined && record.params !== null;
   return (
-    <details>
+    <details class="record-details">
       <summary>
-        params<span class="visually-hidden"> of record {record.seq}</span>
+        {hasParams ? 'Params, ids' : 'Ids'}
+        <span class="visually-hidden"> of record {record.seq}</span>
       </summary>
-      <pre>
-        <code>{JSON.stringify(record.params, null, 2)}</code>
-      </pre>
+      <dl class="facts">
+        <dt>User id</dt>
+        <dd>{record.user_id ? <code>{record.user_id}</code> : '—'}</dd>
+        <dt>Token id</dt>
+        <dd>{record.token_id ? <code>{record.token_id}</code> : '—'}</dd>
+        <dt>Request id</dt>
+        <dd>
+          <code>{record.request_id}</code>
+        </dd>
+      </dl>
+      {hasParams ? (
+        <pre>
+          <code>{JSON.stringify(record.params, null, 2)}</code>
+        </pre>
+      ) : null}
     </details>
   );
 }
 
+// Every column fits at desktop widths (names instead of ids, the rest on demand); on a phone each
+// row is a card of labelled lines (console.css, table.records; the labels are data-label).
 function AuditTable({ items }: { items: AuditRecord[] }) {
   return (
     <div class="overflow-auto">
-      <table id="audit-records">
+      <table id="audit-records" class="records">
         <caption class="visually-hidden">Tool calls, newest first</caption>
         <thead>
           <tr>
@@ -100,30 +118,32 @@ function AuditTable({ items }: { items: AuditRecord[] }) {
             <th scope="col">When</th>
             <th scope="col">Who</th>
             <th scope="col">Tool</th>
-            <th scope="col">Transport</th>
+            <th scope="col">Via</th>
             <th scope="col">Status</th>
             <th scope="col">Duration</th>
-            <th scope="col">Params</th>
+            <th scope="col">Details</th>
           </tr>
         </thead>
         <tbody>
           {items.map((r) => (
             <tr key={r.seq} data-seq={r.seq}>
-              <th scope="row">{r.seq}</th>
-              <td>{formatTime(r.at)}</td>
-              <td>
-                {r.user_id ?? <span class="muted">no user</span>}
-                <br />
-                <small class="muted">{r.token_id ?? 'no token'}</small>
+              <th scope="row" data-label="Seq">
+                {r.seq}
+              </th>
+              <td data-label="When">{formatTime(r.at)}</td>
+              <td data-label="Who">
+                <Who userId={r.user_id} email={r.user_email} tokenId={r.token_id} tokenName={r.token_name} />
               </td>
-              <td>
+              <td data-label="Tool">
                 <code>{r.tool}</code>
               </td>
-              <td>{r.transport}</td>
-              <td class={r.status === 'ok' ? undefined : 'status-bad'}>{r.status}</td>
-              <td>{`${r.duration_ms} ms`}</td>
-              <td>
-                <Params record={r} />
+              <td data-label="Via">{r.transport}</td>
+              <td data-label="Status" class={r.status === 'ok' ? undefined : 'status-bad'}>
+                {r.status}
+              </td>
+              <td data-label="Duration">{`${r.duration_ms} ms`}</td>
+              <td data-label="Details" class="details-cell">
+                <Details record={r} />
               </td>
             </tr>
           ))}
@@ -147,9 +167,10 @@ export function AuditPage({ ctx, records, verification, beforeSeq }: AuditPagePr
     <Layout ctx={ctx} section="audit" title="Audit">
       <Verification view={verification} />
       <p>
-        Every tool call of this project over MCP, REST and stdio, newest first, including the calls the{' '}
-        <a href={href('/tools', ctx.projectId)}>tool runner</a> makes for you. Records are hash-chained; the
-        chain is verified against identity's signed checkpoints each time this page opens.
+        Every tool call of this project over MCP, REST and stdio, newest first, including the ones this
+        console makes for you (via <code>console</code>: the{' '}
+        <a href={href('/tools', ctx.projectId)}>tool runner</a>, the traces and recall pages). Records are
+        hash-chained; the chain is verified against identity's signed checkpoints each time this page opens.
       </p>
       {records.items.length === 0 ? (
         <p>{beforeSeq === undefined ? 'No tool call recorded for this project yet.' : 'No older records.'}</p>

@@ -51,6 +51,7 @@ function Shell({ title, children }: { title: string; children: ComponentChildren
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Observability console`}</title>
+        <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/static/pico.min.css" />
         <link rel="stylesheet" href="/static/console.css" />
         <script src="/static/console.js" defer />

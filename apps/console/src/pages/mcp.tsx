@@ -44,7 +44,7 @@ function TokenTable({ ctx, tokens, now }: { ctx: PageContext; tokens: McpTokenIt
   if (tokens.length === 0) return <p>No MCP token for this project yet.</p>;
   return (
     <div class="overflow-auto">
-      <table id="mcp-tokens">
+      <table id="mcp-tokens" class="records">
         <thead>
           <tr>
             <th scope="col">Name</th>
@@ -63,15 +63,15 @@ function TokenTable({ ctx, tokens, now }: { ctx: PageContext; tokens: McpTokenIt
             const status = statusOf(t, now);
             return (
               <tr key={t.token_id} data-token-id={t.token_id}>
-                <td>{t.name}</td>
-                <td>
+                <td data-label="Name">{t.name}</td>
+                <td data-label="Ends in">
                   <code>…{t.last_four}</code>
                 </td>
-                <td>{formatTime(t.created_at)}</td>
-                <td>{formatTime(t.expires_at)}</td>
-                <td>{t.last_used_at ? formatTime(t.last_used_at) : 'never'}</td>
-                <td>{status}</td>
-                <td>
+                <td data-label="Created">{formatTime(t.created_at)}</td>
+                <td data-label="Expires">{formatTime(t.expires_at)}</td>
+                <td data-label="Last used">{t.last_used_at ? formatTime(t.last_used_at) : 'never'}</td>
+                <td data-label="Status">{status}</td>
+                <td class="actions">
                   {status === 'active' ? (
                     <a href={href(`/mcp/tokens/${encodeURIComponent(t.token_id)}/revoke`, ctx.projectId)}>
                       Revoke<span class="visually-hidden"> {t.name}</span>

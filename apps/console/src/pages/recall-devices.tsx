@@ -39,7 +39,7 @@ export function DevicesTable({ ctx, files }: { ctx: PageContext; files: readonly
       <h2 id="devices-heading">Devices</h2>
       <p class="muted">The devices of the files listed below.</p>
       <div class="overflow-auto">
-        <table id="recall-devices">
+        <table id="recall-devices" class="records">
           <thead>
             <tr>
               <th scope="col">Device</th>
@@ -54,15 +54,19 @@ export function DevicesTable({ ctx, files }: { ctx: PageContext; files: readonly
           <tbody>
             {devices.map((d) => (
               <tr key={d.device_id} data-device-id={d.device_id}>
-                <th scope="row">{d.device_id}</th>
-                <td>{d.user_ids.length > 0 ? d.user_ids.join(', ') : <span class="muted">—</span>}</td>
-                <td>
+                <th scope="row" data-label="Device">
+                  {d.device_id}
+                </th>
+                <td data-label="End users">
+                  {d.user_ids.length > 0 ? d.user_ids.join(', ') : <span class="muted">—</span>}
+                </td>
+                <td data-label="Files">
                   <a href={href('/recall', ctx.projectId, { device_id: d.device_id })}>
                     {d.files}
                     <span class="visually-hidden"> files of {d.device_id}</span>
                   </a>
                 </td>
-                <td>{formatTime(d.last_upload)}</td>
+                <td data-label="Last upload">{formatTime(d.last_upload)}</td>
                 <td class="actions">
                   <form method="post" action={href('/recall/trigger', ctx.projectId)}>
                     <CsrfField csrf={ctx.csrf} />

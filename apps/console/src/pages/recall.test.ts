@@ -82,6 +82,12 @@ describe('RecallPage', () => {
     for (const text of ['dev-&lt;1>', 'user_7', '2030-01-01', '2.5 KB', '2030-01-02 03:04:05 UTC', FILE_ID]) {
       expect(row).toContain(text);
     }
+    // Every cell says its column on a phone, where each row is a card of labelled lines.
+    for (const label of ['File', 'Device', 'Covers', 'Size', 'Uploaded']) {
+      expect(row).toContain(`data-label="${label}"`);
+    }
+    expect(row).toContain('end user user_7');
+    expect(row).toContain('no session');
     expect(row).toContain('crash-&lt;img src=x onerror=alert(1)>.log');
     expect(html).not.toContain('<img src=x');
     expect(row).toContain(`href="/recall/files/${FILE_ID}?project=prj_1"`);
@@ -162,7 +168,7 @@ describe('RecallFilePage', () => {
     );
     expect([...html.matchAll(/<tr data-line="(\d+)">/g)].map((m) => m[1])).toEqual(['1', '2']);
     expect(html).not.toContain('<script>alert(1)');
-    expect(html).toContain('<td class="message">&lt;script>alert(1)&lt;/script></td>');
+    expect(html).toContain('<td class="message" data-label="Message">&lt;script>alert(1)&lt;/script></td>');
     expect(html).toContain('<summary>2 fields<span class="visually-hidden"> of line 2</span></summary>');
     expect(html).toContain('readable through line 2 (the file goes on)');
     expect(html).toContain(`/recall/files/${FILE_ID}/download?project=prj_1`);
@@ -272,9 +278,44 @@ describe('RecallAuditPage', () => {
     );
     expect(html).toContain('<option value="view" selected>view</option>');
     expect(html).toContain('tok_console');
+    expect(html).toContain('via rest');
+    expect(html).toContain('via console');
     expect(html).toContain('&lt;u>');
     expect(html).toContain(`<a href="/recall/files/${FILE_ID}?project=prj_1">${FILE_ID}</a>`);
     expect(html.match(/<tr>/g)?.length).toBe(3);
+  });
+});
+
+describe('RecallAuditPage names', () => {
+  it("says who in words with identity's names (ids on hover), and ids where it has none", () => {
+    const item = {
+      at: '2030-01-01T00:00:00.000Z',
+      action: 'view',
+      via: 'console',
+      file_id: FILE_ID,
+      device_id: 'dev-1',
+      target_user_id: null,
+    };
+    const items = [
+      { ...item, user_id: 'usr_1', token_id: 'tok_1' },
+      { ...item, user_id: 'usr_other', token_id: 'tok_other' },
+    ];
+    const html = renderToString(
+      h(RecallAuditPage, {
+        ctx,
+        filters: {},
+        trail: ok({ items, limit: 100, has_more: false }),
+        names: {
+          users: [{ user_id: 'usr_1', email: 'ana@<example>.com' }],
+          tokens: [{ token_id: 'tok_1', name: 'web console' }],
+        },
+      }),
+    );
+    const [named, unnamed] = [...html.matchAll(/<td data-label="Who">([\s\S]*?)<\/td>/g)].map((m) => m[1]!);
+    expect(named).toContain('<span class="who-user" title="usr_1">ana@&lt;example>.com</span>');
+    expect(named).toContain('title="tok_1">token “web console”</small>');
+    expect(unnamed).toContain('<span class="who-user">usr_other</span>');
+    expect(unnamed).toContain('>tok_other</small>');
   });
 });
 

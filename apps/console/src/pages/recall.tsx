@@ -3,10 +3,12 @@
 import type { fileProblem, logFileEntriesOutput, RecallFile } from '@svc/tools-recall';
 import type { ComponentChildren } from 'preact';
 import type { z } from 'zod';
+import type { Names } from '../identity-api';
 import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import type { ToolAnswer } from '../tool-calls';
 import { CsrfField, formatTime, href, Layout, type PageContext } from './layout';
 import { DevicesTable } from './recall-devices';
+import { type NameBook, nameBook, Who } from './who';
 
 // Recall (docs/recall.md): the device log files of the project, read through the recall tools as
 // any client reads them (log.list_files, log.file_entries, log.audit), and the two human-only
@@ -193,38 +195,44 @@ export function DownloadButton({
   );
 }
 
+// Every column fits at desktop widths (the end user and the session under the device, the actions
+// stacked); on a phone each row is a card of labelled lines (console.css, table.records).
 function FilesTable({ ctx, files }: { ctx: PageContext; files: RecallFile[] }) {
   return (
     <div class="overflow-auto">
-      <table id="recall-files">
+      <table id="recall-files" class="records">
         <thead>
           <tr>
             <th scope="col">File</th>
             <th scope="col">Device</th>
-            <th scope="col">User</th>
-            <th scope="col">Session</th>
             <th scope="col">Covers</th>
             <th scope="col">Size</th>
             <th scope="col">Uploaded</th>
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
+            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
           {files.map((f) => (
             <tr key={f.file_id} data-file-id={f.file_id}>
-              <th scope="row">
+              <th scope="row" data-label="File">
                 {f.file_name}
                 <br />
                 <small class="muted">{f.file_id}</small>
               </th>
-              <td>{f.device_id}</td>
-              <td>{f.user_id ?? <span class="muted">—</span>}</td>
-              <td>{f.session_id ?? <span class="muted">—</span>}</td>
-              <td>{f.date}</td>
-              <td>{formatBytes(f.size_bytes)}</td>
-              <td>{formatTime(f.uploaded_at)}</td>
+              <td data-label="Device">
+                {f.device_id}
+                <br />
+                <small class="muted">{f.user_id ? `end user ${f.user_id}` : 'no end user'}</small>
+                <br />
+                <small class="muted">{f.session_id ? `session ${f.session_id}` : 'no session'}</small>
+              </td>
+              <td data-label="Covers" class="nowrap">
+                {f.date}
+              </td>
+              <td data-label="Size" class="nowrap">
+                {formatBytes(f.size_bytes)}
+              </td>
+              <td data-label="Uploaded">{formatTime(f.uploaded_at)}</td>
               <td class="actions">
                 <a href={href(filePath(f.file_id), ctx.projectId)}>
                   View entries<span class="visually-hidden"> of {f.file_name}</span>
@@ -407,7 +415,7 @@ function Problem({ problem, linesRead }: { problem: FileProblem; linesRead: numb
 function EntriesTable({ items }: { items: FileEntry[] }) {
   return (
     <div class="overflow-auto">
-      <table id="file-entries">
+      <table id="file-entries" class="records">
         <thead>
           <tr>
             <th scope="col">Line</th>
@@ -421,12 +429,16 @@ function EntriesTable({ items }: { items: FileEntry[] }) {
         <tbody>
           {items.map((e) => (
             <tr key={e.line} data-line={e.line}>
-              <th scope="row">{e.line}</th>
-              <td>{e.ts}</td>
-              <td>{e.level}</td>
-              <td>{e.tag ?? <span class="muted">—</span>}</td>
-              <td class="message">{e.message}</td>
-              <td>
+              <th scope="row" data-label="Line">
+                {e.line}
+              </th>
+              <td data-label="Time">{e.ts}</td>
+              <td data-label="Level">{e.level}</td>
+              <td data-label="Tag">{e.tag ?? <span class="muted">—</span>}</td>
+              <td class="message" data-label="Message">
+                {e.message}
+              </td>
+              <td data-label="Other fields">
                 {Object.keys(e.fields).length === 0 ? (
                   <span class="muted">—</span>
                 ) : (
@@ -551,45 +563,63 @@ export function RecallFilePage({ ctx, fileId, filters, entries }: RecallFilePage
 
 const ACTIONS = ['trigger', 'download', 'view'] as const;
 
-function AuditTrailTable({ ctx, items }: { ctx: PageContext; items: RecallAuditItem[] }) {
+// Who, in words (identity's names for the session's org); how (via) under the action; the end user
+// under the device. Fits at desktop widths; a card per record on a phone.
+function AuditTrailTable({
+  ctx,
+  items,
+  names,
+}: {
+  ctx: PageContext;
+  items: RecallAuditItem[];
+  names: NameBook;
+}) {
   return (
     <div class="overflow-auto">
-      <table id="recall-audit">
+      <table id="recall-audit" class="records">
         <thead>
           <tr>
             <th scope="col">When</th>
             <th scope="col">Action</th>
-            <th scope="col">Via</th>
             <th scope="col">Who</th>
             <th scope="col">File</th>
-            <th scope="col">Device</th>
-            <th scope="col">End user</th>
+            <th scope="col">Device / end user</th>
           </tr>
         </thead>
         <tbody>
           {items.map((r, i) => (
             <tr key={`${r.at}-${i}`}>
-              <td>{formatTime(r.at)}</td>
-              <td>{r.action}</td>
-              <td>{r.via}</td>
-              <td>
-                {r.user_id ?? <span class="muted">no user</span>}
-                {r.token_id ? (
-                  <>
-                    <br />
-                    <small class="muted">{r.token_id}</small>
-                  </>
-                ) : null}
+              <td data-label="When">{formatTime(r.at)}</td>
+              <td data-label="Action">
+                {r.action}
+                <br />
+                <small class="muted">via {r.via}</small>
               </td>
-              <td>
+              <td data-label="Who">
+                <Who
+                  userId={r.user_id}
+                  email={r.user_id ? names.email(r.user_id) : undefined}
+                  tokenId={r.token_id}
+                  tokenName={r.token_id ? names.tokenName(r.token_id) : undefined}
+                  noToken={null}
+                />
+              </td>
+              <td data-label="File">
                 {r.file_id ? (
                   <a href={href(filePath(r.file_id), ctx.projectId)}>{r.file_id}</a>
                 ) : (
                   <span class="muted">—</span>
                 )}
               </td>
-              <td>{r.device_id ?? <span class="muted">—</span>}</td>
-              <td>{r.target_user_id ?? <span class="muted">—</span>}</td>
+              <td data-label="Device / end user">
+                {r.device_id ?? <span class="muted">no device</span>}
+                {r.target_user_id ? (
+                  <>
+                    <br />
+                    <small class="muted">end user {r.target_user_id}</small>
+                  </>
+                ) : null}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -602,10 +632,13 @@ export function RecallAuditPage({
   ctx,
   filters,
   trail,
+  names,
 }: {
   ctx: PageContext;
   filters: Filters;
   trail: ToolAnswer;
+  /** Identity's names for the trail's ids; without them, ids are shown. */
+  names?: Names;
 }) {
   const list = trail.ok ? (trail.result as ListAnswer<RecallAuditItem>) : undefined;
   const moreLimit = list ? String(Math.min(list.limit * 2, 1000)) : undefined;
@@ -636,7 +669,7 @@ export function RecallAuditPage({
       ) : list!.items.length === 0 ? (
         <p>Nothing recorded{filters.action || filters.file_id ? ' that matches' : ' yet'}.</p>
       ) : (
-        <AuditTrailTable ctx={ctx} items={list!.items} />
+        <AuditTrailTable ctx={ctx} items={list!.items} names={nameBook(names)} />
       )}
       {list?.has_more ? (
         <p class="pager">

@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import type { ComponentChildren } from 'preact';
 import { type FieldError, type FormField, type FormValues, isChecked } from '../schema-form';
+import { CodeSpans } from './code-spans';
 
 // The controls of a generated tool form (schema-form.ts builds the model). Every control has a
 // label naming the input property; descriptions are help text tied to it by aria-describedby; a
@@ -30,7 +31,11 @@ function Help({ field, error }: { field: FormField; error: FieldError | undefine
           {`${field.key} ${error.message}`}
         </small>
       ) : null}
-      {field.description ? <small id={`${idOf(field)}-help`}>{field.description}</small> : null}
+      {field.description ? (
+        <small id={`${idOf(field)}-help`}>
+          <CodeSpans text={field.description} />
+        </small>
+      ) : null}
     </>
   );
 }
@@ -182,7 +187,11 @@ function Field({ field, values, errors, enforceRequired }: FieldProps) {
           <legend>
             <LabelText field={field} />
           </legend>
-          {field.description ? <small id={`${idOf(field)}-help`}>{field.description}</small> : null}
+          {field.description ? (
+            <small id={`${idOf(field)}-help`}>
+              <CodeSpans text={field.description} />
+            </small>
+          ) : null}
           <SchemaFields
             fields={field.fields}
             values={values}

@@ -78,6 +78,28 @@ describe('ToolsIndexPage', () => {
 });
 
 describe('ToolPage', () => {
+  it("shows the description's `code` spans as code, in the description and the fields' help, as text only", () => {
+    const described: CatalogTool = {
+      ...tool,
+      summary: 'Search `logs`',
+      description:
+        'Returns {items, `has_more`}; call `log.recent` first. <img src=x onerror=alert(1)> `<b>x</b>`',
+    };
+    const withHelp = fields.map((f) =>
+      f.key === 'search' ? { ...f, description: 'Text to find (`*` is literal).' } : f,
+    );
+    const html = renderToString(h(ToolPage, { ctx, tool: described, fields: withHelp, json: '{}' }));
+    const description = /<p id="tool-description">([\s\S]*?)<\/p>/.exec(html)![1]!;
+    expect(description).toBe(
+      'Returns {items, <code>has_more</code>}; call <code>log.recent</code> first. ' +
+        '&lt;img src=x onerror=alert(1)> <code>&lt;b>x&lt;/b></code>',
+    );
+    expect(html).toContain('<strong>Search <code>logs</code></strong>');
+    expect(html).toContain('Text to find (<code>*</code> is literal).</small>');
+    expect(html).not.toContain('`');
+    expect(html).not.toContain('<img src=x');
+  });
+
   it('has a labelled control for every input property, required marked, help tied to it', () => {
     const html = render({});
     expect(unlabelled(html)).toEqual([]);

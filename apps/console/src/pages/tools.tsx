@@ -4,6 +4,7 @@ import type { FieldError, FormField, FormValues } from '../schema-form';
 import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import { curlCommand, mcpToolsCall } from '../tool-call-examples';
 import type { ToolAnswer } from '../tool-calls';
+import { CodeSpans } from './code-spans';
 import { Copyable } from './copyable';
 import { CsrfField, href, Layout, type PageContext } from './layout';
 import { fieldId, SchemaFields } from './schema-fields';
@@ -24,7 +25,7 @@ export function ToolsIndexPage({ ctx, groups }: { ctx: PageContext; groups: [str
         <section key={group} aria-labelledby={`group-${group}`}>
           <h2 id={`group-${group}`}>{group}</h2>
           <div class="overflow-auto">
-            <table class="tool-list">
+            <table class="tool-list records">
               <thead>
                 <tr>
                   <th scope="col">Tool</th>
@@ -40,8 +41,10 @@ export function ToolsIndexPage({ ctx, groups }: { ctx: PageContext; groups: [str
                         <code>{t.name}</code>
                       </a>
                     </th>
-                    <td>{t.summary}</td>
                     <td>
+                      <CodeSpans text={t.summary} />
+                    </td>
+                    <td data-label="Capability">
                       <code>{t.capability ?? '—'}</code>
                     </td>
                   </tr>
@@ -152,7 +155,9 @@ export function ToolPage({
         </p>
       ) : null}
       <p>
-        <strong>{tool.summary}</strong>
+        <strong>
+          <CodeSpans text={tool.summary} />
+        </strong>
         {tool.capability ? (
           <>
             {' '}
@@ -160,7 +165,9 @@ export function ToolPage({
           </>
         ) : null}
       </p>
-      <p>{tool.description}</p>
+      <p id="tool-description">
+        <CodeSpans text={tool.description} />
+      </p>
       <ViaGateway ctx={ctx} />
       {errors.length > 0 ? (
         <div role="alert" class="notice error" id="form-errors">

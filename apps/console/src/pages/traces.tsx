@@ -140,7 +140,7 @@ function StatusText({ error }: { error: boolean }) {
 function TraceTable({ ctx, result }: { ctx: PageContext; result: TraceSearchResult }) {
   return (
     <div class="overflow-auto">
-      <table id="traces" class="trace-table">
+      <table id="traces" class="records">
         <caption class="visually-hidden">Traces, newest first</caption>
         <thead>
           <tr>
@@ -157,12 +157,12 @@ function TraceTable({ ctx, result }: { ctx: PageContext; result: TraceSearchResu
         <tbody>
           {result.items.map((t) => (
             <tr key={t.trace_id} data-trace-id={t.trace_id} data-error={String(t.error)}>
-              <td>
+              <td data-label="Trace">
                 <a href={href(`/traces/${encodeURIComponent(t.trace_id)}`, ctx.projectId)} class="trace-link">
                   <code>{t.trace_id}</code>
                 </a>
               </td>
-              <td>
+              <td data-label="Root operation">
                 {t.root_operation}
                 {t.root_orphan ? (
                   <span class="orphan-mark" title="The root names a parent span the trace does not contain">
@@ -171,14 +171,20 @@ function TraceTable({ ctx, result }: { ctx: PageContext; result: TraceSearchResu
                   </span>
                 ) : null}
               </td>
-              <td class="nowrap">{t.root_service ?? '—'}</td>
-              <td class="nowrap">{formatTime(t.started_at)}</td>
-              <td class="number">{formatMs(t.duration_ms)}</td>
-              <td class="number">{t.span_count}</td>
-              <td>
+              <td data-label="Service">{t.root_service ?? '—'}</td>
+              <td data-label="Started">{formatTime(t.started_at)}</td>
+              <td class="number" data-label="Duration">
+                {formatMs(t.duration_ms)}
+              </td>
+              <td class="number" data-label="Spans">
+                {t.span_count}
+              </td>
+              <td data-label="Status">
                 <StatusText error={t.error} />
               </td>
-              <td class="trace-services">{t.services.join(', ') || '—'}</td>
+              <td class="trace-services" data-label="Services">
+                {t.services.join(', ') || '—'}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -129,6 +129,31 @@ describe('GET /audit', () => {
     expect((await bAgent.get(`/audit?project=${a.projectId}`)).status).toBe(404);
   });
 
+  it("names who called: the signed-in person's email and their token's name, ids kept on hover", async () => {
+    const u = await bed.user('audit-names');
+    const userId = (
+      await bed.h.db.query<{ user_id: string }>('SELECT user_id FROM users WHERE email = $1', [u.email])
+    ).rows[0]!.user_id;
+    const token = (
+      await bed.h
+        .internal('post', '/internal/v1/admin/tokens')
+        .send({ project_id: u.projectId, name: 'nightly export' })
+        .expect(201)
+    ).body.token_id as string;
+    const [record] = entries(u, 1);
+    await bed.h
+      .internal('post', '/internal/v1/audit')
+      .send({ records: [{ ...record!, user_id: userId, token_id: token, transport: 'console' }] })
+      .expect(201);
+    const { app } = bed.consoleApp();
+    const page = (await (await signIn(app, u)).get('/audit').expect(200)).text;
+    const who = /<td data-label="Who">([\s\S]*?)<\/td>/.exec(page)![1]!;
+    expect(who).toContain(`<span class="who-user" title="${userId}">${u.email}</span>`);
+    expect(who).toContain(`title="${token}">token “nightly export”</small>`);
+    expect(page).toContain('<td data-label="Via">console</td>');
+    expect(page).toContain('data-verified="ok"');
+  });
+
   it('sends a request without a session to sign-in', async () => {
     const { app } = bed.consoleApp();
     const res = await request(app).get('/audit').expect(303);

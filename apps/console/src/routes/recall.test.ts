@@ -276,4 +276,42 @@ describe('GET /recall/audit', () => {
     ]);
     expect(page.text).toContain('Nothing recorded that matches.');
   });
+
+  it("names who did each thing with identity's names for this org, ids otherwise", async () => {
+    const u = await bed.user('recall-names');
+    const other = await bed.user('recall-names-other');
+    const userIdOf = async (email: string) =>
+      (await bed.h.db.query<{ user_id: string }>('SELECT user_id FROM users WHERE email = $1', [email]))
+        .rows[0]!.user_id;
+    const [mine, theirs] = [await userIdOf(u.email), await userIdOf(other.email)];
+    const bot = (
+      await bed.h
+        .internal('post', '/internal/v1/admin/tokens')
+        .send({ project_id: u.projectId, name: 'ci bot' })
+        .expect(201)
+    ).body.token_id as string;
+    const record = {
+      action: 'view',
+      via: 'console',
+      file_id: FILE_ID,
+      device_id: 'dev-1',
+      target_user_id: null,
+    };
+    const items = [
+      { ...record, at: '2030-01-01T00:00:02.000Z', user_id: mine, token_id: bot },
+      { ...record, at: '2030-01-01T00:00:01.000Z', user_id: theirs, token_id: null },
+    ];
+    const { tools } = recordingTools((tool) =>
+      tool === 'log.audit' ? ok({ items, limit: 100, has_more: false }) : answers(tool, {}),
+    );
+    const { app } = bed.consoleApp({ tools, recall: recordingRecall().recall });
+    const agent = await signIn(app, u);
+    const page = (await agent.get('/recall/audit').expect(200)).text;
+    const who = [...page.matchAll(/<td data-label="Who">([\s\S]*?)<\/td>/g)].map((m) => m[1]!);
+    expect(who[0]).toContain(`<span class="who-user" title="${mine}">${u.email}</span>`);
+    expect(who[0]).toContain(`title="${bot}">token “ci bot”</small>`);
+    // Another org's person stays an id: identity names only the session's org.
+    expect(who[1]).toContain(`<span class="who-user">${theirs}</span>`);
+    expect(page).not.toContain(other.email);
+  });
 });

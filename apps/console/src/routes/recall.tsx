@@ -1,12 +1,15 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
-import { NotFoundError, UserInputError } from '@svc/tool-kit';
+import { BackendUnavailableError, NotFoundError, UserInputError } from '@svc/tool-kit';
 import express, { type Request, type Response, type Router } from 'express';
 import { type ConsoleDeps, pageContext } from '../app';
+import type { Names } from '../identity-api';
 import { href, type PageContext, sendPage } from '../pages/layout';
 import {
   DownloadFailedPage,
   type FileProblem,
   type Filters,
+  type ListAnswer,
+  type RecallAuditItem,
   RecallAuditPage,
   RecallFilePage,
   RecallNotDeployedPage,
@@ -191,8 +194,28 @@ export function recallRoutes(deps: ConsoleDeps): Router {
     if (!recallOr(res, ctx, 404)) return;
     const filters = filtersOf(req.query, AUDIT_FILTERS);
     const trail = await call(res, ctx, 'log.audit', toolInputOf(filters, NUMERIC));
-    sendPage(res, <RecallAuditPage ctx={ctx} filters={filters} trail={trail} />, pageStatusOf(trail));
+    const names = trail.ok ? await namesOf(res, trail.result as ListAnswer<RecallAuditItem>) : undefined;
+    sendPage(
+      res,
+      <RecallAuditPage ctx={ctx} filters={filters} trail={trail} names={names} />,
+      pageStatusOf(trail),
+    );
   });
+
+  // Who the trail's ids are, in one lookup for the page. Names are a help to read it: when identity
+  // cannot say now, the page shows the ids rather than fail.
+  async function namesOf(res: Response, trail: ListAnswer<RecallAuditItem>): Promise<Names | undefined> {
+    const userIds = [...new Set(trail.items.flatMap((r) => (r.user_id ? [r.user_id] : [])))];
+    const tokenIds = [...new Set(trail.items.flatMap((r) => (r.token_id ? [r.token_id] : [])))];
+    if (userIds.length === 0 && tokenIds.length === 0) return undefined;
+    try {
+      return await deps.identity.names(sessionOf(res).token, { userIds, tokenIds });
+    } catch (err) {
+      if (!(err instanceof BackendUnavailableError)) throw err;
+      deps.logger.warn({ event: 'console_names_unavailable' }, 'recall audit trail shown with ids');
+      return undefined;
+    }
+  }
 
   return router;
 }
