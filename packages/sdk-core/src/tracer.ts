@@ -53,6 +53,11 @@ export interface Tracer {
 }
 
 const MAX_ATTRIBUTE = 1024;
+// The ingest format's bounds (docs/ingest.md, spans): past them the core refuses the span, and with
+// it the whole batch it travels in.
+const MAX_OPERATION = 500;
+const MAX_ATTRIBUTES = 64;
+const MAX_ATTRIBUTE_KEY = 200;
 
 /** What a tracer needs of the runtime it runs in. */
 export interface TracerRuntime {
@@ -99,7 +104,10 @@ class LiveSpan implements Span {
   }
 
   setAttribute(key: string, value: string | number | boolean): void {
+    // `__proto__` would set the object's prototype, not an attribute (the core leaves it out anyway).
+    if (!key || key.length > MAX_ATTRIBUTE_KEY || key === '__proto__') return;
     this.attributes ??= {};
+    if (!Object.hasOwn(this.attributes, key) && Object.keys(this.attributes).length >= MAX_ATTRIBUTES) return;
     this.attributes[key] = String(value).slice(0, MAX_ATTRIBUTE);
   }
 
@@ -131,7 +139,8 @@ class LiveSpan implements Span {
       parent_span_id: this.context.parentSpanId,
       kind: this.start.kind ?? 'internal',
       status: this.status,
-      operation: this.operation,
+      operation:
+        this.operation.length > MAX_OPERATION ? this.operation.slice(0, MAX_OPERATION) : this.operation,
       service: this.sink.service,
       // Epoch ms: the ingest format takes it as is, with no date text to write or to parse.
       start_time: this.startedAt,
