@@ -31,5 +31,18 @@ export { createMobileSdk, type MobileSdk, type MobileSdkOptions, type SdkError, 
  * replaces parts of the React Native platform (a native memory reading, another storage).
  */
 export function init(options: MobileSdkOptions, platform: Partial<MobilePlatform> = {}): MobileSdk {
-  return createMobileSdk(options, reactNativePlatform(platform));
+  // A second call (a fast refresh re-running index.js) gets the running SDK: instrumenting fetch
+  // twice would make two spans of every request.
+  if (running) return running;
+  const sdk = createMobileSdk(options, reactNativePlatform(platform));
+  running = {
+    ...sdk,
+    async shutdown() {
+      running = undefined;
+      await sdk.shutdown();
+    },
+  };
+  return running;
 }
+
+let running: MobileSdk | undefined;

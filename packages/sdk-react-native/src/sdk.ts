@@ -64,7 +64,7 @@ export interface MobileSdkOptions {
   maxBreadcrumbs?: number;
   /** Bounds of the device log files. */
   logFiles?: LogFileLimits;
-  /** Upload the day's log file after a crash, without a recall request. Default true. */
+  /** Upload the day's log file after a fatal crash, without a recall request. Default true. */
   uploadLogAfterCrash?: boolean;
   /** Batching, queue and retry settings of the exporter (spans, metrics, events, feedback). */
   exporter?: Omit<ExporterOptions, 'dsn' | 'onError'>;
@@ -365,7 +365,9 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
       const session = fatal ? sessions.crashed(now) : undefined;
       await outbox.enqueue({ crashes: [crash], ...(session ? { sessions: [session] } : {}) });
       await Promise.all([files.flush(), sessions.save()]);
-      if (recall && options.uploadLogAfterCrash !== false)
+      // A fatal crash only: the app ends, at most one a launch; an app's steady unhandled
+      // rejections must not upload its log again and again.
+      if (fatal && recall && options.uploadLogAfterCrash !== false)
         await recall.afterCrash(crash.event_id, now, crash.session_id);
       await Promise.all([outbox.drain(), recall?.run()]);
     } catch (err) {

@@ -55,6 +55,8 @@ it('starts a session, reports a fatal JS error as a crash with the session crash
     sampleIntervalMs: 0,
   });
   await sdk.ready;
+  // A fast refresh runs index.js again: the running SDK, not a second one instrumenting fetch again.
+  expect(init({ dsn: `http://${KEY.id}:${KEY.secret}@${endpoint}/prj_rn`, appVersion: '1.0.0' })).toBe(sdk);
   sdk.navigation('Checkout');
   const crash = new TypeError('undefined is not an object');
   errorUtils.getGlobalHandler()(crash, true);
