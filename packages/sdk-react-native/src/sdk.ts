@@ -177,6 +177,10 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
   const client = new SignedClient(target, platform.crypto, platform.fetch);
   const exporter: BatchExporter = createExporter(
     {
+      // A phone's radio: a batch every 5 s (and whatever waits when the app leaves the
+      // foreground), two requests in flight at most.
+      flushIntervalMs: 5_000,
+      concurrency: 2,
       ...options.exporter,
       dsn: target,
       onError: (e) =>
