@@ -87,7 +87,7 @@ export class Outbox {
     return write;
   }
 
-  /** Sends what is waiting, in order; resolves when it is all out or a failure stopped it. */
+  /** Sends what is waiting, in order; resolves when it is all out or a failure stopped it. Never rejects. */
   drain(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     if (this.draining) {
@@ -102,6 +102,10 @@ export class Outbox {
           if (!(await this.sendAll())) return this.scheduleRetry();
         } while (this.again);
         this.failures = 0;
+      } catch {
+        // Storage failed under it: what waits stays there for the retry. Never a rejection: the
+        // SDK's own promises must not reach the app's unhandled-rejection handler.
+        this.scheduleRetry();
       } finally {
         this.draining = undefined;
       }
@@ -124,7 +128,14 @@ export class Outbox {
         this.keys.shift();
         continue;
       }
-      const item = JSON.parse(raw) as StoredItem;
+      let item: StoredItem;
+      try {
+        item = JSON.parse(raw) as StoredItem;
+      } catch {
+        // Half a write from a process that died: nothing to send.
+        await this.remove(key);
+        continue;
+      }
       this.inFlight = key;
       let status: number;
       try {
