@@ -1,6 +1,14 @@
-// What other packages' tests and benchmarks use of the standalone: the spawned one-process stack
-// and the hostile inputs it is measured against.
+// What other packages' tests and benchmarks use of the standalone: the spawned one-process stack,
+// waits on progress (not on the clock), and the hostile inputs it is measured against.
 export { type ReadyInfo, type SpawnedStack, spawnStack } from './spawned-stack';
+export {
+  CEILING_MS,
+  type ProgressWaitOptions,
+  STACK_SETUP_TIMEOUT_MS,
+  STALL_MS,
+  WaitError,
+  waitOnProgress,
+} from './wait-on-progress';
 export {
   type Answer,
   callTool,

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StackUrls } from '../stack';
 import { freePorts } from './free-ports';
+import { waitOnProgress } from './wait-on-progress';
 
 export interface ReadyInfo {
   urls: StackUrls;
@@ -24,9 +25,14 @@ export interface SpawnedStack {
   /** The stack's process id (peak RSS and CPU from /proc). */
   pid: number | undefined;
   dataDir: string;
+  /** The ready file the stack wrote once its banner was out. */
+  readyFile: string;
   internalSecret: string;
   env: Record<string, string>;
+  /** stdout and stderr, interleaved as they arrived. */
   output(): string;
+  /** The same, chunk by chunk with the stream each came on, in the order they arrived. */
+  transcript(): ReadonlyArray<{ stream: 'stdout' | 'stderr'; text: string }>;
   stop(): Promise<number | null>;
   /** Stops and deletes the data dir. */
   dispose(): Promise<void>;
@@ -36,15 +42,18 @@ const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 
 /**
  * Runs `apps/standalone` as its own process (as `pnpm start` does) on free loopback ports and a
- * temp data dir, and waits for its ready file. Each test file gets its own stack and chDB.
+ * temp data dir, and waits for its ready file for as long as the start progresses (waitOnProgress:
+ * a busy machine slows a start down, it does not fail it), up to `timeoutMs` overall. `env` adds to
+ * or overrides the test defaults; a variable given as undefined is left out (the stack's default).
+ * Each test file gets its own stack and chDB.
  */
 export async function spawnStack(
-  options: { dataDir?: string; env?: Record<string, string>; timeoutMs?: number } = {},
+  options: { dataDir?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
 ): Promise<SpawnedStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   const readyFile = join(dataDir, `ready-${Date.now()}.json`);
   const [gateway, core, identity, metrics, recall, copilot, consolePort] = await freePorts(7);
-  const env: Record<string, string> = {
+  const given: Record<string, string | undefined> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '/tmp',
     SVC_DATA_DIR: dataDir,
@@ -62,25 +71,41 @@ export async function spawnStack(
     SVC_LOG_LEVEL: 'warn',
     ...options.env,
   };
+  const env = Object.fromEntries(
+    Object.entries(given).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   let out = '';
+  const transcript: { stream: 'stdout' | 'stderr'; text: string }[] = [];
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  child.stdout?.on('data', (d) => (out += d));
-  child.stderr?.on('data', (d) => (out += d));
+  for (const stream of ['stdout', 'stderr'] as const) {
+    child[stream]?.setEncoding('utf8');
+    child[stream]?.on('data', (text: string) => {
+      out += text;
+      transcript.push({ stream, text });
+    });
+  }
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
-  const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-  while (!existsSync(readyFile)) {
-    if (child.exitCode !== null) throw new Error(`standalone exited with ${child.exitCode}:\n${out}`);
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`standalone not ready in time:\n${out}`);
-    }
-    await new Promise((r) => setTimeout(r, 200));
+  let ready: ReadyInfo;
+  try {
+    ready = await waitOnProgress({
+      what: 'standalone not ready',
+      pid: child.pid,
+      check: () => readReadyFile(readyFile),
+      output: () => out,
+      gone: () =>
+        child.exitCode === null && child.signalCode === null
+          ? undefined
+          : `exited with ${child.exitCode ?? child.signalCode}`,
+      ...(options.timeoutMs ? { ceilingMs: options.timeoutMs } : {}),
+    });
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
   }
-  const ready = JSON.parse(readFileSync(readyFile, 'utf8')) as ReadyInfo;
   const internalSecret = readFileSync(join(dataDir, 'internal-secret'), 'utf8').trim();
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGINT');
@@ -93,13 +118,25 @@ export async function spawnStack(
     ready,
     pid: child.pid,
     dataDir,
+    readyFile,
     internalSecret,
     env,
     output: () => out,
+    transcript: () => transcript,
     stop,
     async dispose() {
       await stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The ready file once written whole (a slow machine can show it created and still empty). */
+function readReadyFile(path: string): ReadyInfo | undefined {
+  if (!existsSync(path)) return undefined;
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as ReadyInfo;
+  } catch {
+    return undefined;
+  }
 }
