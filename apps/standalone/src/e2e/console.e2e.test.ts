@@ -9,8 +9,8 @@ import { adminCall, adminOf, bearer, callRest, connectMcp } from './support';
 
 // The web console in the system's Chromium against the whole stack (`pnpm start` as a process):
 // sign in, step up, create an MCP token and use it from the MCP SDK client, revoke it and see that
-// client refused, and the other pages. Every page is photographed for review under
-// apps/standalone/test-output/console/ (not committed).
+// client refused, and the other pages, at a desktop width (1280 px) and a phone's (390 px). Every
+// page is photographed for review under apps/standalone/test-output/console/ (not committed).
 
 const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const SHOTS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-output', 'console');
@@ -30,7 +30,7 @@ beforeAll(async () => {
   stack = await spawnStack();
   consoleUrl = stack.ready.urls.console;
   browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext({ viewport: DESKTOP });
   page = await context.newPage();
 }, 180_000);
 
@@ -48,6 +48,52 @@ async function shot(name: string, secret: string[] = []) {
   });
 }
 
+const DESKTOP = { width: 1280, height: 900 };
+const PHONE = { width: 390, height: 844 };
+
+/** An element the page must show: every match of `selector` (whose text is `text`, when given). */
+type Shown = [selector: string, text?: string];
+
+/**
+ * What keeps the open page from reading well at its width: the document wider than the window, a
+ * table wider than its box (columns hidden behind a scroll), or an element of `shown` missing or
+ * not on screen (outside the window, or cut off by a scrolling or clipping box around it).
+ */
+async function layoutProblems(shown: Shown[] = []): Promise<string[]> {
+  return page.evaluate((expected) => {
+    const problems: string[] = [];
+    const root = document.documentElement;
+    const width = root.clientWidth;
+    if (root.scrollWidth > width) problems.push(`the page is ${root.scrollWidth} px wide in ${width}`);
+    for (const table of document.querySelectorAll('main table')) {
+      const own = table.getBoundingClientRect().width;
+      const box = table.parentElement!.getBoundingClientRect().width;
+      if (own > box + 0.5)
+        problems.push(`table ${table.id || table.className}: ${Math.round(own)} px in ${box}`);
+    }
+    const onScreen = (el: Element) => {
+      const r = el.getBoundingClientRect();
+      if (!(r.width > 0 && r.height > 0 && r.left >= -0.5 && r.right <= width + 0.5)) return false;
+      for (let box = el.parentElement; box; box = box.parentElement) {
+        if (getComputedStyle(box).overflowX === 'visible') continue;
+        const b = box.getBoundingClientRect();
+        if (r.left < b.left - 0.5 || r.right > b.right + 0.5) return false;
+      }
+      return true;
+    };
+    for (const [selector, text] of expected) {
+      const all = [...document.querySelectorAll(selector)].filter(
+        (el) => text === undefined || el.textContent?.trim() === text,
+      );
+      const what = text === undefined ? selector : `${selector} "${text}"`;
+      if (all.length === 0) problems.push(`${what}: not in the page`);
+      const hidden = all.filter((el) => !onScreen(el)).length;
+      if (hidden > 0) problems.push(`${what}: ${hidden} of ${all.length} not on screen`);
+    }
+    return problems;
+  }, shown);
+}
+
 async function signIn() {
   const login = stack.ready.console_login!;
   await page.goto(`${consoleUrl}/mcp`);
@@ -61,6 +107,8 @@ async function signIn() {
 
 describeInBrowser('web console in Chromium', () => {
   let token = '';
+  /** The error trace the waterfall test opened, for the phone's view of it. */
+  let traceId = '';
 
   it('signs in with the demo login the stack printed', async () => {
     expect(stack.ready.console_login).toEqual({ email: expect.any(String), password: expect.any(String) });
@@ -134,7 +182,7 @@ describeInBrowser('web console in Chromium', () => {
     expect(await first.getAttribute('data-error')).toBe('true');
     await first.locator('a.trace-link').click();
     await page.waitForURL(/\/traces\/[0-9a-f]{32}/);
-    const traceId = new URL(page.url()).pathname.split('/').pop()!;
+    traceId = new URL(page.url()).pathname.split('/').pop()!;
 
     // The DOM against trace.get over REST, read independently with the demo token.
     interface SpanNode {
@@ -242,15 +290,44 @@ describeInBrowser('web console in Chromium', () => {
     };
     const items = trail.items ?? [];
     expect(items.some((e) => e.action === 'trigger' && e.device_id === 'device-from-the-browser')).toBe(true);
-    expect(items.some((e) => e.action === 'view' && e.file_id === fileId)).toBe(true);
+    // The view was made by the console's own tool call: recorded as the console's, not as REST.
+    expect(items.some((e) => e.action === 'view' && e.file_id === fileId && e.via === 'console')).toBe(true);
+    await page.goto(`${consoleUrl}/recall/audit?project=${stack.ready.project_id}`);
+    const viewed = page.locator('#recall-audit tbody tr', { hasText: fileId }).first();
+    expect(await viewed.locator('td[data-label="Action"]').textContent()).toContain('via console');
+    expect(await viewed.locator('td[data-label="Who"]').textContent()).toContain(
+      stack.ready.console_login!.email,
+    );
   });
 
-  it("shows the project's audit trail, verified, with the console's own tool calls in it", async () => {
+  it("shows the project's audit trail, verified, with the console's own tool calls in it, as the console's", async () => {
     await page.goto(`${consoleUrl}/audit?project=${stack.ready.project_id}`);
     expect(await page.locator('#audit-verification').getAttribute('data-verified')).toBe('ok');
     const text = (await page.locator('#audit-records').textContent()) ?? '';
     expect(text).toContain('trace.get');
     expect(text).toContain('log.file_entries');
+    // The console's calls, read independently from identity: transport console, by the signed-in
+    // person with the console's own token; the page names them (email, token name), ids on demand.
+    const { items } = await adminCall<{
+      items: { tool: string; transport: string; user_id: string | null; token_id: string | null }[];
+    }>(adminOf(stack), 'GET', `/internal/v1/audit?project_id=${stack.ready.project_id}&limit=1000`);
+    const traceGets = items.filter((r) => r.tool === 'trace.get' && r.transport === 'console');
+    expect(traceGets.length).toBeGreaterThan(0);
+    expect(new Set(traceGets.map((r) => r.user_id))).toEqual(new Set([stack.ready.user_id]));
+    // The test's own trace.get with the demo token is REST; the console's is the console's.
+    const rows = page.locator('#audit-records tbody tr', { hasText: 'trace.get' });
+    const via = (transport: string) =>
+      rows.filter({ has: page.locator('td[data-label="Via"]', { hasText: new RegExp(`^${transport}$`) }) });
+    expect(await via('rest').count()).toBeGreaterThan(0);
+    const row = via('console').first();
+    const who = row.locator('td[data-label="Who"]');
+    expect(await who.textContent()).toContain(stack.ready.console_login!.email);
+    expect(await who.textContent()).toContain('token “web console”');
+    expect(await who.textContent()).not.toMatch(/usr_|tok_/);
+    expect(await who.locator('.who-user').getAttribute('title')).toBe(stack.ready.user_id);
+    await row.locator('td[data-label="Details"] summary').click();
+    expect(await row.locator('td[data-label="Details"]').textContent()).toContain(stack.ready.user_id!);
+    expect(await row.locator('td[data-label="Details"] pre').textContent()).toContain('"trace_id"');
     await shot('11-audit');
   });
 
@@ -278,7 +355,187 @@ describeInBrowser('web console in Chromium', () => {
     await shot('13-tool-result');
   });
 
-  it('passes axe-core on every page: no serious or critical WCAG 2 A/AA violation', async () => {
+  it('keeps the waterfall readable on a phone (390 px): every bar shown, its width proportional to its span', async () => {
+    await page.setViewportSize(PHONE);
+    try {
+      await page.goto(`${consoleUrl}/traces/${traceId}?project=${stack.ready.project_id}`);
+      expect(await layoutProblems([['#waterfall rect'], ['#waterfall .span-duration']])).toEqual([]);
+      interface SpanNode {
+        span_id: string;
+        duration_ms: number;
+        children: SpanNode[];
+      }
+      const answer = await callRest(
+        stack.ready.urls.gateway,
+        'trace.get',
+        { trace_id: traceId },
+        bearer(stack.ready.token!),
+      );
+      const flatten = (nodes: SpanNode[]): SpanNode[] => nodes.flatMap((n) => [n, ...flatten(n.children)]);
+      const spans = flatten((answer.body as { spans: SpanNode[] }).spans);
+      const bars = await page.locator('#waterfall li.waterfall-row').evaluateAll((lis) =>
+        lis.map((li) => {
+          const bar = li.querySelector('rect')!.getBoundingClientRect();
+          const axis = li.querySelector('.span-timeline')!.getBoundingClientRect();
+          return {
+            id: li.getAttribute('data-span-id')!,
+            left: bar.left,
+            right: bar.right,
+            width: bar.width,
+            height: bar.height,
+            axisLeft: axis.left,
+            axisRight: axis.right,
+          };
+        }),
+      );
+      expect(bars.map((b) => b.id).sort()).toEqual(spans.map((sp) => sp.span_id).sort());
+      const longest = Math.max(...spans.map((sp) => sp.duration_ms));
+      const widest = Math.max(...bars.map((b) => b.width));
+      for (const bar of bars) {
+        const span = spans.find((sp) => sp.span_id === bar.id)!;
+        // On the shared axis, which takes most of the phone's width, and on screen.
+        expect(bar.axisRight - bar.axisLeft).toBeGreaterThan(PHONE.width * 0.75);
+        expect(bar.width).toBeGreaterThanOrEqual(0.9);
+        expect(bar.height).toBeGreaterThan(0);
+        expect(bar.left).toBeGreaterThanOrEqual(bar.axisLeft - 0.5);
+        expect(bar.right).toBeLessThanOrEqual(Math.min(bar.axisRight, PHONE.width) + 0.5);
+        if (span.duration_ms > longest / 50)
+          expect(bar.width / widest).toBeCloseTo(span.duration_ms / longest, 1);
+      }
+      await shot('390-07-trace-waterfall');
+    } finally {
+      await page.setViewportSize(DESKTOP);
+    }
+  });
+
+  it('fits every page at 1280 and 390 px: no page wider than the window, every table column on screen', async () => {
+    const project = stack.ready.project_id;
+    await page.goto(`${consoleUrl}/recall?project=${project}`);
+    const fileHref = await page
+      .locator('#recall-files a', { hasText: 'View entries' })
+      .first()
+      .getAttribute('href');
+    const desktopOnly = (shown: Shown[]) => (page.viewportSize()!.width === DESKTOP.width ? shown : []);
+    const pages: [name: string, path: string, shown: () => Shown[]][] = [
+      [
+        'mcp',
+        '/mcp',
+        () => [['#mcp-tokens td[data-label="Last used"]'], ['#mcp-tokens td[data-label="Status"]']],
+      ],
+      [
+        'traces',
+        '/traces',
+        () => [
+          ['#traces a.trace-link'],
+          ['#traces td[data-label="Status"]'],
+          ['#traces td[data-label="Services"]'],
+        ],
+      ],
+      ['trace', `/traces/${traceId}`, () => [['#waterfall rect']]],
+      [
+        'recall',
+        '/recall',
+        () => [
+          ['#recall-files td[data-label="Size"]'],
+          ['#recall-files td[data-label="Uploaded"]'],
+          ['#recall-files td.actions a'],
+          ['#recall-files td.actions button'],
+          ['#recall-devices td.actions button'],
+          ...desktopOnly([
+            ['#recall-files th', 'Size'],
+            ['#recall-files th', 'Uploaded'],
+            ['#recall-files th', 'Actions'],
+          ]),
+        ],
+      ],
+      [
+        'recall-file',
+        fileHref!.split('?')[0]!,
+        () => [['#file-entries td[data-label="Message"]'], ['#file-entries td[data-label="Other fields"]']],
+      ],
+      [
+        'recall-audit',
+        '/recall/audit',
+        () => [['#recall-audit td[data-label="Who"]'], ['#recall-audit td[data-label="Device / end user"]']],
+      ],
+      [
+        'audit',
+        '/audit',
+        () => [
+          ['#audit-records td[data-label="Who"]'],
+          ['#audit-records td[data-label="Via"]'],
+          ['#audit-records td[data-label="Details"] summary'],
+          ...desktopOnly([['#audit-records th', 'Details']]),
+        ],
+      ],
+      ['tools', '/tools', () => [['table.tool-list td code']]],
+    ];
+    const notFound: string[] = [];
+    const on404 = (res: { status(): number; url(): string }) => {
+      if (res.status() === 404) notFound.push(res.url());
+    };
+    page.on('response', on404);
+    const found: Record<string, string[]> = {};
+    try {
+      for (const size of [DESKTOP, PHONE]) {
+        await page.setViewportSize(size);
+        for (const [name, path, shown] of pages) {
+          await page.goto(`${consoleUrl}${path}?project=${project}`);
+          const problems = await layoutProblems(shown());
+          if (problems.length > 0) found[`${size.width} ${path}`] = problems;
+          await shot(`${size.width}-${name}`);
+        }
+        // An audit record's params and ids, opened.
+        await page.goto(`${consoleUrl}/audit?project=${project}`);
+        await page.locator('#audit-records td[data-label="Details"] summary').first().click();
+        const opened = await layoutProblems([
+          ['#audit-records details[open] pre'],
+          ['#audit-records details[open] dl'],
+        ]);
+        if (opened.length > 0) found[`${size.width} /audit, a record's details`] = opened;
+        // The tool runner's answer.
+        await page.goto(`${consoleUrl}/tools/log.aggregate?project=${project}`);
+        await page
+          .locator('#tool-form')
+          .getByLabel(/group_by/)
+          .selectOption('level');
+        await page.getByRole('button', { name: 'Run log.aggregate' }).click();
+        const answer = await layoutProblems([['pre.tool-result'], ['.copyable pre']]);
+        if (answer.length > 0) found[`${size.width} /tools/log.aggregate, an answer`] = answer;
+        await shot(`${size.width}-tool-result`);
+      }
+    } finally {
+      page.off('response', on404);
+      await page.setViewportSize(DESKTOP);
+    }
+    expect(found).toEqual({});
+    // Every load named its icon, and nothing a page asked for was missing (the favicon was).
+    expect(notFound).toEqual([]);
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    const served = await page.request.get(`${consoleUrl}${icon}`);
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+  });
+
+  it("shows tool descriptions' code spans as code, never as backticks", async () => {
+    // A tool whose published description has code spans, and what they are, from the gateway.
+    const openapi = (await (await fetch(`${stack.ready.urls.gateway}/openapi.json`)).json()) as {
+      paths: Record<string, { post?: { description?: string } }>;
+    };
+    const [path, item] = Object.entries(openapi.paths).find(([, v]) =>
+      /`[^`]+`/.test(v.post?.description ?? ''),
+    )!;
+    const description = item.post!.description!;
+    const spans = [...description.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+    await page.goto(
+      `${consoleUrl}${path.replace('/v1/tools/', '/tools/')}?project=${stack.ready.project_id}`,
+    );
+    const shown = page.locator('#tool-description');
+    expect(await shown.locator('code').allTextContents()).toEqual(spans);
+    expect(await shown.textContent()).toBe(description.replaceAll('`', ''));
+  });
+
+  it('passes axe-core on every page at 1280 and 390 px: no serious or critical WCAG 2 A/AA violation', async () => {
     // A context of its own with the same cookies: axe is injected as a script, which the console's
     // CSP (rightly) refuses in the context the other tests use.
     const audit = await browser.newContext({ bypassCSP: true, storageState: await context.storageState() });
@@ -304,32 +561,35 @@ describeInBrowser('web console in Chromium', () => {
       '/tools/log.aggregate',
     ];
     const found: Record<string, string[]> = {};
-    for (const path of pages) {
-      const url = `${consoleUrl}${path}${path.includes('?') ? '&' : '?'}project=${stack.ready.project_id}`;
-      await checker.goto(url);
-      await checker.addScriptTag({ path: AXE });
-      const violations = await checker.evaluate(async () => {
-        const axe = (
-          window as unknown as {
-            axe: {
-              run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
-            };
-          }
-        ).axe;
-        const result = await axe.run({
-          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+    for (const size of [DESKTOP, PHONE]) {
+      await checker.setViewportSize(size);
+      for (const path of pages) {
+        const url = `${consoleUrl}${path}${path.includes('?') ? '&' : '?'}project=${stack.ready.project_id}`;
+        await checker.goto(url);
+        await checker.addScriptTag({ path: AXE });
+        const violations = await checker.evaluate(async () => {
+          const axe = (
+            window as unknown as {
+              axe: {
+                run(o: unknown): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
+              };
+            }
+          ).axe;
+          const result = await axe.run({
+            runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+          });
+          return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
         });
-        return result.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length }));
-      });
-      const serious = violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}, ${v.nodes})`);
-      // Wide tables scroll in their own box; the page itself never scrolls sideways at 1280 px.
-      const sideways = await checker.evaluate(
-        () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
-      );
-      if (sideways) serious.push('page wider than the window');
-      if (serious.length > 0) found[path] = serious;
+        const serious = violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.impact}, ${v.nodes})`);
+        // The page itself never scrolls sideways, on a desktop or a phone.
+        const sideways = await checker.evaluate(
+          () => document.documentElement.scrollWidth > document.documentElement.clientWidth,
+        );
+        if (sideways) serious.push('page wider than the window');
+        if (serious.length > 0) found[`${size.width} ${path}`] = serious;
+      }
     }
     // The checker itself: an unlabelled input added to the last page is found.
     const planted = await checker.evaluate(async () => {
