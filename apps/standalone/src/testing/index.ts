@@ -3,6 +3,8 @@
 export { type ReadyInfo, type SpawnedStack, spawnStack } from './spawned-stack';
 export {
   CEILING_MS,
+  CONDITION_CEILING_MS,
+  eventually,
   type ProgressWaitOptions,
   STACK_SETUP_TIMEOUT_MS,
   STALL_MS,

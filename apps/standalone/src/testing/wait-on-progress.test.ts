@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { processTreeCpuMs, WaitError, waitOnProgress } from './wait-on-progress';
+import { eventually, processTreeCpuMs, WaitError, waitOnProgress } from './wait-on-progress';
 
 // Real processes: one that works (burns CPU) past the stall window, one that sleeps, one that
 // exits, one that works for ever. The windows are short so the test is quick, and wide enough
@@ -127,5 +127,16 @@ describe('waitOnProgress', () => {
     });
     await expect(wait).rejects.toBeInstanceOf(WaitError);
     await expect(wait).rejects.toThrow(/^spinner: not done after \d+ s, although progressing$/);
+  });
+});
+
+describe('eventually', () => {
+  it('resolves once the condition holds, and names what never came', async () => {
+    let polls = 0;
+    await eventually('third poll', () => ++polls >= 3, { pollMs: 1 });
+    expect(polls).toBe(3);
+    await expect(eventually('never', () => false, { ceilingMs: 200, pollMs: 10 })).rejects.toThrow(
+      /^never: not done after \d+ s$/,
+    );
   });
 });

@@ -18,6 +18,11 @@ export const CEILING_MS = 10 * 60_000;
  */
 export const STACK_SETUP_TIMEOUT_MS = CEILING_MS + 5 * 60_000;
 /**
+ * The ceiling of a wait on a condition with no process of its own to watch (state in the test's
+ * process, an answer over HTTP): far above what a loaded machine needs, below jest's test timeout.
+ */
+export const CONDITION_CEILING_MS = 2 * 60_000;
+/**
  * CPU time that counts as a step forward. An idle process (timers, health probes) uses a few ms a
  * second and must not look busy for ever; a working one, even given 1/10 of a core, uses this much
  * in a few seconds.
@@ -40,6 +45,8 @@ export interface ProgressWaitOptions<T> {
   ceilingMs?: number;
   /** CPU time that counts as a step forward (CPU_STEP_MS). */
   cpuStepMs?: number;
+  /** Between two checks (POLL_MS). */
+  pollMs?: number;
 }
 
 export class WaitError extends Error {
@@ -81,10 +88,30 @@ export async function waitOnProgress<T>(options: ProgressWaitOptions<T>): Promis
     // only the ceiling applies.
     if (cpu !== undefined && now - lastStepAt > stallMs)
       throw fail(`no progress for ${seconds(now - lastStepAt)} (no CPU used, no output)`);
-    if (now - started > ceilingMs)
-      throw fail(`not done after ${seconds(now - started)}, although progressing`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    if (now - started > ceilingMs) {
+      const watched = options.pid !== undefined || options.output !== undefined;
+      throw fail(`not done after ${seconds(now - started)}${watched ? ', although progressing' : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? POLL_MS));
   }
+}
+
+/**
+ * Polls a condition with nothing of its own to watch (state in the test's process, an answer over
+ * HTTP) until it holds, up to CONDITION_CEILING_MS; the error names `what`. Never a bound on how
+ * soon: for "within N ms" claims count events (probes, calls), not milliseconds.
+ */
+export async function eventually(
+  what: string,
+  check: () => boolean | Promise<boolean>,
+  options: { ceilingMs?: number; pollMs?: number } = {},
+): Promise<void> {
+  await waitOnProgress({
+    what,
+    check: async () => ((await check()) ? true : undefined),
+    ceilingMs: options.ceilingMs ?? CONDITION_CEILING_MS,
+    pollMs: options.pollMs ?? 50,
+  });
 }
 
 const canReadProc = () => existsSync('/proc/self/stat');
