@@ -403,6 +403,12 @@ describeInBrowser('web console in Chromium', () => {
           expect(bar.width / widest).toBeCloseTo(span.duration_ms / longest, 1);
       }
       await shot('390-07-trace-waterfall');
+      // Every span opened: its facts and attributes fit the phone too.
+      for (const summary of await page.locator('#waterfall summary').all()) await summary.click();
+      expect(
+        await layoutProblems([['#waterfall .span-details dl'], ['#waterfall .span-attributes']]),
+      ).toEqual([]);
+      await shot('390-07-trace-spans-open');
     } finally {
       await page.setViewportSize(DESKTOP);
     }
