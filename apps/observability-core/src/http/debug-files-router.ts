@@ -88,7 +88,12 @@ export function createDebugFilesRouter(deps: DebugFilesRouterDeps): Router {
         const parsed = uploadQuery.safeParse(req.query);
         if (!parsed.success) {
           throw new UserInputError('Invalid debug file upload parameters.', {
-            details: parsed.error.issues.map((i) => ({ parameter: i.path.join('.'), reason: i.message })),
+            // An unknown key is named itself (zod reports it at the empty path of the whole query).
+            details: parsed.error.issues.flatMap((i) =>
+              i.code === 'unrecognized_keys'
+                ? i.keys.map((key) => ({ parameter: key, reason: 'is not a parameter of this upload' }))
+                : [{ parameter: i.path.join('.'), reason: i.message }],
+            ),
           });
         }
         const q = parsed.data;

@@ -32,18 +32,28 @@ afterAll(async () => {
 });
 
 it('takes traces, logs and metrics of @opentelemetry/sdk-node over OTLP/HTTP protobuf', async () => {
+  // A loaded CI machine can take longer than the exporters' 10 s default to answer; an export that
+  // times out is dropped silently, which read as "the core lost the logs".
+  const timeoutMillis = 120_000;
   const sdk = new NodeSDK({
     serviceName: 'ledger',
     // Compressed, as collectors send by default.
-    traceExporter: new OTLPTraceExporter({ url: `${url}/v1/traces`, headers, compression: 'gzip' as never }),
+    traceExporter: new OTLPTraceExporter({
+      url: `${url}/v1/traces`,
+      headers,
+      compression: 'gzip' as never,
+      timeoutMillis,
+    }),
     logRecordProcessors: [
       new SimpleLogRecordProcessor({
-        exporter: new OTLPProtoLogExporter({ url: `${url}/v1/logs`, headers }),
+        exporter: new OTLPProtoLogExporter({ url: `${url}/v1/logs`, headers, timeoutMillis }),
       }),
-      new SimpleLogRecordProcessor({ exporter: new OTLPJsonLogExporter({ url: `${url}/v1/logs`, headers }) }),
+      new SimpleLogRecordProcessor({
+        exporter: new OTLPJsonLogExporter({ url: `${url}/v1/logs`, headers, timeoutMillis }),
+      }),
     ],
     metricReader: new PeriodicExportingMetricReader({
-      exporter: new OTLPMetricExporter({ url: `${url}/v1/metrics`, headers }),
+      exporter: new OTLPMetricExporter({ url: `${url}/v1/metrics`, headers, timeoutMillis }),
       exportIntervalMillis: 60_000,
     }),
     instrumentations: [],
@@ -90,4 +100,4 @@ it('takes traces, logs and metrics of @opentelemetry/sdk-node over OTLP/HTTP pro
     { p: KEY.projectId },
   );
   expect(rows).toEqual([{ name: 'ledger.postings', value: 3, unit: '{posting}', currency: 'EUR' }]);
-}, 30_000);
+});

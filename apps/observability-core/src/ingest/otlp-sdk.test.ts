@@ -25,6 +25,8 @@ it('takes the spans of @opentelemetry/sdk-node and shows them as one tree', asyn
     traceExporter: new OTLPTraceExporter({
       url: `${url}/v1/traces`,
       headers: { 'x-svc-ingest-key': `${key.keyId}:${key.secret}` },
+      // Past the 10 s default: a loaded CI machine answers slowly, and a timed-out export is dropped silently.
+      timeoutMillis: 120_000,
     }),
     instrumentations: [],
   });

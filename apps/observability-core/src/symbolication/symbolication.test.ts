@@ -468,6 +468,10 @@ describe('symbolication end to end', () => {
     expect((await upload({ kind: 'sourcemap', platform: 'web' }, R1.map)).status).toBe(400);
     expect((await upload({ ...q, name: 'a\u202Eb' }, R1.map)).status).toBe(400);
     expect((await upload(q, '')).status).toBe(400);
+    // An unknown parameter is named in the details, not reported at an empty path.
+    const unknown = await upload({ ...q, '%': '' }, R1.map);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details).toEqual([{ parameter: '%', reason: 'is not a parameter of this upload' }]);
     expect((await upload(q, Buffer.alloc(65 * 1024, 32))).status).toBe(413);
   });
 
