@@ -1,5 +1,6 @@
 import { signIngestBody } from '@svc/observability-core';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 
 // A web page's origin, from identity to the core: the origins an operator gives a key are the ones
 // the core answers CORS for; identity down is a 503 for a key the core has not seen yet.
@@ -10,7 +11,7 @@ let stack: InProcessStack;
 
 beforeAll(async () => {
   stack = await startInProcessStack({ name: 'browser_cors' });
-}, 120_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.close();

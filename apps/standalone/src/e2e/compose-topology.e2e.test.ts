@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { hasPostgresBinaries } from '@svc/postgres/testing';
 import { type ComposeStack, startComposeStack } from '../testing/compose-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, callBoth, callRest, connectMcp, ingestBatch } from './support';
 
 // docker-compose.yml's topology, each service its own process started with its compose command and
@@ -49,12 +50,12 @@ describeWithPostgres(
       gateway = stack.url('http-gateway', 8092);
       boot = await svcJson(['bootstrap', '--token', '--ingest-key', '--email', 'owner@compose.test']);
       mcp = await connectMcp(`${gateway}/mcp`, bearer(boot.token.token));
-    }, 420_000);
+    }, STACK_SETUP_TIMEOUT_MS);
 
     afterAll(async () => {
       await mcp?.close().catch(() => undefined);
       await stack?.dispose();
-    }, 60_000);
+    });
 
     it('bootstraps a fresh stack in one command: org, project, user, token and ingest key', () => {
       expect(boot).toMatchObject({

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AuthProxy, startAuthProxy } from '../testing/auth-proxy';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 
 // The official MCP conformance suite against the gateway of a real stack. It needs Node 22 and
 // sends no Authorization header, so it runs under `npx -p node@22` through a loopback proxy that
@@ -28,7 +29,7 @@ let proxy: AuthProxy;
 beforeAll(async () => {
   stack = await spawnStack({ env: { SVC_DEMO_SIZE: '0.1' } });
   proxy = await startAuthProxy(new URL(stack.ready.urls.gateway), stack.ready.token!);
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await proxy?.close();

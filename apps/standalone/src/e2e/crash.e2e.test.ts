@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type DemoCrash, generateDemoProject } from '@svc/demo-data';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { adminOf, bearer, callBoth, callRest, connectMcp, ingestBatch, newProject } from './support';
 
 // The seven crash query tools through the whole stack (`pnpm start`), over REST and the official
@@ -144,7 +145,7 @@ beforeAll(async () => {
   // Re-sent events (same event_id and time) are one crash each.
   await project.ingest(crashes.slice(0, 10));
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token), 'e2e-crash');
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();

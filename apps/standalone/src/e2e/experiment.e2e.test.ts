@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
   adminOf,
   bearer,
@@ -64,7 +65,7 @@ beforeAll(async () => {
   });
   if (!res.ok) throw new Error(`ingest: ${res.status} ${await res.text()}`);
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token), 'e2e-experiment');
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();

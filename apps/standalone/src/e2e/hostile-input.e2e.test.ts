@@ -12,6 +12,7 @@ import {
   withValueAt,
 } from '../testing/hostile-bodies';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
   type Answer,
   callTool,
@@ -43,7 +44,7 @@ beforeAll(async () => {
   A = await newProject(admin, 'hostile A');
   B = await newProject(admin, 'victim B');
   targetA = { urls: stack.ready.urls, key: A.key, token: A.token };
-}, 300_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.dispose();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findRepositoryRoot } from '@svc/config';
 import { freePorts } from '../testing/free-ports';
+import { CONDITION_CEILING_MS, STACK_SETUP_TIMEOUT_MS, waitOnProgress } from '../testing/wait-on-progress';
 
 // The README's first ten minutes, run as a user runs them: `pnpm start` from the repository root,
 // then `pnpm svc token create` from the same place, then Ctrl-C. Ports are free ones and the data
@@ -19,19 +20,14 @@ let out = '';
 let env: Record<string, string>;
 let gatewayPort = 0;
 
-function waitFor(pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
-  return new Promise((resolve, reject) => {
-    const timer = setInterval(() => {
-      const m = out.match(pattern);
-      if (m) {
-        clearInterval(timer);
-        resolve(m);
-      } else if (stack.exitCode !== null || Date.now() > deadline) {
-        clearInterval(timer);
-        reject(new Error(`no ${pattern} (exit ${stack.exitCode}):\n${out}`));
-      }
-    }, 100);
-    const deadline = Date.now() + timeoutMs;
+/** Waits for `pattern` in the output while the stack's processes progress (waitOnProgress). */
+function waitFor(pattern: RegExp): Promise<RegExpMatchArray> {
+  return waitOnProgress({
+    what: `no ${pattern}`,
+    pid: stack.pid,
+    check: () => out.match(pattern) ?? undefined,
+    output: () => out,
+    gone: () => (stack.exitCode === null ? undefined : `pnpm start exited with ${stack.exitCode}`),
   });
 }
 
@@ -53,7 +49,7 @@ beforeAll(async () => {
   stack = spawn('pnpm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   stack.stdout?.on('data', (d) => (out += d));
   stack.stderr?.on('data', (d) => (out += d));
-}, 30_000);
+});
 
 afterAll(() => {
   if (stack?.exitCode === null && stack.pid) process.kill(-stack.pid, 'SIGKILL');
@@ -63,23 +59,27 @@ afterAll(() => {
 describe('the quick start, from the repository root', () => {
   let projectId = '';
 
-  it('`pnpm start` prints its data dir under the repository root, a project and a token', async () => {
-    const [, id] = await waitFor(/Demo project\s+(\S+)/, 150_000);
-    projectId = id!;
-    await waitFor(/Stop with Ctrl-C/, 5_000);
-    expect(out).toContain(`Data directory  ${join(ROOT, DATA)}`);
-    expect(out).toMatch(/Token \(shown once[^)]*\): svc_pat_/);
-    expect(existsSync(join(ROOT, DATA, 'internal-secret'))).toBe(true);
-    expect(existsSync(join(ROOT, 'apps/standalone', DATA))).toBe(false);
-    expect(out).toContain('"SVC_OBSERVABILITY_ENDPOINT"');
-  }, 160_000);
+  it(
+    '`pnpm start` prints its data dir under the repository root, a project and a token',
+    async () => {
+      const [, id] = await waitFor(/Demo project\s+(\S+)/);
+      projectId = id!;
+      await waitFor(/Stop with Ctrl-C/);
+      expect(out).toContain(`Data directory  ${join(ROOT, DATA)}`);
+      expect(out).toMatch(/Token \(shown once[^)]*\): svc_pat_/);
+      expect(existsSync(join(ROOT, DATA, 'internal-secret'))).toBe(true);
+      expect(existsSync(join(ROOT, 'apps/standalone', DATA))).toBe(false);
+      expect(out).toContain('"SVC_OBSERVABILITY_ENDPOINT"');
+    },
+    STACK_SETUP_TIMEOUT_MS,
+  );
 
   it('`pnpm svc token create` right after finds the same data dir, and its token works', async () => {
     const run = spawnSync('pnpm', ['svc', 'token', 'create', '--project', projectId, '--json'], {
       cwd: ROOT,
       env,
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: CONDITION_CEILING_MS,
     });
     expect(run.stderr).not.toContain('no internal secret');
     expect(run.status).toBe(0);
@@ -93,7 +93,7 @@ describe('the quick start, from the repository root', () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { total: number }).total).toBeGreaterThan(0);
     expect(readFileSync(join(ROOT, DATA, 'internal-secret'), 'utf8').trim().length).toBeGreaterThan(16);
-  }, 70_000);
+  });
 
   it('Ctrl-C stops it cleanly: exit 0, "Stopped", no ELIFECYCLE', async () => {
     const exited = new Promise<number | null>((resolve) => stack.once('exit', (code) => resolve(code)));
@@ -102,5 +102,5 @@ describe('the quick start, from the repository root', () => {
     expect(out).toMatch(/Stopped\. Data kept in /);
     expect(out).not.toContain('ELIFECYCLE');
     expect(code).toBe(0);
-  }, 60_000);
+  });
 });

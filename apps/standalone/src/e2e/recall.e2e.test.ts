@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type DemoRecall, generateDemoRecall } from '@svc/demo-data';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, callBoth, callRest, connectMcp } from './support';
 
 // The recall group on `pnpm start`'s stack: the demo's device log files, read through MCP and REST
@@ -16,7 +17,7 @@ beforeAll(async () => {
   token = stack.ready.token!;
   recall = generateDemoRecall(stack.ready.demo!);
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token));
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, callBoth, callRest, connectMcp, newProject, setOrgCapability, signedPost } from './support';
 
 // Keys a client chose are data, whatever their name, from ingest to the client's answer. Before,
@@ -77,7 +78,7 @@ beforeAll(async () => {
       },
     ],
   });
-}, 120_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();

@@ -1,4 +1,5 @@
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, callRest, postMcpInitialize } from './support';
 
 // Real outages of real services: a service's HTTP server is stopped and restarted on its port.
@@ -27,7 +28,7 @@ beforeAll(async () => {
   await stack.ingest({
     logs: [{ timestamp: Date.now(), level: 'ERROR', message: SECRET_MESSAGE, source: 'backend' }],
   });
-}, 120_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.close();

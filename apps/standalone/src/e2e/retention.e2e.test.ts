@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { reportedRatio } from './expected';
 import {
   adminOf,
@@ -47,7 +48,7 @@ beforeAll(async () => {
   const res = await ingestBatch(stack.ready.urls.core, project.key, { events });
   if (!res.ok) throw new Error(`ingest: ${res.status} ${await res.text()}`);
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token), 'e2e-retention');
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();

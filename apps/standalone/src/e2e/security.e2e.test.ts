@@ -1,5 +1,6 @@
 import { generateToken } from '@svc/auth';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
   adminCall,
   adminOf,
@@ -67,7 +68,7 @@ async function expectUnauthorizedEverywhere(authorization: string | undefined) {
 beforeAll(async () => {
   stack = await spawnStack({ env: { SVC_DEMO_SIZE: '0.2' } });
   tokenA = stack.ready.token!;
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.dispose();

@@ -1,4 +1,5 @@
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, callRest, setOrgCapability } from './support';
 
 // The stack traced by itself (SVC_SELF_TRACE_PROJECT): a tool called through the real gateway,
@@ -32,7 +33,7 @@ beforeAll(async () => {
       source: 'backend',
     })),
   });
-}, 60_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.close();

@@ -1,5 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
   adminOf,
   bearer,
@@ -67,7 +68,7 @@ beforeAll(async () => {
   stack = await spawnStack();
   ({ token, key } = await newProject(adminOf(stack), 'symbols-e2e'));
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token), 'e2e-symbols');
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();
@@ -120,11 +121,10 @@ describe('symbols through the stack', () => {
     });
 
     let got: Record<string, unknown> = {};
-    for (let i = 0; i < 300; i += 1) {
+    await eventually('web_early symbolicated', async () => {
       got = (await rest('crash.get', { event_id: 'web_early' })).body;
-      if ((got.crash as Record<string, unknown> | null)?.symbolicated_frames) break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+      return !!(got.crash as Record<string, unknown> | null)?.symbolicated_frames;
+    });
     const detail = got.crash as Record<string, unknown>;
     expect(detail.symbolicated).toBe(true);
     expect(detail.frames).toEqual(WEB_FRAMES.map((f) => ({ ...f, address: null, module: null })));

@@ -1,6 +1,7 @@
 import { type FaultProxy, startFaultProxy } from '../testing/fault-proxy';
 import { type GatewayProcess, spawnGateway } from '../testing/gateway-process';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { CONDITION_CEILING_MS, eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 
 // Revocation with the gateways' token caches on: two gateway processes share one identity, each
 // behind a proxy that can cut its invalidation channel or partition it. Identity runs short
@@ -30,7 +31,8 @@ async function newToken(): Promise<{ token: string; token_id: string }> {
 
 const revoke = (tokenId: string) => stack.admin(`/internal/v1/admin/tokens/${tokenId}/revoke`, {});
 
-async function until(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<boolean> {
+/** Whether `check` came true within a ceiling far above what a loaded machine needs. */
+async function until(check: () => boolean | Promise<boolean>, ms = CONDITION_CEILING_MS): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (await check()) return true;
@@ -74,7 +76,7 @@ beforeAll(async () => {
       }),
     ),
   );
-}, 120_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await Promise.all((gateways ?? []).map((g) => g.stop()));
@@ -104,7 +106,7 @@ describe('revocation with token caches on two gateway processes', () => {
     const introspections = proxies.reduce((n, p, i) => n + p.introspections() - before[i]!, 0);
     expect(callsBefore).toBe(800);
     expect(introspections).toBeLessThanOrEqual(200 * 2 * 2 + 20);
-  }, 180_000);
+  });
 
   it('stops using the cache when the channel is cut, and stays correct', async () => {
     await bothLive();
@@ -129,7 +131,7 @@ describe('revocation with token caches on two gateway processes', () => {
       proxies[0]!.setMode('pass');
     }
     await bothLive();
-  }, 60_000);
+  });
 
   it('survives an identity restart: no answer while it is down, correct answers and caching after', async () => {
     await bothLive();
@@ -146,7 +148,7 @@ describe('revocation with token caches on two gateway processes', () => {
     for (const g of gateways) expect(await call(g, second.token)).toBe(200);
     await revoke(second.token_id);
     for (const g of gateways) expect(await call(g, second.token)).toBe(401);
-  }, 60_000);
+  });
 
   it('closes a revoked token’s open MCP stream on every gateway', async () => {
     await bothLive();
@@ -189,12 +191,12 @@ describe('revocation with token caches on two gateway processes', () => {
     ]);
     expect(open).toBe(true);
     await revoke(token_id);
-    const closed = await Promise.race([
-      Promise.all(streams).then(() => true),
-      new Promise<boolean>((r) => setTimeout(() => r(false), 5000)),
-    ]);
-    expect(closed).toBe(true);
-  }, 30_000);
+    let closed = false;
+    void Promise.all(streams).then(() => {
+      closed = true;
+    });
+    await eventually('every gateway ended the revoked token’s stream', () => closed);
+  });
 
   it('refuses the token on a gateway that was partitioned when it was revoked', async () => {
     await bothLive();
@@ -219,5 +221,5 @@ describe('revocation with token caches on two gateway processes', () => {
     expect(revokeMs).toBeLessThan(LEASE_MS + 1500);
     expect(await call(gateways[1]!, token)).toBe(401);
     await bothLive();
-  }, 60_000);
+  });
 });

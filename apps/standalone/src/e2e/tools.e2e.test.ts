@@ -4,6 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type DemoLog, generateDemoProject } from '@svc/demo-data';
 import { allTools } from '@svc/tool-catalog';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { counts, page } from './expected';
 import { bearer, callBoth, callRest, connectMcp } from './support';
 
@@ -26,7 +27,7 @@ beforeAll(async () => {
   const demo = stack.ready.demo!;
   logs = generateDemoProject(demo).logs;
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token));
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();

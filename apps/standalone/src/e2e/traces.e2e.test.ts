@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { allTools } from '@svc/tool-catalog';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, callBoth, callRest, connectMcp, ingestBatch, newProject, setOrgCapability } from './support';
 
 // The trace tools through the real gateway, identity and core: hidden until the org has vis_trace
@@ -82,7 +83,7 @@ beforeAll(async () => {
     spans: [{ ...SPANS[0], trace_id: OTHER_TRACE, operation: 'OTHER-PROJECT' }],
   });
   expect(res.status).toBe(200);
-}, 120_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await stack?.close();

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { type DemoProject, generateDemoProject, SLOW_START_RELEASE } from '@svc/demo-data';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, callBoth, callRest, connectMcp, setOrgCapability } from './support';
 
 // The verify group on `pnpm start`'s stack: every claim form of the grammar, and the expectation
@@ -18,7 +19,7 @@ beforeAll(async () => {
   token = stack.ready.token!;
   demo = generateDemoProject(stack.ready.demo!);
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token));
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();
@@ -266,8 +267,10 @@ describe('verify on the standalone stack', () => {
       (await callRest(stack.ready.urls.gateway, 'trace.aggregate', {}, bearer(token))).status;
     /** The gateway learns of the change from identity's invalidation stream: wait for it. */
     const until = async (status: number) => {
-      for (let i = 0; i < 50 && (await traceToolAnswers()) !== status; i++)
-        await new Promise((r) => setTimeout(r, 100));
+      await eventually(
+        `trace.aggregate answers ${status}`,
+        async () => (await traceToolAnswers()) === status,
+      );
       expect(await traceToolAnswers()).toBe(status);
     };
     await setOrgCapability(org, 'vis_trace', false);

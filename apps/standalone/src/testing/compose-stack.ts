@@ -1,8 +1,7 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
 import { createPostgres } from '@svc/postgres';
 import { startThrowawayCluster, type ThrowawayCluster } from '@svc/postgres/testing';
 import {
@@ -20,6 +19,8 @@ import {
   startOrder,
 } from '@svc/self-hosting';
 import { reservePorts } from './free-ports';
+import { RunError, runToEnd } from './run-to-end';
+import { CONDITION_CEILING_MS, waitOnProgress } from './wait-on-progress';
 
 // Test-only: docker-compose.yml's services as separate processes on this machine, each started with
 // its compose command and the environment compose gives its container (the image's ENV, then the
@@ -33,8 +34,8 @@ import { reservePorts } from './free-ports';
 // set up as the postgres image sets itself up, and the core runs on embedded chDB from the
 // repository's own bundle (the image carries no chDB) unless `clickhouse` gives a server.
 
-const run = promisify(execFile);
-const HEALTH_TIMEOUT_MS = 90_000;
+/** One run of a HEALTHCHECK command: it gives up on its own after 3 s; this is for a stuck one. */
+const HEALTH_RUN_CEILING_MS = CONDITION_CEILING_MS;
 
 export interface ComposeStack {
   compose: ComposeProject;
@@ -121,9 +122,8 @@ export async function startComposeStack(clickhouse: ClickHouseChoice): Promise<C
       const s = compose.services[name]!;
       const embedded = name === 'observability-core' && !chServer;
       if (embedded)
-        await run('pnpm', ['--silent', '--filter', '@svc/observability-core', 'run', 'build'], {
+        await runToEnd('pnpm', ['--silent', '--filter', '@svc/observability-core', 'run', 'build'], {
           cwd: REPOSITORY_ROOT,
-          timeout: 120_000,
         });
       roots.set(name, embedded ? REPOSITORY_ROOT : await assembleImage(s, work));
       const env = loopbackEnv(s, containerEnv(s, stages.get(s.buildTarget!)), topology);
@@ -154,18 +154,13 @@ export async function startComposeStack(clickhouse: ClickHouseChoice): Promise<C
     env: (service) => envs.get(service)!,
     svc: async (args) => {
       try {
-        const { stdout, stderr } = await run(join(roots.get('identity')!, 'deploy/bin/svc'), args, {
+        const { stdout, stderr } = await runToEnd(join(roots.get('identity')!, 'deploy/bin/svc'), args, {
           env: { ...processBase(), ...envs.get('identity') },
-          timeout: 60_000,
         });
         return { code: 0, stdout, stderr };
       } catch (err) {
-        const e = err as { code?: number; stdout?: string; stderr?: string };
-        return {
-          code: typeof e.code === 'number' ? e.code : 1,
-          stdout: e.stdout ?? '',
-          stderr: e.stderr ?? '',
-        };
+        if (!(err instanceof RunError)) throw err;
+        return { code: err.code ?? 1, stdout: err.stdout, stderr: err.stderr };
       }
     },
     output: (service) => running.get(service)?.out ?? '',
@@ -207,12 +202,11 @@ async function setUpLikeThePostgresImage(adminUrl: string, postgres: ComposeServ
 /** The image's /app for the service, as the Dockerfile's build stage assembles it. */
 async function assembleImage(service: ComposeService, work: string): Promise<string> {
   const root = join(work, 'images', service.name);
-  await run(
+  await runToEnd(
     process.execPath,
     [join(REPOSITORY_ROOT, 'deploy/assemble-app.mjs'), service.buildTarget!, root],
     {
       cwd: REPOSITORY_ROOT,
-      timeout: 180_000,
     },
   );
   return root;
@@ -232,7 +226,10 @@ function launch(service: ComposeService, root: string, env: Record<string, strin
   return r;
 }
 
-/** The image's HEALTHCHECK command, run until it passes (compose's service_healthy). */
+/**
+ * The image's HEALTHCHECK command, run until it passes (compose's service_healthy), for as long as
+ * the service's process progresses (waitOnProgress).
+ */
 async function waitHealthy(
   service: ComposeService,
   stage: DockerStage,
@@ -246,16 +243,20 @@ async function waitHealthy(
     topology,
   );
   if (command !== 'node') throw new Error(`${service.name}: expected a node health check, got ${command}`);
-  const deadline = Date.now() + HEALTH_TIMEOUT_MS;
-  for (;;) {
-    if (r.child.exitCode !== null) throw new Error(`${service.name} exited with ${r.child.exitCode}`);
-    try {
-      await run(process.execPath, args, { cwd: root, timeout: 10_000 });
-      return;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`${service.name} not healthy within ${HEALTH_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  await waitOnProgress({
+    what: `${service.name} not healthy`,
+    pid: r.child.pid,
+    check: async () => {
+      try {
+        await runToEnd(process.execPath, args, { cwd: root, ceilingMs: HEALTH_RUN_CEILING_MS });
+        return true;
+      } catch {
+        return undefined;
+      }
+    },
+    output: () => r.out,
+    gone: () => (r.child.exitCode === null ? undefined : `exited with ${r.child.exitCode}`),
+  });
 }
 
 async function stop(child: ChildProcess): Promise<void> {

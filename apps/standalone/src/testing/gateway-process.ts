@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { freePorts } from './free-ports';
+import { waitOnProgress } from './wait-on-progress';
 
 // Test-only: the gateway as its own process (its real entry point), pointed at given backends.
 
@@ -35,14 +36,25 @@ export async function spawnGateway(env: {
   child.stdout?.on('data', (d) => (out += d));
   child.stderr?.on('data', (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`gateway exited ${child.exitCode}: ${out}`);
-    try {
-      if ((await fetch(`${url}/healthz`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline) throw new Error(`gateway not up: ${out}`);
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    // Up once /healthz answers, waited for while the process progresses (waitOnProgress).
+    await waitOnProgress({
+      what: 'gateway not up',
+      pid: child.pid,
+      check: async () => {
+        try {
+          return (await fetch(`${url}/healthz`)).ok ? true : undefined;
+        } catch {
+          return undefined;
+        }
+      },
+      output: () => out,
+      gone: () => (child.exitCode === null ? undefined : `exited with ${child.exitCode}`),
+      pollMs: 100,
+    });
+  } catch (err) {
+    child.kill('SIGKILL');
+    throw err;
   }
   return {
     url,
