@@ -10,7 +10,16 @@ export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
 export { usageAdvice } from './guidance';
 export { allowOnly, httpErrorHandler, notFoundHandler } from './http-errors';
 export { mcpOutputSchema, toolJsonSchema } from './json-schema';
-export { createMcpServer, type McpServerOptions, toMcpTool, toMcpToolError } from './mcp-binding';
+export {
+  createMcpServer,
+  LEGACY_PROTOCOL_VERSIONS,
+  type McpEra,
+  type McpServerOptions,
+  MODERN_PROTOCOL_VERSIONS,
+  TOOL_LIST_CACHE_HINT,
+  toMcpTool,
+  toMcpToolError,
+} from './mcp-binding';
 export { buildOpenApiDocument, type OpenApiOptions, SERVICE_INFO } from './openapi';
 export { ToolRegistry } from './registry';
 export { createRestRouter, REST_TOOL_PATH, type RestBindingOptions } from './rest-binding';

@@ -1,26 +1,61 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { createMcpServer } from './mcp-binding';
-import { makeExecutor, principal } from './testing/fixtures';
+import { Client } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
+import { createMcpServer, type McpEra, TOOL_LIST_CACHE_HINT } from './mcp-binding';
+import { echoTool, makeExecutor, principal } from './testing/fixtures';
 
-async function connect() {
+// The binding served as the SDK serves a connection (serveStdio over an in-memory pair): the era
+// is the client's choice, `auto` negotiates 2026-07-28, `legacy` opens with initialize.
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+function serve(toolMeta?: Parameters<typeof createMcpServer>[0]['toolMeta']) {
   const { executor, audit } = makeExecutor();
-  const server = createMcpServer({
-    executor,
-    principal: () => principal(),
-    transport: 'mcp',
-    serverInfo: { name: 'test', version: '0.0.0' },
-    newRequestId: () => 'req-mcp',
-  });
+  const eras: McpEra[] = [];
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'c', version: '0' });
-  await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
-  return { client, audit };
+  const handle = serveStdio(
+    (ctx) => {
+      eras.push(ctx.era);
+      return createMcpServer({
+        executor,
+        principal: () => principal(),
+        transport: 'mcp',
+        serverInfo: { name: 'test', version: '0.0.0' },
+        newRequestId: () => 'req-mcp',
+        era: ctx.era,
+        ...(toolMeta ? { toolMeta } : {}),
+      });
+    },
+    { transport: serverSide },
+  );
+  return { clientSide, handle, audit, eras };
 }
 
-describe('MCP binding', () => {
+async function connect(era: McpEra) {
+  const served = serve();
+  const client = new Client(
+    { name: 'c', version: '0' },
+    { versionNegotiation: { mode: era === 'modern' ? 'auto' : 'legacy' } },
+  );
+  await client.connect(served.clientSide);
+  return { client, ...served };
+}
+
+describe.each(['modern', 'legacy'] as const)('MCP binding, %s era', (era) => {
+  it('is served in the era the client chose', async () => {
+    const { client, eras, handle } = await connect(era);
+    expect(client.getNegotiatedProtocolVersion()).toBe(era === 'modern' ? '2026-07-28' : '2025-11-25');
+    expect(eras.at(-1)).toBe(era);
+    await handle.close();
+  });
+
   it('lists visible tools with input and output schemas and read-only annotations', async () => {
-    const { client } = await connect();
+    const { client, handle } = await connect(era);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name)).toEqual(['demo.echo']);
     const echo = tools[0]!;
@@ -31,23 +66,26 @@ describe('MCP binding', () => {
     });
     expect(echo.outputSchema).toMatchObject({ type: 'object' });
     expect(echo.title).toBe('Echo');
+    expect(echo._meta).toBeUndefined();
     expect(echo.annotations).toEqual({
       readOnlyHint: true,
       destructiveHint: false,
       idempotentHint: true,
       openWorldHint: false,
     });
+    await handle.close();
   });
 
   it('writes its instructions from the tools this caller can see', async () => {
-    const { client } = await connect();
+    const { client, handle } = await connect(era);
     const instructions = client.getInstructions() ?? '';
     expect(instructions).toContain('Start with the overview tools (demo.echo)');
     expect(instructions).not.toContain('demo.traced');
+    await handle.close();
   });
 
   it('returns structuredContent and the same JSON as text', async () => {
-    const { client, audit } = await connect();
+    const { client, audit, handle } = await connect(era);
     const result = await client.callTool({ name: 'demo.echo', arguments: { word: 'hey' } });
     expect(result.structuredContent).toEqual({
       items: [{ word: 'hey', project: 'prj_a' }],
@@ -56,24 +94,154 @@ describe('MCP binding', () => {
     });
     expect(JSON.parse((result.content as { text: string }[])[0]!.text)).toEqual(result.structuredContent);
     expect(audit.entries[0]).toMatchObject({ transport: 'mcp', status: 'ok' });
+    await handle.close();
   });
 
   it('answers an unknown or hidden tool with JSON-RPC -32602', async () => {
-    const { client } = await connect();
+    const { client, handle } = await connect(era);
     await expect(client.callTool({ name: 'demo.nope', arguments: {} })).rejects.toMatchObject({
       code: -32602,
     });
     await expect(client.callTool({ name: 'demo.traced', arguments: {} })).rejects.toMatchObject({
       code: -32602,
     });
+    await handle.close();
   });
 
   it('answers invalid input with an isError result naming the issue', async () => {
-    const { client } = await connect();
+    const { client, handle } = await connect(era);
     const result = await client.callTool({ name: 'demo.echo', arguments: { word: 'x', project_id: 'p' } });
     expect(result.isError).toBe(true);
     const body = JSON.parse((result.content as { text: string }[])[0]!.text);
     expect(body.error).toBe('invalid_input');
     expect(JSON.stringify(body.details)).toContain('project_id');
+    await handle.close();
+  });
+});
+
+describe('MCP binding, what only one era has', () => {
+  it('gives modern clients a private, one-minute cache hint on tools/list; legacy ones none', async () => {
+    const modern = await connect('modern');
+    const listed = (await modern.client.listTools()) as Record<string, unknown>;
+    expect({ ttlMs: listed.ttlMs, cacheScope: listed.cacheScope }).toEqual(TOOL_LIST_CACHE_HINT);
+    await modern.handle.close();
+    const legacy = await connect('legacy');
+    const plain = (await legacy.client.listTools()) as Record<string, unknown>;
+    expect(plain.ttlMs).toBeUndefined();
+    await legacy.handle.close();
+  });
+
+  it('declares logging (deprecated from 2026-07-28) to legacy clients only', async () => {
+    const modern = await connect('modern');
+    expect(modern.client.getServerCapabilities()).toEqual({ tools: { listChanged: true } });
+    await modern.handle.close();
+    const legacy = await connect('legacy');
+    expect(legacy.client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
+    await legacy.handle.close();
+  });
+
+  it('adds the `_meta` an extension gives a tool definition', async () => {
+    const served = serve((tool) =>
+      tool.name === echoTool.name ? { 'ui/resourceUri': 'ui://echo' } : undefined,
+    );
+    const client = new Client({ name: 'c', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(served.clientSide);
+    const { tools } = await client.listTools();
+    expect(tools[0]!._meta).toEqual({ 'ui/resourceUri': 'ui://echo' });
+    await served.handle.close();
+  });
+});
+
+describe('MCP binding, a client of SDK 1.x (2025-11-25, the clients deployed today)', () => {
+  it('initializes, lists and calls in the legacy era', async () => {
+    const served = serve();
+    const client = new V1Client({ name: 'v1', version: '0' });
+    // The transport interface is the same shape in both SDK majors.
+    await client.connect(served.clientSide as never);
+    expect(client.getServerVersion()).toEqual({ name: 'test', version: '0.0.0' });
+    expect(served.eras).toEqual(['legacy']);
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['demo.echo']);
+    const result = await client.callTool({ name: 'demo.echo', arguments: { word: 'v1' } });
+    expect(result.structuredContent).toMatchObject({ items: [{ word: 'v1', project: 'prj_a' }] });
+    expect(served.audit.entries[0]).toMatchObject({ transport: 'mcp', status: 'ok', tool: 'demo.echo' });
+    await expect(client.callTool({ name: 'demo.nope', arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+    });
+    await client.setLoggingLevel('info');
+    await served.handle.close();
+  });
+});
+
+/** Raw JSON-RPC over the in-memory pair: what a client that validates nothing itself can send. */
+async function rawExchange(messages: JSONRPCMessage[]): Promise<Map<unknown, Record<string, unknown>>> {
+  const served = serve();
+  const answers = new Map<unknown, Record<string, unknown>>();
+  const expected = messages.filter((m) => 'id' in m).length;
+  const done = new Promise<void>((resolve) => {
+    served.clientSide.onmessage = (message) => {
+      const m = message as Record<string, unknown>;
+      if ('id' in m) answers.set(m.id, m);
+      if (answers.size === expected) resolve();
+    };
+  });
+  await served.clientSide.start();
+  for (const m of messages) await served.clientSide.send(m);
+  await done;
+  await served.handle.close();
+  return answers;
+}
+
+describe.each(['modern', 'legacy'] as const)('tools/call arguments as sent, %s era', (era) => {
+  const opening: JSONRPCMessage[] =
+    era === 'modern'
+      ? []
+      : [
+          {
+            jsonrpc: '2.0',
+            id: 'init',
+            method: 'initialize',
+            params: {
+              protocolVersion: '2025-11-25',
+              capabilities: {},
+              clientInfo: { name: 'raw', version: '0' },
+            },
+          },
+          { jsonrpc: '2.0', method: 'notifications/initialized' },
+        ];
+  const call = (id: number, args: unknown): JSONRPCMessage => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'demo.echo',
+      arguments: args,
+      ...(era === 'modern' ? { _meta: MODERN_META } : {}),
+    } as never,
+  });
+
+  it.each([
+    ['null', null, 'must be a JSON object, got null'],
+    ['an array', ['hey'], 'must be a JSON object, got an array'],
+    ['a string', 'word=hey', 'must be a JSON object, got the string "word=hey"'],
+  ])('arguments %s: the executor words the refusal, not the SDK', async (_label, args, message) => {
+    const answers = await rawExchange([...opening, call(1, args)]);
+    const result = answers.get(1)!.result as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]!.text)).toEqual({
+      error: 'invalid_input',
+      message: `Invalid input for demo.echo: ${message}.`,
+      details: [{ path: '', message }],
+    });
+  });
+
+  it('a `__proto__` key reaches the executor, which refuses it as REST does', async () => {
+    const args = JSON.parse('{"word":"hey","__proto__":{"polluted":true}}') as unknown;
+    const answers = await rawExchange([...opening, call(2, args)]);
+    const result = answers.get(2)!.result as { isError: boolean; content: { text: string }[] };
+    expect(result.isError).toBe(true);
+    expect(JSON.parse(result.content[0]!.text).details).toEqual([
+      { path: '__proto__', message: 'is a reserved key and not accepted' },
+    ]);
   });
 });

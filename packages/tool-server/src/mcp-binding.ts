@@ -1,25 +1,39 @@
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
+  type CacheHint,
   type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
+  type JSONRPCRequest,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ServerCapabilities,
+  type ServerContext,
   type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/server';
 import { type AnyTool, asServiceError, NotFoundError, type Principal, type Transport } from '@svc/tool-kit';
-import { z } from 'zod';
 import type { ToolExecutor } from './executor';
-
-/** tools/call as sent: `arguments` is left to the tool's own input schema. */
-const callToolRequest = z.object({
-  method: z.literal('tools/call'),
-  params: z.looseObject({ name: z.string(), arguments: z.unknown().optional() }),
-});
-type CallExtra = Parameters<Parameters<Server['setRequestHandler']>[1]>[1];
-
 import { usageAdvice } from './guidance';
 import { mcpOutputSchema, toolJsonSchema } from './json-schema';
+
+/**
+ * The two protocol eras one MCP endpoint serves. `modern`: revision 2026-07-28, no session, the
+ * client's version, identity and capabilities in every request's `_meta`. `legacy`: the 2025
+ * revisions, opened by `initialize`, with a session over HTTP.
+ */
+export type McpEra = 'modern' | 'legacy';
+
+export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+/** Kept for the clients deployed before 2026-07-28 (docs/decisions.md: how long). */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
+
+/**
+ * How long a modern client may reuse a tools/list (and server/discover) answer. The list is the
+ * caller's own (cacheScope private): it depends on the token's project and org, the org's
+ * capability switches and the backends deployed and healthy right now. A minute bounds how stale
+ * a cached list gets when nothing told the client (no listen stream): a capability switched on
+ * shows its tools within a minute; a tool that went away meanwhile is refused when called, as
+ * every call is checked against the caller's list again.
+ */
+export const TOOL_LIST_CACHE_HINT: CacheHint = { ttlMs: 60_000, cacheScope: 'private' };
 
 export interface McpServerOptions {
   executor: ToolExecutor;
@@ -28,10 +42,17 @@ export interface McpServerOptions {
   transport: Extract<Transport, 'mcp' | 'stdio'>;
   serverInfo: { name: string; version: string };
   newRequestId: () => string;
+  /** The era this instance serves (a serving entry asks for one instance per era it meets). */
+  era: McpEra;
+  /**
+   * `_meta` of a tool's definition in tools/list, when the tool has any: where extensions that
+   * annotate tools (MCP Apps views) add theirs. Absent: no `_meta`.
+   */
+  toolMeta?: (tool: AnyTool) => Record<string, unknown> | undefined;
 }
 
 /** A tool as tools/list carries it (the output schema as an envelope: see json-schema.ts). */
-export function toMcpTool(tool: AnyTool): Tool {
+export function toMcpTool(tool: AnyTool, meta?: Record<string, unknown>): Tool {
   // The title is the tool's own `title`; repeating it inside the annotations would only cost bytes.
   const { title: _title, ...annotations } = tool.annotations;
   return {
@@ -41,66 +62,107 @@ export function toMcpTool(tool: AnyTool): Tool {
     inputSchema: toolJsonSchema(tool.input, 'input') as Tool['inputSchema'],
     outputSchema: mcpOutputSchema(tool.output) as Tool['outputSchema'],
     annotations,
+    ...(meta ? { _meta: meta } : {}),
   };
 }
 
 /**
  * The single mapping from the error hierarchy to MCP: an unknown (or hidden) tool is a JSON-RPC
  * -32602 error, like the SDK's own; everything else is a tool result with isError, so the model
- * can read what went wrong (MCP 2025-11-25).
+ * can read what went wrong (the same in both eras).
  */
 export function toMcpToolError(err: unknown, toolName: string): CallToolResult {
   const e = asServiceError(err);
-  if (e instanceof NotFoundError) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${toolName}`);
+  if (e instanceof NotFoundError)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${toolName}`);
   const body: Record<string, unknown> = { error: e.code, message: e.message };
   if (e.details !== undefined) body.details = e.details;
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 
+/** The caller's trace: the HTTP `traceparent` header, else the one a request carries in `_meta`. */
+function traceparentOf(ctx: ServerContext): string | undefined {
+  const header = ctx.http?.req?.headers.get('traceparent');
+  if (header) return header;
+  const meta = ctx.mcpReq._meta as Record<string, unknown> | undefined;
+  return typeof meta?.traceparent === 'string' ? meta.traceparent : undefined;
+}
+
+type RawHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<CallToolResult>;
+
 /**
- * A low-level MCP server over the executor; one per MCP session (or per request when stateless).
- * Its instructions are written from the tools this caller can see when the server is made.
+ * Serves tools/call with `arguments` exactly as sent. The SDK's own tools/call path parses the
+ * request through its schema first: `arguments` of the wrong kind (null, an array, a string) get
+ * an error whose message is a dump of schema issues, and an object rebuilt by the parse loses a
+ * `__proto__` key that REST refuses. Here the executor sees what the client sent, so MCP and REST
+ * validate it with the same rules and the same messages (results are built, and checked against
+ * the tool's output schema, by the executor). The handler is registered the ordinary way first
+ * (capability check, spec-method bookkeeping), then its parsing wrapper is replaced; a test fails
+ * if an SDK update moves what is replaced (mcp-binding.test.ts, arguments of the wrong kind).
+ */
+function serveToolCallsAsSent(server: Server, handler: RawHandler): void {
+  server.setRequestHandler('tools/call', () => {
+    throw new ProtocolError(ProtocolErrorCode.InternalError, 'tools/call is served as sent');
+  });
+  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
+  if (!(handlers instanceof Map) || !handlers.has('tools/call')) {
+    throw new Error('The MCP SDK no longer keeps request handlers where tools/call is served as sent.');
+  }
+  handlers.set('tools/call', handler);
+}
+
+/**
+ * A low-level MCP server over the executor: one per request (modern), per session (legacy over
+ * HTTP) or per connection (stdio). The SDK is the protocol and transport layer; listing,
+ * validation, the call, the output check and the audit are the executor's, the one pipeline of
+ * every binding. Its instructions are written from the tools this caller can see.
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const { executor } = options;
+  const listed = (tool: AnyTool) => toMcpTool(tool, options.toolMeta?.(tool));
+  // Logging is deprecated from 2026-07-28 on and nothing is ever logged to clients; only the
+  // legacy era still declares it (logging/setLevel answered, as 2025 clients expect).
+  const capabilities: ServerCapabilities = {
+    tools: { listChanged: true },
+    ...(options.era === 'legacy' ? { logging: {} } : {}),
+  };
   const server = new Server(options.serverInfo, {
-    capabilities: { tools: { listChanged: true }, logging: {} },
+    capabilities,
     instructions: usageAdvice(executor.visibleTools(options.principal())),
+    supportedProtocolVersions: [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS],
+    cacheHints: { 'tools/list': TOOL_LIST_CACHE_HINT, 'server/discover': TOOL_LIST_CACHE_HINT },
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: executor.visibleTools(options.principal()).map(toMcpTool),
+  server.setRequestHandler('tools/list', async () => ({
+    tools: executor.visibleTools(options.principal()).map(listed),
   }));
 
-  const callTool = async (
-    request: z.output<typeof callToolRequest>,
-    extra: CallExtra,
-  ): Promise<CallToolResult> => {
-    const name = request.params.name;
-    const traceparent = extra.requestInfo?.headers?.traceparent;
+  serveToolCallsAsSent(server, async (request, ctx) => {
+    const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
+    if (typeof params.name !== 'string') {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        'tools/call needs params.name, the tool name.',
+      );
+    }
+    const name = params.name;
+    const traceparent = traceparentOf(ctx);
     try {
       const answer = await executor.execute({
         principal: options.principal(),
         tool: name,
-        args: request.params.arguments,
+        args: params.arguments,
         transport: options.transport,
         requestId: options.newRequestId(),
-        ...(typeof traceparent === 'string' ? { traceparent } : {}),
-        signal: extra.signal,
+        ...(traceparent ? { traceparent } : {}),
+        signal: ctx.mcpReq.signal,
       });
       // From an answer worker, the text is the JSON it made and only the object is parsed here.
       return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.value };
     } catch (err) {
       return toMcpToolError(err, name);
     }
-  };
-  // Registered on the protocol itself, past the SDK's own tools/call wrapper: that wrapper answers
-  // `arguments` of the wrong kind (null, an array, a string) with an InvalidParams error whose
-  // message is a dump of its zod issues, and rebuilds `arguments` through zod, which silently drops
-  // a `__proto__` key REST refuses. Here `arguments` reaches the executor exactly as sent, so MCP and
-  // REST validate it with the same rules and the same messages; results are built (and checked
-  // against the tool's output schema) by the executor.
-  Protocol.prototype.setRequestHandler.call(server, callToolRequest, callTool as never);
+  });
 
   return server;
 }
