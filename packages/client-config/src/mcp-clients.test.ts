@@ -9,7 +9,7 @@ import {
 const endpoint = { mcpUrl: 'https://mcp.example.com/mcp', token: 'svc_pat_abc' };
 
 describe('MCP client configurations', () => {
-  it('gives StreamableHTTP clients the URL and the bearer header (SPEC: type http, url, Authorization)', () => {
+  it('gives StreamableHTTP clients the URL and the bearer header (type http, url, Authorization)', () => {
     expect(JSON.parse(mcpServersJson(endpoint))).toEqual({
       mcpServers: {
         observability: {

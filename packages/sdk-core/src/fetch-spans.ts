@@ -23,7 +23,7 @@ function urlOf(input: Parameters<Fetch>[0], base: string | undefined): URL | und
 /**
  * `original` with a client span around every request, a child of the active span, and
  * `traceparent` pointing at it where `rules.propagate` allows, so the service called continues the
- * trace (SPEC 2.5 rule 5). Requests to the SDK's own ingest endpoint are left alone. A 5xx answer
+ * trace (outgoing requests carry the context). Requests to the SDK's own ingest endpoint are left alone. A 5xx answer
  * or a network error marks the span as an error; the caller sees fetch exactly as before.
  */
 export function tracedFetch(original: Fetch, tracer: Tracer, rules: FetchTracingRules): Fetch {

@@ -1,4 +1,4 @@
-// Consistent head sampling (SPEC rule 6): the decision is a function of the trace id alone, the
+// Consistent head sampling: the decision is a function of the trace id alone, the
 // same in every SDK, so each service keeps or drops a whole trace. The rule and its vectors are
 // shared with the Web and Go SDKs (fixtures/sampling.json). No Node APIs: this file runs in browsers.
 
@@ -23,7 +23,7 @@ export function fnv1a32(text: string): number {
 
 /**
  * A sampling rate as the option takes it: a number in [0, 1]; 0 or absent means every trace is
- * kept (SPEC rule 8). Anything else is a configuration error, reported at once.
+ * kept. Anything else is a configuration error, reported at once.
  */
 export function checkSampleRate(rate: number | undefined): number {
   if (rate === undefined) return 0;
@@ -37,7 +37,7 @@ export function checkSampleRate(rate: number | undefined): number {
 /**
  * Whether a trace is kept at `rate`: always for 0, absent or >= 1, else iff
  * fnv1a32(trace id as 32 lowercase hex) / 2^32 < rate. A span that ends with status error is
- * reported even when its trace is not kept (SPEC rule 7): that is the exporter's rule, not this one.
+ * reported even when its trace is not kept (errors are never sampled away): that is the exporter's rule, not this one.
  */
 export function isSampled(traceId: string, rate: number | undefined): boolean {
   if (rate === undefined || rate === 0 || rate >= 1) return true;

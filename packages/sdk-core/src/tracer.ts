@@ -156,7 +156,7 @@ class LiveSpan implements Span {
 /**
  * Spans for one service. A trace is kept or dropped by its id alone (isSampled, the same in every
  * service), and a span that ends with status error is reported even when its trace was dropped
- * (SPEC rule 7); the core then weighs it 1.
+ * (errors are never sampled away); the core then weighs it 1.
  */
 export function createTracerIn(runtime: TracerRuntime, options: TracerOptions): Tracer {
   const sampleRate = checkSampleRate(options.sampleRate);

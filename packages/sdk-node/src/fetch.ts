@@ -3,7 +3,7 @@ import { type Tracer, tracedFetch } from '@svc/sdk-core';
 /**
  * Wraps `globalThis.fetch` (undici): every outbound request gets a client span, a child of the
  * active span, and carries `traceparent` pointing at it, so the service it calls continues the
- * trace (SPEC 2.5 rule 5). Requests to the SDK's own ingest endpoint are left alone. A 5xx answer
+ * trace (outgoing requests carry the context). Requests to the SDK's own ingest endpoint are left alone. A 5xx answer
  * or a network error marks the span as an error; the app sees fetch exactly as before. Returns
  * the function that puts the original back.
  */

@@ -10,12 +10,12 @@ const specNames = new Map<string, string>(
 );
 
 describe('tool catalog', () => {
-  it('SPEC.md lists 36 tools: 28 base, 3 trace, 3 recall, 2 verifier', () => {
+  it('lists 36 tools: 28 base, 3 trace, 3 recall, 2 verifier', () => {
     expect(specNames.size).toBe(36);
     expect(SPEC_TOOL_NAMES.base).toHaveLength(28);
   });
 
-  it('has unique names, all of them SPEC.md names, none of the forbidden ones', () => {
+  it('has unique names, all of them documented names, none of the forbidden ones', () => {
     expect(() => new ToolRegistry(allTools)).not.toThrow();
     for (const tool of allTools) {
       expect(specNames.has(tool.name)).toBe(true);
@@ -40,7 +40,7 @@ describe('tool catalog', () => {
   });
 
   describe.each(allTools.map((t) => [t.name, t] as const))('%s', (_name, tool) => {
-    it('carries the capability SPEC.md gives it', () => {
+    it('carries its documented capability', () => {
       expect(tool.capability).toBe(specNames.get(tool.name));
     });
 

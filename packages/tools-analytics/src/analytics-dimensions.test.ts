@@ -1,6 +1,6 @@
 import { analyticsDimensions, DIMENSIONS } from './analytics-dimensions';
 
-// The contract of analytics.dimensions (SPEC.md section 4, DESIGN.md section 7).
+// The contract of analytics.dimensions (its documented inputs and output).
 describe('analytics.dimensions', () => {
   it('defaults to 30 days and takes nothing but days', () => {
     expect(analyticsDimensions.input.parse({})).toEqual({ days: 30 });

@@ -1,6 +1,6 @@
 import { analyticsFunnel } from './analytics-funnel';
 
-// The input contract of analytics.funnel (SPEC.md sections 4 and 8).
+// The input contract of analytics.funnel (its documented inputs and bounds).
 describe('analytics.funnel input', () => {
   const parse = (input: unknown) => analyticsFunnel.input.safeParse(input);
 

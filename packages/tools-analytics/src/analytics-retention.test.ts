@@ -1,10 +1,10 @@
 import { analyticsCohorts } from './analytics-cohorts';
 import { analyticsRetention } from './analytics-retention';
 
-// The input contract of analytics.retention and analytics.cohorts (SPEC.md section 4 defaults,
+// The input contract of analytics.retention and analytics.cohorts (the documented defaults,
 // max_day 0..90 as documented in retention-schemas.ts).
 describe('retention and cohorts inputs', () => {
-  it('apply the SPEC.md defaults', () => {
+  it('apply the documented defaults', () => {
     expect(analyticsRetention.input.parse({})).toEqual({ days: 30, max_day: 7 });
     expect(analyticsCohorts.input.parse({})).toEqual({ days: 30, max_day: 7, granularity: 'day' });
   });

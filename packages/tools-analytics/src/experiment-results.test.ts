@@ -1,6 +1,6 @@
 import { experimentResults } from './experiment-results';
 
-// The input and output contract of experiment.results (SPEC.md section 4, DESIGN.md section 7).
+// The input and output contract of experiment.results (its documented inputs and statistics).
 describe('experiment.results contract', () => {
   it('requires experiment_key; days defaults to 14; baseline optional', () => {
     expect(experimentResults.input.safeParse({}).success).toBe(false);

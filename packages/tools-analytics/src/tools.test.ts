@@ -2,9 +2,9 @@ import { feedbackSearch } from './feedback-search';
 import { trackRecent } from './track-recent';
 import { trackStats } from './track-stats';
 
-// The input contract of the tracking and feedback tools (SPEC.md section 4 defaults).
+// The input contract of the tracking and feedback tools (the documented defaults).
 describe('tracking and feedback tool inputs', () => {
-  it('applies the SPEC.md defaults', () => {
+  it('applies the documented defaults', () => {
     expect(trackRecent.input.parse({}).limit).toBe(20);
     expect(feedbackSearch.input.parse({}).limit).toBe(20);
     expect(trackStats.input.parse({}).days).toBe(14);

@@ -17,7 +17,7 @@ function refusal(input: Record<string, unknown>): string {
   throw new Error(`accepted ${JSON.stringify(input)}`);
 }
 
-// The input contract of the performance tools (SPEC.md section 4 defaults, docs/semantics.md ranges).
+// The input contract of the performance tools (the documented defaults, docs/semantics.md ranges).
 describe('apm tool inputs', () => {
   it('apm.stats: days defaults to 14 and stays within 1..365; nothing else is accepted', () => {
     expect(apmStats.input.parse({}).days).toBe(14);

@@ -8,9 +8,9 @@ import { crashRecurrence } from './crash-recurrence';
 import { crashStats } from './crash-stats';
 import { crashTools } from './toolset';
 
-// The input contract of the crash query tools as callers see it (SPEC.md section 4).
+// The input contract of the crash query tools as callers see it (the documented defaults and required fields).
 describe('crash tool inputs', () => {
-  it('applies the SPEC.md defaults', () => {
+  it('applies the documented defaults', () => {
     expect(crashRecent.input.parse({}).limit).toBe(20);
     expect(crashBySignature.input.parse({ signature: '0123456789abcdef' }).limit).toBe(50);
     expect(crashByUser.input.parse({ user_id: 'u' }).limit).toBe(50);
@@ -18,7 +18,7 @@ describe('crash tool inputs', () => {
     expect(crashStats.input.parse({})).toEqual({ days: 14 });
   });
 
-  it('requires what SPEC.md marks (R)', () => {
+  it('requires the required fields', () => {
     expect(crashGet.input.safeParse({}).success).toBe(false);
     expect(crashGet.input.safeParse({ event_id: '  ' }).success).toBe(false);
     expect(crashBySignature.input.safeParse({}).success).toBe(false);
@@ -85,7 +85,7 @@ describe('crash tool inputs', () => {
     }
   });
 
-  it('lists the seven query tools in SPEC.md order', () => {
+  it('lists the seven query tools in catalog order', () => {
     expect(crashTools.map((t) => t.name).slice(0, 7)).toEqual([
       'crash.recent',
       'crash.get',

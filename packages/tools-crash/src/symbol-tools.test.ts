@@ -1,7 +1,7 @@
 import { crashSymbolicate } from './crash-symbolicate';
 import { symbolList } from './symbol-list';
 
-// The input contract of symbol.list and crash.symbolicate, as SPEC.md gives it.
+// The input contract of symbol.list and crash.symbolicate, as docs/tools.md gives it.
 describe('symbol tool inputs', () => {
   it('symbol.list: platform is optional and only ios, android or web', () => {
     expect(symbolList.input.parse({})).toEqual({});

@@ -5,9 +5,9 @@ import { logByUser } from './log-by-user';
 import { logRecent } from './log-recent';
 import { logSearch } from './log-search';
 
-// The input contract of each log tool, as callers see it (SPEC.md section 4 defaults).
+// The input contract of each log tool, as callers see it (the documented defaults).
 describe('log tool inputs', () => {
-  it('applies the SPEC.md default limits', () => {
+  it('applies the documented default limits', () => {
     expect(logSearch.input.parse({ search: 'x' }).limit).toBe(20);
     expect(logRecent.input.parse({}).limit).toBe(20);
     expect(logByUser.input.parse({ user_id: 'u' }).limit).toBe(50);
@@ -15,7 +15,7 @@ describe('log tool inputs', () => {
     expect(logAggregate.input.parse({ group_by: 'level' }).limit).toBe(500);
   });
 
-  it('requires what SPEC.md marks (R)', () => {
+  it('requires the required fields', () => {
     expect(logSearch.input.safeParse({}).success).toBe(false);
     expect(logSearch.input.safeParse({ search: '   ' }).success).toBe(false);
     expect(logByUser.input.safeParse({}).success).toBe(false);

@@ -1,9 +1,9 @@
 import { sessionDetail } from './session-detail';
 import { userDetail } from './user-detail';
 
-// The input contract of the user and session views (SPEC.md section 4 defaults).
+// The input contract of the user and session views (the documented defaults).
 describe('user and session tool inputs', () => {
-  it('applies the SPEC.md default limits (per channel)', () => {
+  it('applies the documented default limits (per channel)', () => {
     expect(userDetail.input.parse({ user_id: 'u' }).limit).toBe(10);
     expect(sessionDetail.input.parse({ session_id: 's' }).limit).toBe(50);
   });

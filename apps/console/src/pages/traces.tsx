@@ -13,7 +13,7 @@ import {
   type WaterfallRow,
 } from './waterfall-layout';
 
-// SPEC's trace pages: the list (trace.search with the filters of a GET form) and one trace as a
+// The trace pages: the list (trace.search with the filters of a GET form) and one trace as a
 // waterfall (trace.get). Bars are SVG rects: their geometry is markup, which the CSP allows, while
 // style attributes would not apply. Colors come from classes in console.css and are repeated in
 // words (kind, status) so they are never the only way to tell.

@@ -28,7 +28,7 @@ export interface WaterfallLayout {
 
 export type KindClass = 'kind-server' | 'kind-client' | 'kind-other';
 
-/** SPEC's colors: server green, client blue, any other kind gray (error red is a status class). */
+/** The waterfall's colors: server green, client blue, any other kind gray (error red is a status class). */
 export function kindClass(kind: string): KindClass {
   const k = kind.toLowerCase();
   return k === 'server' ? 'kind-server' : k === 'client' ? 'kind-client' : 'kind-other';

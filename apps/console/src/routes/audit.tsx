@@ -12,7 +12,7 @@ export const AUDIT_PAGE_SIZE = 50;
 
 const auditQuery = z.object({ before_seq: z.coerce.number().int().min(1).optional().catch(undefined) });
 
-/** SPEC's audit page (`/audit`): the project's tool-call records, newest first, and their chain verified. */
+/** The audit page (`/audit`): the project's tool-call records, newest first, and their chain verified. */
 export function auditRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
 

@@ -25,7 +25,7 @@ const stepUpForm = z.object({ password: z.string().min(1).max(1024) });
 
 const tabOf = (req: Request): TokenTab => (req.query.tab === 'api' ? 'api' : 'mcp');
 
-/** SPEC's MCP page (`/mcp`): the project's tokens, step-up, create (shown once), revoke. */
+/** The MCP page (`/mcp`): the project's tokens, step-up, create (shown once), revoke. */
 export function mcpRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
   const { identity } = deps;

@@ -59,7 +59,7 @@ const ENTRY_FILTERS = ['level', 'q', 'after_line', 'limit'] as const;
 const AUDIT_FILTERS = ['action', 'file_id', 'limit'] as const;
 const NUMERIC = ['limit', 'after_line'] as const;
 
-/** SPEC's recall pages (`/recall`): files, their entries, downloads, triggers, the recall audit trail. */
+/** The recall pages (`/recall`): files, their entries, downloads, triggers, the recall audit trail. */
 export function recallRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
 

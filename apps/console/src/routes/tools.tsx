@@ -32,7 +32,7 @@ export function parseJsonInput(text: string): { input: Record<string, unknown> }
   return { input: parsed as Record<string, unknown> };
 }
 
-/** SPEC's tool runner (`/tools`): the gateway's published tools, a generated form each, runs. */
+/** The tool runner (`/tools`): the gateway's published tools, a generated form each, runs. */
 export function toolRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
 

@@ -46,7 +46,7 @@ async function callTool<T>(
   return { ok: false, problem: problemOf(answer.status, answer.error.message) };
 }
 
-/** SPEC's trace pages: `/traces` (filtered list) and `/traces/:trace_id` (waterfall). */
+/** The trace pages: `/traces` (filtered list) and `/traces/:trace_id` (waterfall). */
 export function traceRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
 

@@ -237,7 +237,7 @@ describeInBrowser('web console in Chromium', () => {
       if (span.duration_ms > longest.duration_ms / 50)
         expect(row.width / widest.width).toBeCloseTo(span.duration_ms / longest.duration_ms, 1);
     }
-    // SPEC's colors: red for error, else blue client, green server, gray other.
+    // The waterfall's colors: red for error, else blue client, green server, gray other.
     const colors = {
       error: 'rgb(198, 40, 40)',
       client: 'rgb(21, 101, 192)',

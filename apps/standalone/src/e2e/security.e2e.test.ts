@@ -214,7 +214,7 @@ describe('audit', () => {
     return answer.items;
   }
 
-  it('every tool call over any transport leaves exactly one record, with the DESIGN.md fields', async () => {
+  it('every tool call over any transport leaves exactly one record, with the documented audit fields', async () => {
     const project = stack.ready.project_id;
     const before = await auditOf(project);
     const lastSeq = before.at(-1)?.seq ?? 0;

@@ -231,7 +231,7 @@ describeInBrowser('a page with the Web SDK calling a service with the Node SDK',
       await tracing.uninstall();
       return { kept: kept.status, failed: failed.status, stats: tracing.tracer.exporter.stats() };
     }, dsn);
-    // At this rate the trace is dropped; the 503 still reports its error span (SPEC rule 7).
+    // At this rate the trace is dropped; the 503 still reports its error span (errors are never sampled away).
     expect(result).toEqual({ kept: 200, failed: 503, stats: { sent: 1, dropped: 0, queued: 0 } });
   });
 });

@@ -151,7 +151,7 @@ describe('analytics.funnel on chDB', () => {
     expect(await funnel(input)).toEqual(expected(input));
   });
 
-  it('reads the definition as DESIGN.md states it (cases stated by hand)', async () => {
+  it('reads the definition as docs/semantics.md states it (cases stated by hand)', async () => {
     const body = await funnel({ steps: [OPEN, VIEW, CART, BUY] });
     // Step 1: every user with app_open in the window (not before_window's, 1 ms too early, nor
     // future's). Step 2: full, tie (same ms), edge (exactly 24 h), restart (the later start),

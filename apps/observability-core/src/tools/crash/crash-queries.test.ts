@@ -154,7 +154,7 @@ function buildProjectA(): Crash[] {
     history('ev_hist_recent', NOW - 2 * HOUR, '2.1.0'),
     history('ev_hist_future', NOW + HOUR, '3.0.0'),
   );
-  // No signature sent: ingest computes it (DESIGN.md section 6).
+  // No signature sent: ingest computes it (docs/semantics.md).
   crashes.push({
     ...crashes[2]!,
     event_id: 'ev_nosig',
@@ -169,7 +169,7 @@ function buildProjectA(): Crash[] {
   return crashes;
 }
 
-/** DESIGN.md's signature: sha256(error_type + "\n" + top three in-app function names), 16 hex. */
+/** The crash signature: sha256(error_type + "\n" + top three in-app function names), 16 hex. */
 function documentedSignature(c: Crash): string {
   const inApp = c.frames.filter((f) => f.in_app === true);
   const top = (inApp.length > 0 ? inApp : c.frames).slice(0, 3).map((f) => f.function);
