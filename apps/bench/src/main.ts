@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchCore } from './core-harness';
-import { fairnessTables, gatewayTables, hostileTables, soakTables } from './report';
+import { callCostTables, fairnessTables, gatewayTables, hostileTables, soakTables } from './report';
 import type { Summary } from './stats';
 import { benchAnalytics } from './suites/analytics';
+import { benchCallCost } from './suites/call-cost';
 import { loadCrashes, loadLogs } from './suites/data';
 import { benchFairness } from './suites/fairness';
 import { benchGateway } from './suites/gateway';
@@ -14,12 +15,13 @@ import { benchTraces } from './suites/traces';
 
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
 // Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_EVENTS, BENCH_SPANS, BENCH_RUNS.
-// Suites (BENCH_SUITES, comma separated): core, gateway, soak, fairness (one project's flood against
-// another's lookups), hostile (one project's worst inputs against another's lookups and ingest on
+// Suites (BENCH_SUITES, comma separated): call-cost (CPU a tool call per process, every path, beside
+// a bare SDK server and the engine's floor; BENCH_CALL_COST_TURN_MS, BENCH_CALL_COST_ROUNDS), core,
+// gateway, soak, fairness (one project's flood against another's lookups), hostile (one project's worst inputs against another's lookups and ingest on
 // the one-process stack; BENCH_HOSTILE_MS per phase), analytics (product analytics, experiments), traces (performance, release
 // health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
 // SDK's server middleware against plain express). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
-// BENCH_TSX=1 runs services from source. For profiling one service: BENCH_PROF=<app> (CPU profile in
+// BENCH_TSX=1 runs services from source. For profiling services: BENCH_PROF=<app>[,<app>...] (CPU profiles in
 // /tmp/prof), BENCH_TRACE_GC=<app>, BENCH_ECHO=1 (services' stdout and stderr).
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
 const LOGS = Number(process.env.BENCH_LOGS ?? 10_000_000);
@@ -27,9 +29,10 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const SPANS = Number(process.env.BENCH_SPANS ?? 10_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SUITES = new Set(
-  (process.env.BENCH_SUITES ?? 'core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware').split(
-    ',',
-  ),
+  (
+    process.env.BENCH_SUITES ??
+    'call-cost,core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware'
+  ).split(','),
 );
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
 const FAIRNESS_MS = Number(process.env.BENCH_FAIRNESS_MS ?? 20_000);
@@ -68,6 +71,17 @@ function table(rows: Row[]): string {
 
 const rows: Row[] = [];
 const notes: string[] = [];
+
+if (SUITES.has('call-cost')) {
+  notes.push(
+    callCostTables(
+      await benchCallCost({
+        turnMs: Number(process.env.BENCH_CALL_COST_TURN_MS ?? 3000),
+        rounds: Number(process.env.BENCH_CALL_COST_ROUNDS ?? 3),
+      }),
+    ),
+  );
+}
 
 if (SUITES.has('gateway')) {
   const report = await benchGateway(LOAD_MS);

@@ -1,4 +1,12 @@
 import type { Summary } from './stats';
+import {
+  CALL_COST_GOALS,
+  type CallCostReport,
+  type PathResult,
+  type ProcessName,
+  spread,
+  type TurnResult,
+} from './suites/call-cost';
 import { FAIRNESS_TARGET_RATIO, type FairnessReport } from './suites/fairness';
 import type { Check, GatewayReport } from './suites/gateway';
 import type { HostileReport } from './suites/hostile';
@@ -161,4 +169,160 @@ export function hostileTables(r: HostileReport): string {
     `stack peak RSS: ${r.peakRssMb.toFixed(0)} MB`,
   ];
   return ['', 'Hostile load', victim, '', attacker, ...verdicts, ...r.notes].join('\n');
+}
+
+const range = (values: readonly number[], digits = 0) => {
+  const s = spread(values);
+  return `${s.median.toFixed(digits)} [${s.min.toFixed(digits)}-${s.max.toFixed(digits)}]`;
+};
+
+/** The call-cost suite: per tool, every path's CPU a call by process, throughput and latency; the goals. */
+export function callCostTables(r: CallCostReport): string {
+  const out: string[] = [
+    '',
+    `Cost per tool call: ${r.connections} connections, ${r.rounds} alternated rounds of ${r.turnMs} ms per path; ` +
+      `medians [range]; CPU µs a call per process, from /proc; load average ${r.load.before} before, ${r.load.after} after`,
+  ];
+  for (const tool of [...new Set(r.results.map((x) => x.tool))]) {
+    const rows = r.results
+      .filter((x) => x.tool === tool)
+      .map((x) => {
+        if (x.skipped) return [x.path, x.skipped.slice(0, 60), '', '', '', '', '', '', ''];
+        const per = (p: ProcessName) => x.turns.map((t) => t.cpuUs[p]);
+        const total = x.turns.map((t) => x.processes.reduce((sum, p) => sum + t.cpuUs[p], 0));
+        const cell = (p: ProcessName) => (x.processes.includes(p) ? range(per(p)) : '-');
+        return [
+          x.path,
+          range(x.turns.map((t) => t.rps)),
+          range(
+            x.turns.map((t) => t.p50),
+            1,
+          ),
+          range(
+            x.turns.map((t) => t.p99),
+            1,
+          ),
+          cell('gateway'),
+          cell('identity'),
+          cell('core'),
+          cell('bare SDK server'),
+          range(total),
+        ];
+      });
+    out.push(
+      '',
+      textTable(
+        [
+          tool,
+          'calls/s',
+          'p50 ms',
+          'p99 ms',
+          'gateway µs',
+          'identity µs',
+          'core µs',
+          'bare SDK µs',
+          'total µs',
+        ],
+        rows,
+      ),
+    );
+    const errors = r.results
+      .filter((x) => x.tool === tool)
+      .reduce((n, x) => n + x.turns.reduce((m, t) => m + t.errors, 0), 0);
+    if (errors) out.push(`${tool}: ${errors} answers were not 200`);
+  }
+  out.push('', callCostChecks(r));
+  if (typeof r.floor === 'string') out.push('', r.floor);
+  else
+    out.push(
+      '',
+      `The engine's floor for the same SQL, and our layers over it (one process, ${r.floor.concurrency} callers at once, same demo project):`,
+      textTable(
+        ['tool', 'layer', 'queries', 'calls/s', 'CPU µs a call'],
+        r.floor.layers.map((l) => [
+          l.tool,
+          l.layer,
+          String(l.queries),
+          range(l.turns.map((t) => t.rps)),
+          range(l.turns.map((t) => t.cpuUsPerCall)),
+        ]),
+      ),
+    );
+  out.push(
+    `idle CPU (no calls): ${Object.entries(r.idleUsPerSecond)
+      .map(([p, us]) => `${p} ${(us / 1000).toFixed(1)} ms/s`)
+      .join(', ')}`,
+    ...r.notes,
+  );
+  return out.join('\n');
+}
+
+function callCostChecks(r: CallCostReport): string {
+  const g = CALL_COST_GOALS;
+  const find = (path: string, tool = 'log.recent') =>
+    r.results.find((x) => x.tool === tool && x.path === path && !x.skipped && x.turns.length > 0);
+  const med = (x: PathResult, f: (t: TurnResult) => number) => spread(x.turns.map(f)).median;
+  const checks: Check[] = [];
+  const core = find('core internal API');
+  for (const x of r.results.filter((y) => y.tool === 'log.recent' && y.path.startsWith('gateway'))) {
+    if (x.skipped || x.turns.length === 0) {
+      checks.push({ name: `${x.path}: trivial call`, target: 'measured', measured: 'not served', ok: false });
+      continue;
+    }
+    const cpu = (p: ProcessName) => med(x, (t) => t.cpuUs[p]);
+    const total = med(x, (t) => x.processes.reduce((sum, p) => sum + t.cpuUs[p], 0));
+    const us = (v: number) => `${v.toFixed(0)} µs`;
+    checks.push(
+      {
+        name: `${x.path}: CPU a trivial call, all processes`,
+        target: `<= ${g.totalUs} µs`,
+        measured: us(total),
+        ok: total <= g.totalUs,
+      },
+      {
+        name: `${x.path}: gateway`,
+        target: `<= ${g.gatewayUs} µs`,
+        measured: us(cpu('gateway')),
+        ok: cpu('gateway') <= g.gatewayUs,
+      },
+      {
+        name: `${x.path}: identity`,
+        target: `<= ${g.identityUs} µs`,
+        measured: us(cpu('identity')),
+        ok: cpu('identity') <= g.identityUs,
+      },
+      {
+        name: `${x.path}: core`,
+        target: `<= ${g.coreUs} µs`,
+        measured: us(cpu('core')),
+        ok: cpu('core') <= g.coreUs,
+      },
+    );
+    // Each round's gateway turn against the core's turn of the same round.
+    if (core && x.path === 'gateway REST') {
+      const ratios = x.turns.map((t, i) => t.rps / core.turns[i]!.rps);
+      const ratio = spread(ratios).median;
+      checks.push({
+        name: 'gateway REST / core internal API throughput (log.recent)',
+        target: `>= ${g.gatewayOverCore}`,
+        measured: `${range(ratios, 2)}`,
+        ok: ratio >= g.gatewayOverCore,
+      });
+    }
+    const peer = x.path.includes('legacy')
+      ? find('bare SDK MCP legacy (stateless)')
+      : x.path.includes('modern')
+        ? find('bare SDK MCP modern')
+        : undefined;
+    if (peer) {
+      const ratios = x.turns.map((t, i) => t.rps / peer.turns[i]!.rps);
+      checks.push({
+        name: `${x.path} / ${peer.path} throughput`,
+        target: `>= ${g.gatewayOverBare}`,
+        measured: range(ratios, 2),
+        ok: spread(ratios).median >= g.gatewayOverBare,
+      });
+    }
+  }
+  return checkTable(checks);
 }

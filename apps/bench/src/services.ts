@@ -129,7 +129,9 @@ export function startApp(app: string, env: Record<string, string>, port: number)
     : [join(APPS, app, 'dist/main.js')];
   const args = [
     ...(NODE_FLAGS[app] ?? []),
-    ...(process.env.BENCH_PROF === app ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []),
+    ...((process.env.BENCH_PROF ?? '').split(',').includes(app)
+      ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof']
+      : []),
     ...(process.env.BENCH_TRACE_GC === app ? ['--trace-gc'] : []),
     ...entry,
   ];

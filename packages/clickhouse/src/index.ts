@@ -8,4 +8,5 @@ export type {
   QueryOptions,
   ServerOptions,
 } from './options';
+export { renderQueryParams } from './render-params';
 export { createTestClickHouse, dropTestClickHouse } from './test-database';

@@ -1,0 +1,403 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { iterateDemoBatches } from '@svc/demo-data';
+import { signIngestBody } from '@svc/observability-core';
+import { type EngineFloorReport, runEngineFloor } from '../engine-floor';
+import { type LoadRequest, load } from '../load';
+import { loadAverage, processCpuUs } from '../proc-cpu';
+import { FIXTURES, freePort, type Service, startProcess } from '../services';
+import {
+  type Identity,
+  MCP_ACCEPT,
+  mcpSession,
+  SECRET,
+  startCore,
+  startGateway,
+  startIdentity,
+  tempDir,
+  toolCall,
+} from './deployment';
+
+// What one tool call costs, in CPU, in every process it passes through (the machine has two
+// cores, shared: CPU a call is the figure that does not depend on what else runs). The calls go
+// over every path a client has (the core's internal API, the gateway's REST and MCP), beside a
+// bare official-SDK MCP server answering the same JSON in-process (the peer), in turns alternated
+// round by round so drift in the machine's speed hits every path alike. CPU per process comes
+// from /proc (every thread: the engine's and V8's helpers too), per turn, divided by its calls.
+
+export const CALL_COST_GOALS = {
+  /** The trivial call, every process together, µs of CPU. */
+  totalUs: 5000,
+  gatewayUs: 1500,
+  identityUs: 500,
+  coreUs: 3000,
+  /** The gateway's REST throughput for a real tool over the core's own. */
+  gatewayOverCore: 0.9,
+  /** The gateway's MCP throughput over the bare SDK server's, same era. */
+  gatewayOverBare: 0.5,
+} as const;
+
+export type ProcessName = 'gateway' | 'identity' | 'core' | 'bare SDK server';
+export const PROCESSES: readonly ProcessName[] = ['gateway', 'identity', 'core', 'bare SDK server'];
+
+export interface ToolCase {
+  tool: 'log.recent' | 'crash.get' | 'crash.stats';
+  /** What it stands for: trivial, point lookup, analytic. */
+  kind: string;
+  args: Record<string, unknown>;
+}
+
+/** What one path sends for one call; `n` is the call's number (JSON-RPC ids). */
+export interface PreparedCall {
+  url: string;
+  request: (n: number) => LoadRequest;
+  /** Whether an answer (status, body) is the tool's result, not an error in a 200. */
+  answered: (status: number, body: string) => boolean;
+}
+
+export interface CallPath {
+  name: string;
+  /** The processes a call passes through (the others' CPU is read too: it should be ~0). */
+  processes: readonly ProcessName[];
+  /** The era's peer among the paths, for the throughput ratio. */
+  peer?: string;
+  prepare(tool: ToolCase): Promise<PreparedCall>;
+}
+
+export interface TurnResult {
+  calls: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** µs of CPU per call, by process. */
+  cpuUs: Record<ProcessName, number>;
+}
+
+export interface PathResult {
+  path: string;
+  tool: string;
+  processes: readonly ProcessName[];
+  /** Why it was not measured (a path not served yet), or its turns. */
+  skipped?: string;
+  turns: TurnResult[];
+}
+
+export interface CallCostReport {
+  results: PathResult[];
+  floor: EngineFloorReport | string;
+  /** µs of CPU a second each process used while no call was made. */
+  idleUsPerSecond: Record<string, number>;
+  load: { before: string; after: string };
+  connections: number;
+  turnMs: number;
+  rounds: number;
+  notes: string[];
+}
+
+const JSON_HEADERS = { 'content-type': 'application/json' };
+/** The demo project both the deployed core and the engine floor's ingest (less `now`). */
+const DEMO = { size: 1, seed: 20261126, days: 30 } as const;
+const LEGACY = '2025-06-18';
+const MODERN = '2026-07-28';
+
+/** A 2026-07-28 tools/call: the per-request envelope in `_meta`, the method and name as headers too. */
+function modernCall(tool: string, args: unknown, headers: Record<string, string>) {
+  return (n: number): LoadRequest => ({
+    headers: {
+      ...headers,
+      accept: MCP_ACCEPT,
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'tools/call',
+      'mcp-name': tool,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: n + 1,
+      method: 'tools/call',
+      params: {
+        name: tool,
+        arguments: args,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+}
+
+/** The JSON-RPC message of an MCP answer, plain JSON or the one event of an SSE stream. */
+function rpcMessage(body: string): { result?: { isError?: boolean; structuredContent?: unknown } } {
+  const text = body.trimStart().startsWith('{')
+    ? body
+    : (body
+        .split('\n')
+        .find((line) => line.startsWith('data: '))
+        ?.slice(6) ?? '');
+  try {
+    return JSON.parse(text);
+  } catch {
+    return {};
+  }
+}
+
+const restAnswered = (status: number, body: string) => status === 200 && body.startsWith('{');
+const mcpAnswered = (status: number, body: string) => {
+  const { result } = rpcMessage(body);
+  return status === 200 && result !== undefined && !result.isError && result.structuredContent !== undefined;
+};
+
+interface Seeded {
+  projectId: string;
+  token: string;
+}
+
+/** A small demo project (logs, crashes, sessions, events), ingested through the core's API. */
+async function seedSmallProject(identity: Identity, coreUrl: string): Promise<Seeded> {
+  const boot = await identity.admin('/bootstrap', {
+    org_name: 'Call cost',
+    project_name: 'Small',
+    user_email: 'cost@example.com',
+  });
+  const { token } = await identity.admin('/tokens', { project_id: boot.project_id });
+  const key = await identity.admin('/ingest-keys', { project_id: boot.project_id });
+  for (const batch of iterateDemoBatches({ ...DEMO, now: Date.now() }, 10)) {
+    const { logs, crashes, sessions, events, feedback } = batch;
+    const body = JSON.stringify({ logs, crashes, sessions, events, feedback });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const res = await fetch(`${coreUrl}/ingest/v1/batch`, {
+      method: 'POST',
+      headers: {
+        ...JSON_HEADERS,
+        'x-svc-key': key.key_id!,
+        'x-svc-timestamp': String(timestamp),
+        'x-svc-signature': signIngestBody(key.secret!, timestamp, body),
+      },
+      body,
+    });
+    if (!res.ok) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+  }
+  return { projectId: boot.project_id!, token: token! };
+}
+
+async function firstAnswer(call: PreparedCall): Promise<{ status: number; body: string }> {
+  const req = call.request(0);
+  const res = await fetch(call.url, { method: 'POST', headers: req.headers, body: req.body });
+  return { status: res.status, body: await res.text() };
+}
+
+const median = (values: readonly number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+export interface CallCostOptions {
+  turnMs: number;
+  rounds: number;
+  connections?: number;
+  warmupMs?: number;
+}
+
+export async function benchCallCost(options: CallCostOptions): Promise<CallCostReport> {
+  const connections = options.connections ?? 16;
+  const warmupMs = options.warmupMs ?? 1000;
+  const dir = tempDir();
+  const services: Service[] = [];
+  const notes: string[] = [];
+  const keep = <T extends Service>(s: T) => {
+    services.push(s);
+    return s;
+  };
+  try {
+    const identity = await startIdentity(dir.path);
+    keep(identity.service);
+    const core = keep(await startCore(dir.path, identity.service.url));
+    const gateway = keep(await startGateway(identity.service.url, core.url));
+    const seeded = await seedSmallProject(identity, core.url);
+    const internal = { ...JSON_HEADERS, 'x-internal-secret': SECRET };
+    const bearer = { ...JSON_HEADERS, authorization: `Bearer ${seeded.token}` };
+    const coreUrl = (tool: string) => `${core.url}/internal/v1/projects/${seeded.projectId}/tools/${tool}`;
+
+    const recent = await fetch(coreUrl('crash.recent'), {
+      method: 'POST',
+      headers: internal,
+      body: JSON.stringify({ limit: 1 }),
+    });
+    const eventId = ((await recent.json()) as { items?: { event_id: string }[] }).items?.[0]?.event_id;
+    if (!eventId) throw new Error('call-cost: the small project has no crash');
+    const tools: ToolCase[] = [
+      { tool: 'log.recent', kind: 'trivial', args: { limit: 1 } },
+      { tool: 'crash.get', kind: 'point lookup', args: { event_id: eventId } },
+      { tool: 'crash.stats', kind: 'analytic', args: {} },
+    ];
+
+    // The peer answers each tool with what the core answered for the same call.
+    const answers: Record<string, unknown> = {};
+    for (const t of tools) {
+      const res = await fetch(coreUrl(t.tool), {
+        method: 'POST',
+        headers: internal,
+        body: JSON.stringify(t.args),
+      });
+      answers[t.tool] = await res.json();
+    }
+    const answersFile = join(dir.path, 'answers.json');
+    writeFileSync(answersFile, JSON.stringify(answers));
+    const barePort = await freePort();
+    const bare = keep(
+      await startProcess(
+        'bare SDK server',
+        [join(FIXTURES, 'bare-mcp-server.mjs')],
+        { PORT: String(barePort), ANSWERS_FILE: answersFile },
+        barePort,
+        FIXTURES,
+      ),
+    );
+    const pids: Record<ProcessName, number> = {
+      gateway: gateway.pid,
+      identity: identity.service.pid,
+      core: core.pid,
+      'bare SDK server': bare.pid,
+    };
+
+    const legacySession = await mcpSession(gateway.url, seeded.token);
+    const paths: CallPath[] = [
+      {
+        name: 'core internal API',
+        processes: ['core'],
+        prepare: async (t) => ({
+          url: coreUrl(t.tool),
+          request: () => ({ headers: internal, body: JSON.stringify(t.args) }),
+          answered: restAnswered,
+        }),
+      },
+      {
+        name: 'gateway REST',
+        processes: ['gateway', 'identity', 'core'],
+        prepare: async (t) => ({
+          url: `${gateway.url}/v1/tools/${t.tool}`,
+          request: () => ({ headers: bearer, body: JSON.stringify(t.args) }),
+          answered: restAnswered,
+        }),
+      },
+      {
+        name: `gateway MCP legacy (${LEGACY}, session)`,
+        processes: ['gateway', 'identity', 'core'],
+        peer: 'bare SDK MCP legacy (stateless)',
+        prepare: async (t) => ({
+          url: `${gateway.url}/mcp`,
+          request: (n) => ({ headers: legacySession, body: toolCall(n + 1, t.tool, t.args) }),
+          answered: mcpAnswered,
+        }),
+      },
+      // MCP 2026-07-28 through the gateway: measured as soon as the gateway serves that revision
+      // (until then its first answer is not a result and the row says so).
+      {
+        name: `gateway MCP modern (${MODERN})`,
+        processes: ['gateway', 'identity', 'core'],
+        peer: 'bare SDK MCP modern',
+        prepare: async (t) => ({
+          url: `${gateway.url}/mcp`,
+          request: modernCall(t.tool, t.args, bearer),
+          answered: mcpAnswered,
+        }),
+      },
+      {
+        name: 'bare SDK MCP legacy (stateless)',
+        processes: ['bare SDK server'],
+        prepare: async (t) => ({
+          url: `${bare.url}/mcp`,
+          request: (n) => ({
+            headers: { ...JSON_HEADERS, accept: MCP_ACCEPT, 'mcp-protocol-version': LEGACY },
+            body: toolCall(n + 1, t.tool, t.args),
+          }),
+          answered: mcpAnswered,
+        }),
+      },
+      {
+        name: 'bare SDK MCP modern',
+        processes: ['bare SDK server'],
+        prepare: async (t) => ({
+          url: `${bare.url}/mcp`,
+          request: modernCall(t.tool, t.args, JSON_HEADERS),
+          answered: mcpAnswered,
+        }),
+      },
+    ];
+
+    const results: PathResult[] = [];
+    const prepared = new Map<PathResult, PreparedCall>();
+    for (const t of tools)
+      for (const p of paths) {
+        const call = await p.prepare(t);
+        const first = await firstAnswer(call);
+        const result: PathResult = { path: p.name, tool: t.tool, processes: p.processes, turns: [] };
+        if (!call.answered(first.status, first.body))
+          result.skipped = `not served (first answer ${first.status}: ${first.body.slice(0, 120)})`;
+        else prepared.set(result, call);
+        results.push(result);
+      }
+
+    const turn = async (call: PreparedCall, ms: number): Promise<TurnResult> => {
+      const before = PROCESSES.map((p) => processCpuUs(pids[p]));
+      const run = await load(call.url, { connections, durationMs: ms, request: call.request });
+      const after = PROCESSES.map((p) => processCpuUs(pids[p]));
+      const calls = run.latency.n;
+      const cpuUs = Object.fromEntries(
+        PROCESSES.map((p, i) => [p, (after[i]! - before[i]!) / Math.max(1, calls)]),
+      ) as Record<ProcessName, number>;
+      return {
+        calls,
+        rps: run.requestsPerSecond,
+        p50: run.latency.p50,
+        p99: run.latency.p99,
+        errors: run.errors,
+        cpuUs,
+      };
+    };
+
+    // What the processes spend with no call at all (timers, heartbeats, the engine's own).
+    const idleBefore = PROCESSES.map((p) => processCpuUs(pids[p]));
+    const idleT0 = performance.now();
+    await new Promise((r) => setTimeout(r, 3000));
+    const idleSeconds = (performance.now() - idleT0) / 1000;
+    const idleUsPerSecond = Object.fromEntries(
+      PROCESSES.map((p, i) => [p, (processCpuUs(pids[p]) - idleBefore[i]!) / idleSeconds]),
+    );
+
+    const loadBefore = loadAverage();
+    for (const call of prepared.values()) await turn(call, warmupMs);
+    for (let round = 0; round < options.rounds; round++)
+      for (const [result, call] of prepared) result.turns.push(await turn(call, options.turnMs));
+
+    // The engine's floor for the same SQL, and our client's path over it (engine-floor.ts).
+    const floor = await runEngineFloor({
+      tools,
+      seed: DEMO,
+      turnMs: options.turnMs,
+      rounds: options.rounds,
+    }).catch((err: Error) => `engine floor not measured: ${err.message}`);
+    const loadAfter = loadAverage();
+
+    return {
+      results,
+      floor,
+      idleUsPerSecond,
+      load: { before: loadBefore, after: loadAfter },
+      connections,
+      turnMs: options.turnMs,
+      rounds: options.rounds,
+      notes,
+    };
+  } finally {
+    for (const s of services.reverse()) await s.stop().catch(() => {});
+    dir.remove();
+  }
+}
+
+/** Median of a turn figure across rounds, and its range. */
+export function spread(values: readonly number[]): { median: number; min: number; max: number } {
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
