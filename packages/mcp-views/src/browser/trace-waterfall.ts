@@ -1,0 +1,148 @@
+// trace.get as the console draws it: rows indented by parent, bars on one time axis from the
+// trace start (the shared waterfall layout), red error, blue client, green server, gray other;
+// each row opens to the span's details with its self time.
+
+import type { traceGetOutput } from '@svc/tools-trace';
+import type { z } from 'zod';
+import { AXIS_WIDTH, barClasses, isError, layoutWaterfall, type TraceSpan } from '../waterfall-layout';
+import { connectView } from './bridge';
+import { h, render, renderMessage, svg } from './dom';
+import { exact, ms, num } from './format';
+
+type TraceGet = z.infer<typeof traceGetOutput>;
+
+/** Deeper spans keep this indent: a 64-level trace must still leave room for its names. */
+const MAX_INDENT_DEPTH = 12;
+const INDENT_PX = 12;
+
+function legend(): HTMLElement {
+  const item = (classes: string, label: string) =>
+    h('li', {}, h('span', { class: `swatch ${classes}`, 'aria-hidden': 'true' }), label);
+  return h(
+    'ul',
+    { class: 'legend', 'aria-label': 'Bar colors' },
+    item('kind-server', 'server span'),
+    item('kind-client', 'client span'),
+    item('kind-other', 'other kinds'),
+    item('status-error', 'status error (any kind)'),
+  );
+}
+
+function details(span: TraceSpan): HTMLElement {
+  const attributes = Object.entries(span.attributes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const fact = (term: string, value: Node | string) => [h('dt', {}, term), h('dd', {}, value)];
+  return h(
+    'div',
+    { class: 'details' },
+    h(
+      'dl',
+      {},
+      ...fact('Span id', h('code', {}, span.span_id)),
+      ...fact('Parent span id', span.parent_span_id ? h('code', {}, span.parent_span_id) : 'none'),
+      ...fact('Service', span.service ?? '–'),
+      ...fact('Operation', span.operation),
+      ...fact('Kind', span.kind),
+      ...fact('Status', span.status),
+      ...fact('Start', `${ms(span.offset_ms)} after the trace start`),
+      ...fact('Duration', ms(span.duration_ms)),
+      ...fact('Self time', ms(span.self_ms)),
+      ...fact('Sample rate', num(span.sample_rate)),
+      ...(span.orphan ? fact('Orphan', 'its parent is not in this trace') : []),
+    ),
+    attributes.length
+      ? h(
+          'table',
+          {},
+          h('caption', {}, 'Attributes'),
+          h(
+            'tbody',
+            {},
+            ...attributes.map(([k, v]) =>
+              h('tr', {}, h('th', { scope: 'row' }, h('code', {}, k)), h('td', { class: 'wrap' }, v)),
+            ),
+          ),
+        )
+      : h('p', { class: 'muted' }, 'No attributes.'),
+  );
+}
+
+function draw(trace: TraceGet): void {
+  if (!trace.found) {
+    renderMessage(`Trace ${trace.trace_id} was not found.`);
+    return;
+  }
+  const { rows, axisMs } = layoutWaterfall(trace.spans, trace.duration_ms);
+  const list = h('ol', { class: 'waterfall-rows', 'data-axis-ms': exact(axisMs) });
+  for (const { span, depth, x, width } of rows) {
+    const label = h(
+      'span',
+      { class: 'span-label' },
+      span.service ? h('strong', {}, span.service) : null,
+      ' ',
+      span.operation,
+      isError(span) ? ' (error)' : null,
+    );
+    label.style.paddingLeft = `${Math.min(depth, MAX_INDENT_DEPTH) * INDENT_PX}px`;
+    const bar = svg(
+      'svg',
+      {
+        class: 'span-track',
+        viewBox: `0 0 ${AXIS_WIDTH} 12`,
+        preserveAspectRatio: 'none',
+        'aria-hidden': 'true',
+      },
+      svg('rect', { x, y: 0, width, height: 12, class: barClasses(span) }),
+    );
+    list.appendChild(
+      h(
+        'li',
+        {
+          'data-span-id': span.span_id,
+          'data-depth': depth,
+          'data-duration-ms': exact(span.duration_ms),
+          'data-self-ms': exact(span.self_ms),
+        },
+        h(
+          'details',
+          {},
+          h(
+            'summary',
+            {
+              class: 'waterfall-row',
+              'aria-label': `Level ${depth + 1}: ${span.operation}, ${ms(span.duration_ms)}`,
+            },
+            label,
+            bar,
+          ),
+          details(span),
+        ),
+      ),
+    );
+  }
+  render(
+    h('h1', {}, 'Trace ', h('code', {}, trace.trace_id)),
+    h(
+      'ul',
+      { class: 'stats' },
+      h('li', {}, h('strong', { 'data-field': 'duration_ms' }, ms(trace.duration_ms)), 'duration'),
+      h('li', {}, h('strong', { 'data-field': 'span_count' }, num(trace.span_count)), 'spans'),
+      h('li', {}, h('strong', {}, trace.services.join(', ') || '–'), 'services'),
+      trace.error ? h('li', {}, h('strong', {}, 'error'), 'a span failed') : null,
+    ),
+    trace.truncated
+      ? h('p', { class: 'muted' }, 'More spans than one answer carries: the earliest are shown.')
+      : null,
+    legend(),
+    list,
+  );
+}
+
+connectView('trace-waterfall', {
+  onResult(result) {
+    if (result.isError || !result.structuredContent) {
+      renderMessage('trace.get returned no trace.');
+      return;
+    }
+    draw(result.structuredContent as TraceGet);
+  },
+});
