@@ -1,10 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { logsTools } from '@svc/tools-logs';
 import request from 'supertest';
-import { eventually, type Harness, LOGS, startHarness } from './testing/gateway-harness';
-import { controlledProbe, recallProbe } from './testing/test-tools';
+import { eventually, type Harness, startHarness } from './testing/gateway-harness';
 
 const ACCEPT = 'application/json, text/event-stream';
 const INITIALIZE = {
@@ -37,17 +34,7 @@ afterEach(async () => {
   for (const c of open.splice(0)) await c.client.close().catch(() => {});
 });
 
-async function mcpError(promise: Promise<unknown>): Promise<McpError> {
-  try {
-    await promise;
-  } catch (err) {
-    if (err instanceof McpError) return err;
-    throw err;
-  }
-  throw new Error('expected an MCP error');
-}
-
-describe('MCP over StreamableHTTP (sessions)', () => {
+describe('MCP over StreamableHTTP, legacy sessions', () => {
   let h: Harness;
   let token: string;
   beforeAll(async () => {
@@ -56,46 +43,6 @@ describe('MCP over StreamableHTTP (sessions)', () => {
   });
   afterAll(async () => {
     await h.close();
-  });
-
-  it('lists exactly the visible tools, with no project_id in any schema', async () => {
-    const { client } = await connect(h.url, token);
-    const { tools } = await client.listTools();
-    const expected = [...logsTools.map((t) => t.name), recallProbe.name].sort();
-    expect(tools.map((t) => t.name).sort()).toEqual(expected);
-    expect(JSON.stringify(tools)).not.toContain('project_id');
-    for (const tool of tools) expect(tool.annotations?.readOnlyHint).toBe(true);
-  });
-
-  it('calls a tool for the token project, with structured content and an mcp audit record', async () => {
-    const { client } = await connect(h.url, token);
-    const result = await client.callTool({ name: 'log.recent', arguments: { level: 'ERROR' } });
-    const expected = LOGS.filter((l) => l.project_id === 'proj_a' && l.level === 'ERROR').map(
-      (l) => l.message,
-    );
-    expect(result.isError).toBeFalsy();
-    const structured = result.structuredContent as { items: Array<{ message: string }> };
-    expect(structured.items.map((i) => i.message)).toEqual(expected);
-    expect(h.core.calls.at(-1)).toMatchObject({ projectId: 'proj_a', tool: 'log.recent' });
-    expect(h.identity.audit.at(-1)).toMatchObject({ tool: 'log.recent', transport: 'mcp', status: 'ok' });
-  });
-
-  it('answers hidden and unknown tools with the same JSON-RPC -32602 error', async () => {
-    const { client } = await connect(h.url, token);
-    const hidden = await mcpError(client.callTool({ name: controlledProbe.name, arguments: {} }));
-    const unknown = await mcpError(client.callTool({ name: 'nope.tool', arguments: {} }));
-    expect(hidden.code).toBe(ErrorCode.InvalidParams);
-    expect(unknown.code).toBe(ErrorCode.InvalidParams);
-    expect(hidden.message.replace(controlledProbe.name, 'X')).toBe(unknown.message.replace('nope.tool', 'X'));
-  });
-
-  it('returns isError for project_id in the input and never calls the backend', async () => {
-    const { client } = await connect(h.url, token);
-    const before = h.core.calls.length;
-    const result = await client.callTool({ name: 'log.recent', arguments: { project_id: 'proj_b' } });
-    expect(result.isError).toBe(true);
-    expect(JSON.stringify(result.content)).toContain('invalid_input');
-    expect(h.core.calls.length).toBe(before);
   });
 
   it('binds a session to its token: another valid token gets 404 for it', async () => {
@@ -136,37 +83,6 @@ describe('MCP over StreamableHTTP (sessions)', () => {
       .set('Accept', ACCEPT)
       .send(LIST);
     expect(res.status).toBe(400);
-  });
-
-  it('sends tools/list_changed over the GET SSE stream when the health monitor flips', async () => {
-    const { client } = await connect(h.url, token);
-    let changes = 0;
-    let notified!: () => void;
-    const received = new Promise<void>((resolve) => {
-      notified = resolve;
-    });
-    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
-      changes++;
-      notified();
-    });
-    // The SDK client opens its GET stream after initialization; wait until the gateway answered it.
-    await eventually(
-      () => h.getStreams.some((r) => r.headersSent && r.statusCode === 200 && !r.writableEnded),
-      'SSE open',
-    );
-    h.recall.healthy = false;
-    try {
-      await h.monitor.probeNow();
-      await received;
-      expect(changes).toBeGreaterThanOrEqual(1);
-      const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).not.toContain(recallProbe.name);
-    } finally {
-      h.recall.healthy = true;
-      await h.monitor.probeNow();
-    }
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toContain(recallProbe.name);
   });
 });
 

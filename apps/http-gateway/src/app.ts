@@ -20,6 +20,8 @@ import { authenticate, principalOf, restTransportOf } from './authenticate';
 import { bodyLimitBytes } from './config';
 import { batchRules, messagesIn } from './mcp-batches';
 import { createMcpEndpoint } from './mcp-endpoint';
+import { ListenStreams } from './mcp-listen';
+import { mcpRequestOf, mcpRequestRules } from './mcp-request';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
 import { isLoopbackBind, originGuard } from './origin-guard';
 import { createLimits, type LimitsConfig } from './rate-limit';
@@ -67,16 +69,22 @@ export interface GatewayDeps {
 }
 
 export type GatewayApp = Express & {
-  /** Sends tools/list_changed to every live MCP session (also done on every availability change). */
+  /**
+   * Sends tools/list_changed to every live legacy MCP session and modern listen stream (also done
+   * on every availability change).
+   */
   notifyToolListChanged(): Promise<void>;
-  /** Live MCP sessions of this instance (for operators and tests). */
+  /** Live legacy MCP sessions of this instance (for operators and tests). */
   mcpSessionCount(): number;
+  /** Open modern listen streams (`subscriptions/listen`) of this instance. */
+  mcpListenStreamCount(): number;
   /**
    * Applies a change identity published (docs/architecture.md, token cache): a revoked token's MCP
-   * sessions and streams are closed; an org whose capabilities changed is told its tool list did.
+   * sessions and streams (legacy GET, modern listen) are closed; an org whose capabilities changed
+   * is told its tool list did.
    */
   applyInvalidation(event: { kind: string; token_id?: string; org_id?: string }): Promise<void>;
-  /** Closes MCP sessions and unsubscribes from the health monitor. */
+  /** Closes MCP sessions and streams and unsubscribes from the health monitor. */
   shutdown(): Promise<void>;
 };
 
@@ -101,11 +109,17 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     ),
     ...(deps.answerWorkers ? { answerWorkers: deps.answerWorkers } : {}),
   });
-  const sessions = new McpSessionStore({ ...DEFAULT_SESSION_LIMITS, ...config.sessions }, now, logger);
+  const sessionLimits = { ...DEFAULT_SESSION_LIMITS, ...config.sessions };
+  const sessions = new McpSessionStore(sessionLimits, now, logger);
+  const listen = new ListenStreams(sessionLimits, now, logger);
+  const toolListChanged = async (orgId?: string) => {
+    listen.toolListChanged(orgId);
+    await (orgId === undefined ? sessions.broadcastToolListChanged() : sessions.toolListChangedForOrg(orgId));
+  };
   const toolBackends = new Set(registry.list().map((t) => t.backend as string));
   const unsubscribe = deps.healthMonitor.subscribe((name) => {
     // Only a backend that serves registered tools changes what tools/list returns.
-    if (toolBackends.has(name)) void sessions.broadcastToolListChanged();
+    if (toolBackends.has(name)) void toolListChanged();
   });
 
   const auth = authenticate({ identity: deps.identity, logger, metrics, now });
@@ -114,10 +128,10 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const mcp = createMcpEndpoint({
     executor,
     sessions,
+    listen,
     stateless: config.mcpStateless,
     maxBodyBytes,
-    allowedOrigins: config.allowedOrigins,
-    checkHost,
+    maxListenStreams: sessionLimits.maxSessions,
     logger,
     now,
   });
@@ -127,12 +141,15 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   // Tool results are answers to POSTs, never cached: an ETag would only cost a hash of every body.
   app.set('etag', false);
   app.set('trust proxy', false);
-  // Not traced: an MCP session's GET stream, open as long as the client likes (not a call).
+  // Not traced: a legacy session's GET stream and a modern listen stream, open as long as the
+  // client likes (not calls; a listen stream is known from its Mcp-Method header, checked later).
   if (deps.tracer)
     app.use(
       selfTraceMiddleware(deps.tracer, {
         route: selfTraceRoute(registry),
-        ignore: (req) => req.method === 'GET' && (req.url ?? '').split('?')[0] === '/mcp',
+        ignore: (req) =>
+          (req.url ?? '').split('?')[0] === '/mcp' &&
+          (req.method === 'GET' || req.headers['mcp-method'] === 'subscriptions/listen'),
       }),
     );
   app.use(requestIdMiddleware());
@@ -156,10 +173,24 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     );
   });
 
-  // The body is read before the limits, so a JSON-RPC batch counts each of its calls.
-  app.post('/mcp', auth, jsonBody, batchRules(sessions), limits.middleware(messagesIn), mcp.post);
-  app.get('/mcp', auth, limits.middleware(undefined, { concurrency: false }), mcp.get);
-  app.delete('/mcp', auth, limits.middleware(undefined, { concurrency: false }), mcp.delete);
+  // The body is read before the limits, so a JSON-RPC batch counts each of its calls; a modern
+  // listen stream counts against the rates, not the calls in progress (it is not one).
+  const mcpRules = mcpRequestRules(metrics);
+  const notListening = (req: express.Request) => {
+    const read = mcpRequestOf(req);
+    return !(read?.era === 'modern' && read.listen);
+  };
+  app.post(
+    '/mcp',
+    auth,
+    jsonBody,
+    mcpRules,
+    batchRules(sessions),
+    limits.middleware(messagesIn, { concurrency: notListening }),
+    mcp.post,
+  );
+  app.get('/mcp', auth, mcpRules, limits.middleware(undefined, { concurrency: false }), mcp.get);
+  app.delete('/mcp', auth, mcpRules, limits.middleware(undefined, { concurrency: false }), mcp.delete);
 
   app.post(REST_TOOL_PATH, auth, jsonBody, limits.middleware());
   app.use(createRestRouter({ executor, principalOf, requestIdOf, transportOf: restTransportOf }));
@@ -174,15 +205,20 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   app.use(httpErrorHandler(logger));
 
   return Object.assign(app, {
-    notifyToolListChanged: () => sessions.broadcastToolListChanged(),
+    notifyToolListChanged: () => toolListChanged(),
     mcpSessionCount: () => sessions.size,
+    mcpListenStreamCount: () => listen.size,
     async applyInvalidation(event: { kind: string; token_id?: string; org_id?: string }) {
-      if (event.kind === 'token' && event.token_id) await sessions.closeByToken(event.token_id);
-      if (event.kind === 'org' && event.org_id) await sessions.toolListChangedForOrg(event.org_id);
+      if (event.kind === 'token' && event.token_id) {
+        listen.closeByToken(event.token_id);
+        await sessions.closeByToken(event.token_id);
+      }
+      if (event.kind === 'org' && event.org_id) await toolListChanged(event.org_id);
     },
     async shutdown() {
       unsubscribe();
-      await sessions.closeAll();
+      listen.closeAll();
+      await Promise.all([sessions.closeAll(), mcp.close()]);
     },
   });
 }

@@ -1,8 +1,10 @@
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
+import { LEGACY_PROTOCOL_VERSIONS } from '@svc/tool-server';
 import type { RequestHandler } from 'express';
 import type { McpSessionStore } from './mcp-sessions';
 
-// JSON-RPC batches on /mcp. Protocol version 2025-06-18 removed them; older versions allowed them.
+// JSON-RPC batches on /mcp, a legacy-era thing (a modern request is one message: a batch holding
+// one is refused before this, mcp-request.ts). Protocol version 2025-06-18 removed them; older
+// versions allowed them.
 // A batch is refused under a version without them, capped in size under the others, and each of
 // its messages counts as a call against the rate and concurrency limits (`messagesIn`).
 
@@ -13,11 +15,14 @@ export const MAX_BATCH = 16;
 /** How many calls a POST body makes: the length of a batch, else one. */
 export const messagesIn = (body: unknown): number => (Array.isArray(body) ? body.length : 1);
 
-/** The version a client negotiates by asking for `requested` at initialize (the SDK's rule). */
+/**
+ * The version a legacy client negotiates by asking for `requested` at initialize (the SDK's rule:
+ * the version asked for when served, else the newest legacy one).
+ */
 export function negotiatedVersion(requested: unknown): string {
-  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested)
+  return typeof requested === 'string' && LEGACY_PROTOCOL_VERSIONS.includes(requested)
     ? requested
-    : LATEST_PROTOCOL_VERSION;
+    : LEGACY_PROTOCOL_VERSIONS[0]!;
 }
 
 const refuse = (message: string) => ({ jsonrpc: '2.0', error: { code: -32600, message }, id: null });

@@ -1,21 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { type Logger, NotFoundError, type Principal, UserInputError } from '@svc/tool-kit';
-import { createMcpServer, SERVICE_INFO, type ToolExecutor } from '@svc/tool-server';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  type LegacyHttpHandler,
+  legacyStatelessFallback,
+  type McpHttpHandler,
+  type Server,
+  WebStandardStreamableHTTPServerTransport,
+} from '@modelcontextprotocol/server';
+import { type AnyTool, type Logger, NotFoundError, type Principal, UserInputError } from '@svc/tool-kit';
+import { createMcpServer, type McpEra, SERVICE_INFO, type ToolExecutor } from '@svc/tool-server';
 import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
 import { negotiatedVersion } from './mcp-batches';
+import type { ListenStreams } from './mcp-listen';
+import { mcpRequestOf } from './mcp-request';
 import type { McpSession, McpSessionStore } from './mcp-sessions';
+import { abortOnClientGone, sendWebResponse, webRequestOf } from './web-exchange';
 
 export interface McpEndpointOptions {
   executor: ToolExecutor;
   sessions: McpSessionStore;
+  listen: ListenStreams;
+  /** Legacy clients served without sessions too (SVC_MCP_STATELESS=1); modern ones never have one. */
   stateless: boolean;
   maxBodyBytes: number;
-  allowedOrigins: readonly string[];
-  /** Bound to loopback: the SDK's own DNS-rebinding check gets the loopback Host values too. */
-  checkHost: boolean;
+  /** The listen streams one instance holds (the SDK's own bound; ours per tenant come first). */
+  maxListenStreams: number;
+  /** `_meta` of a tool's definition in tools/list (mcp-binding.ts), when an extension adds any. */
+  toolMeta?: (tool: AnyTool) => Record<string, unknown> | undefined;
   logger: Logger;
   now: () => number;
 }
@@ -24,36 +37,92 @@ export interface McpEndpoint {
   post: RequestHandler;
   get: RequestHandler;
   delete: RequestHandler;
+  /** Closes the modern handler's in-flight exchanges and listen streams. */
+  close(): Promise<void>;
 }
 
 /**
- * MCP StreamableHTTP at /mcp, after origin check, authentication, rate limit and body limit.
- * Stateful: one low-level Server per session, the session bound to the token_id that opened it.
- * Stateless (SVC_MCP_STATELESS=1): a fresh server and transport per POST, never reused.
+ * The SDK's word for "who is calling": the gateway's principal rides in `extra`. The token itself
+ * is not passed on (authentication is the gateway's, done before the SDK sees the request).
+ */
+function authInfoOf(principal: Principal): AuthInfo {
+  return { token: '', clientId: principal.tokenId ?? 'local', scopes: [], extra: { principal } };
+}
+
+function principalOfAuthInfo(authInfo: AuthInfo | undefined): Principal {
+  const principal = authInfo?.extra?.principal as Principal | undefined;
+  if (!principal) throw new Error('an MCP server was asked for without the principal of its request');
+  return principal;
+}
+
+/**
+ * MCP StreamableHTTP at /mcp, after origin check, authentication, the request's reading
+ * (mcp-request.ts), rate limit and body limit; both protocol eras on the one path.
+ * Modern (2026-07-28): the SDK's per-request handler, one low-level server per request, nothing
+ * kept between requests (any instance can answer any request), `subscriptions/listen` streams for
+ * change notifications. Legacy (2025): one server per session, the session bound to the token_id
+ * that opened it; or, with `stateless`, one per POST as for modern clients.
  */
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
-  const { executor, sessions, logger } = options;
+  const { executor, sessions, listen, logger } = options;
 
-  function newServer(principal: () => Principal) {
+  function newServer(principal: () => Principal, era: McpEra): Server {
     return createMcpServer({
       executor,
       principal,
       transport: 'mcp',
       serverInfo: { name: SERVICE_INFO.name, version: SERVICE_INFO.version },
       newRequestId: () => randomUUID(),
+      era,
+      ...(options.toolMeta ? { toolMeta: options.toolMeta } : {}),
     });
   }
 
-  /**
-   * Origin and Host are checked once, by the gateway's originGuard in front of every route. The
-   * SDK's own check is left off: it compares Host with this socket's port, which refuses
-   * legitimate requests that arrive through a loopback reverse proxy on another port.
-   */
-  function rebindingOptions(_req: Request) {
-    // Answers stay SSE streams of one event: the SDK's plain-JSON answers (enableJsonResponse)
-    // would save about 0.5 ms per call, but in a stateful session they leak (SDK 1.32.2, measured:
-    // the live heap grew by about 4.5 KB per call, from 50 to 122 MB in 30 s), docs/decisions.md.
-    return { maxRequestBodySize: options.maxBodyBytes };
+  const onerror = (err: Error) => logger.debug({ err }, 'MCP request refused or failed');
+  const modern: McpHttpHandler = createMcpHandler(
+    (ctx) => {
+      const principal = principalOfAuthInfo(ctx.authInfo);
+      return newServer(() => principal, ctx.era);
+    },
+    {
+      // Legacy requests never reach this handler: they are told apart before (mcp-request.ts).
+      legacy: 'reject',
+      bus: listen.bus,
+      maxSubscriptions: options.maxListenStreams,
+      maxRequestBodySize: options.maxBodyBytes,
+      onerror,
+    },
+  );
+  const legacyStateless: LegacyHttpHandler = legacyStatelessFallback(
+    (ctx) => {
+      const principal = principalOfAuthInfo(ctx.authInfo);
+      return newServer(() => principal, 'legacy');
+    },
+    onerror,
+    { maxRequestBodySize: options.maxBodyBytes },
+  );
+
+  async function serveModern(req: Request, res: Response, principal: Principal, listens: boolean) {
+    const abort = abortOnClientGone(res);
+    const handle = async () =>
+      sendWebResponse(
+        res,
+        await modern.fetch(webRequestOf(req, abort.signal), {
+          authInfo: authInfoOf(principal),
+          parsedBody: req.body,
+        }),
+      );
+    if (listens) await listen.serve(principal, abort, handle);
+    else await handle();
+  }
+
+  async function serveStateless(req: Request, res: Response, principal: Principal) {
+    const abort = abortOnClientGone(res);
+    const response = await legacyStateless(webRequestOf(req, abort.signal), {
+      authInfo: authInfoOf(principal),
+      ...(req.body !== undefined ? { parsedBody: req.body } : {}),
+    });
+    await sendWebResponse(res, response);
   }
 
   /** The caller's session, or 404 when it does not exist or belongs to another token. */
@@ -69,7 +138,12 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     session.principal = principal;
     sessions.enter(session);
     res.on('close', () => sessions.leave(session));
-    await session.transport.handleRequest(req, res, req.body);
+    const abort = abortOnClientGone(res);
+    const response = await session.transport.handleRequest(webRequestOf(req, abort.signal), {
+      authInfo: authInfoOf(principal),
+      ...(req.body !== undefined ? { parsedBody: req.body } : {}),
+    });
+    await sendWebResponse(res, response);
   }
 
   async function openSession(req: Request, res: Response, principal: Principal) {
@@ -78,8 +152,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     // Throws 429 or 503 (with Retry-After) when the caps leave no place (session-caps.ts).
     const place = sessions.reserve(tokenId, principal.projectId);
     let session: McpSession | undefined;
+    let server: Server | undefined;
     try {
-      const transport = new StreamableHTTPServerTransport({
+      const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => {
           session = {
@@ -87,7 +162,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
             tokenId,
             projectId: principal.projectId,
             principal,
-            server,
+            server: server!,
             transport,
             lastSeen: options.now(),
             active: 0,
@@ -96,32 +171,23 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
           place.fill(session);
         },
         onsessionclosed: (id) => sessions.forget(id),
-        ...rebindingOptions(req),
       });
-      const server = newServer(() => session?.principal ?? principal);
+      server = newServer(() => session?.principal ?? principal, 'legacy');
       server.onclose = () => {
         if (session) sessions.forget(session.id);
       };
       await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
+      const abort = abortOnClientGone(res);
+      const response = await transport.handleRequest(webRequestOf(req, abort.signal), {
+        authInfo: authInfoOf(principal),
+        parsedBody: req.body,
+      });
+      await sendWebResponse(res, response);
       // An initialize that failed never created a session: nothing may stay behind.
       if (!session) await server.close();
     } finally {
       if (!session) place.release();
     }
-  }
-
-  async function serveStateless(req: Request, res: Response, principal: Principal) {
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      ...rebindingOptions(req),
-    });
-    const server = newServer(() => principal);
-    res.on('close', () => {
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
   }
 
   const methodNotAllowed: RequestHandler = (_req, res) => {
@@ -130,19 +196,30 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       .set('Allow', 'POST')
       .json({
         jsonrpc: '2.0',
-        error: { code: -32000, message: 'Method not allowed: this server is stateless.' },
+        error: { code: -32000, message: 'Method not allowed: this server keeps no sessions.' },
         id: null,
       });
+  };
+
+  const inSession: RequestHandler = async (req, res, next) => {
+    try {
+      const principal = principalOf(res);
+      await serveInSession(sessionOf(req, principal), req, res, principal);
+    } catch (err) {
+      next(err);
+    }
   };
 
   return {
     async post(req, res, next) {
       try {
         const principal = principalOf(res);
+        const read = mcpRequestOf(req);
+        if (read?.era === 'modern') return await serveModern(req, res, principal, read.listen);
         if (options.stateless) return await serveStateless(req, res, principal);
         if (req.get('mcp-session-id'))
           return await serveInSession(sessionOf(req, principal), req, res, principal);
-        if (!isInitializeRequest(req.body)) {
+        if (read?.messages[0]?.method !== 'initialize' || Array.isArray(req.body)) {
           throw new UserInputError('Mcp-Session-Id header is required (send initialize first).');
         }
         await openSession(req, res, principal);
@@ -151,25 +228,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
         next(err);
       }
     },
-    get: options.stateless
-      ? methodNotAllowed
-      : async (req, res, next) => {
-          try {
-            const principal = principalOf(res);
-            await serveInSession(sessionOf(req, principal), req, res, principal);
-          } catch (err) {
-            next(err);
-          }
-        },
-    delete: options.stateless
-      ? methodNotAllowed
-      : async (req, res, next) => {
-          try {
-            const principal = principalOf(res);
-            await serveInSession(sessionOf(req, principal), req, res, principal);
-          } catch (err) {
-            next(err);
-          }
-        },
+    get: options.stateless ? methodNotAllowed : inSession,
+    delete: options.stateless ? methodNotAllowed : inSession,
+    close: () => modern.close(),
   };
 }

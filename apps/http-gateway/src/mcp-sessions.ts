@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 import { BackendUnavailableError, type Logger, type Principal, RateLimitedError } from '@svc/tool-kit';
 import { DEFAULT_SESSION_CAPS, planRoom, type SessionCapLimits, type SessionSlot } from './session-caps';
 
@@ -13,7 +12,7 @@ export interface McpSession {
   /** Refreshed by every (re-authenticated) request of the session. */
   principal: Principal;
   readonly server: Server;
-  readonly transport: StreamableHTTPServerTransport;
+  readonly transport: WebStandardStreamableHTTPServerTransport;
   lastSeen: number;
   /** HTTP requests in progress, including an open GET SSE stream: a session in use never expires. */
   active: number;
@@ -53,7 +52,10 @@ export class SessionCapacityError extends BackendUnavailableError {
   }
 }
 
-/** Live MCP sessions of this gateway instance (sticky routing by Mcp-Session-Id). */
+/**
+ * Live MCP sessions of this gateway instance: legacy (2025) clients only, which is why they alone
+ * need sticky routing by Mcp-Session-Id behind a load balancer (modern clients have no session).
+ */
 export class McpSessionStore {
   readonly #sessions = new Map<string, McpSession>();
   /** Places held for sessions being opened (initialize in progress). */

@@ -1,6 +1,6 @@
 import type { Metrics } from '@svc/metrics';
 import { RateLimitedError } from '@svc/tool-kit';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { principalOf } from './authenticate';
 
 interface Bucket {
@@ -120,12 +120,17 @@ export function createLimits(config: LimitsConfig, now: () => number, metrics: M
   }
 
   /**
-   * `concurrency: false` for requests that are not calls (an MCP GET stream stays open for the
-   * whole session; a DELETE ends one): they count against the rates only.
+   * `concurrency: false` (or a predicate answering false) for requests that are not calls (a legacy
+   * MCP session's GET stream and a modern client's listen stream stay open as long as the client
+   * likes; a DELETE ends a session): they count against the rates only.
    */
-  function middleware(costOf: CostOf = oneCall, options: { concurrency?: boolean } = {}): RequestHandler {
-    const bounded = options.concurrency !== false;
+  function middleware(
+    costOf: CostOf = oneCall,
+    options: { concurrency?: boolean | ((req: Request) => boolean) } = {},
+  ): RequestHandler {
     return (req, res, next) => {
+      const bounded =
+        typeof options.concurrency === 'function' ? options.concurrency(req) : options.concurrency !== false;
       const principal = principalOf(res);
       const tokenKey = principal.tokenId ?? `local:${principal.projectId}`;
       const projectKey = principal.projectId;

@@ -1,10 +1,26 @@
 import type { IncomingMessage } from 'node:http';
 import type { ToolRegistry } from '@svc/tool-server';
+import { mcpRequestOf } from './mcp-request';
 
 const REST_PREFIX = '/v1/tools/';
 
-/** The tool a JSON-RPC body calls, when it is one `tools/call` (a batch is left as `/mcp`). */
-function mcpOperation(body: unknown): string | undefined {
+/**
+ * The operation of an MCP POST: what mcp-request.ts read (a modern request's from its checked
+ * Mcp-Method and Mcp-Name headers), else the body's; a batch is left as `/mcp`.
+ */
+function mcpOperation(req: IncomingMessage): string | undefined {
+  const read = mcpRequestOf(req);
+  if (read) {
+    if (read.messages.length !== 1) return undefined;
+    const [{ method, tool }] = read.messages as [{ method: string; tool?: string }];
+    if (method.length > 64) return undefined;
+    return tool === undefined ? method : `${method} ${tool}`;
+  }
+  return bodyOperation((req as { body?: unknown }).body);
+}
+
+/** The tool a JSON-RPC body calls, when it is one `tools/call`. */
+function bodyOperation(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
   const { method, params } = body as { method?: unknown; params?: { name?: unknown } };
   if (typeof method !== 'string' || method.length > 64) return undefined;
@@ -30,7 +46,7 @@ export function selfTraceRoute(registry: ToolRegistry): (req: IncomingMessage) =
       return `${REST_PREFIX}${known(name) ? name : ':name'}`;
     }
     if (path === '/mcp' && req.method === 'POST') {
-      const operation = mcpOperation((req as { body?: unknown }).body);
+      const operation = mcpOperation(req);
       if (!operation) return '/mcp';
       const [method, name] = operation.split(' ');
       if (name === undefined) return `/mcp ${method}`;
