@@ -90,3 +90,33 @@ export async function connectMcp(
     },
   };
 }
+
+/** What a 2026-07-28 request carries in `params._meta` instead of a session's initialize. */
+export const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN_VERSION,
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+/** The headers of a raw modern request: the standard Mcp-Method and, for a call, Mcp-Name. */
+export function modernHeaders(token: string, method: string, name?: string): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    accept: 'application/json, text/event-stream',
+    authorization: `Bearer ${token}`,
+    'mcp-protocol-version': MODERN_VERSION,
+    'mcp-method': method,
+    ...(name !== undefined ? { 'mcp-name': name } : {}),
+  };
+}
+
+/** A raw modern request body: `params` with the per-request `_meta`. */
+export function modernBody(id: number, method: string, params: Record<string, unknown> = {}) {
+  return { jsonrpc: '2.0', id, method, params: { ...params, _meta: MODERN_META } };
+}
+
+/** The JSON-RPC message of an answer sent as JSON or as a one-event SSE stream. */
+export function rpcAnswerOf(text: string): Record<string, unknown> {
+  const data = text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!;
+  return JSON.parse(data) as Record<string, unknown>;
+}
