@@ -77,6 +77,7 @@ function draw(trace: TraceGet): void {
     const label = h(
       'span',
       { class: 'span-label' },
+      h('span', { class: 'visually-hidden' }, `Level ${depth + 1}: `),
       span.service ? h('strong', {}, span.service) : null,
       ' ',
       span.operation,
@@ -107,12 +108,10 @@ function draw(trace: TraceGet): void {
           {},
           h(
             'summary',
-            {
-              class: 'waterfall-row',
-              'aria-label': `Level ${depth + 1}: ${span.operation}, ${ms(span.duration_ms)}`,
-            },
+            { class: 'waterfall-row' },
             label,
             bar,
+            h('span', { class: 'span-duration' }, ms(span.duration_ms)),
           ),
           details(span),
         ),

@@ -1,0 +1,45 @@
+// A host page for the browser tests, the way an MCP Apps host embeds a view: the extension's own
+// AppBridge and PostMessageTransport around a sandboxed iframe (scripts only, an opaque origin)
+// holding the resource's HTML; after the view's ui/initialize, the tool result is sent to it.
+
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+interface MountOptions {
+  html: string;
+  result: { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown> };
+  theme: 'light' | 'dark';
+}
+
+declare global {
+  interface Window {
+    mountView(options: MountOptions): Promise<void>;
+  }
+}
+
+window.mountView = async ({ html, result, theme }) => {
+  document.body.replaceChildren();
+  document.documentElement.style.background = theme === 'dark' ? '#000' : '#fff';
+  const iframe = document.createElement('iframe');
+  iframe.setAttribute('sandbox', 'allow-scripts');
+  iframe.title = 'Tool result view';
+  iframe.style.cssText = 'width: 100%; height: 400px; border: 0; display: block';
+  iframe.srcdoc = html;
+  document.body.appendChild(iframe);
+  const view = iframe.contentWindow;
+  if (!view) throw new Error('no iframe window');
+  const bridge = new AppBridge(
+    null,
+    { name: 'view-test-host', version: '1.0.0' },
+    { serverTools: {} },
+    { hostContext: { theme, displayMode: 'inline', platform: 'web' } },
+  );
+  bridge.onsizechange = ({ height }) => {
+    if (height) iframe.style.height = `${height}px`;
+  };
+  const initialized = new Promise<void>((resolve) => {
+    bridge.oninitialized = () => resolve();
+  });
+  await bridge.connect(new PostMessageTransport(view, view));
+  await initialized;
+  await bridge.sendToolResult(result);
+};

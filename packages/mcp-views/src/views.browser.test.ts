@@ -1,0 +1,459 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { findChromium } from '@svc/browser-testing';
+import { FUNNEL_STEPS, iterateDemoBatches, LEAKY_RELEASE } from '@svc/demo-data';
+import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/testing';
+import { build } from 'esbuild';
+import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import { listViewResources, toolViewMetas } from './index';
+import type { ViewName } from './views';
+
+// Each view loaded the way a host loads it (the extension's AppBridge around a sandboxed iframe
+// holding the resource), fed the answer of the real tool on a real core with the demo project and
+// hostile text ingested, then read back: the DOM against the tool's numbers, the hostile text as
+// text, axe-core, and a screenshot of each under test-output/. Clicks are the element's own
+// click(): the frame resizes to its content as it draws, which playwright's pointer waits on.
+
+const NOW = Math.floor(Date.now() / 3_600_000) * 3_600_000;
+const KEY = { keyId: 'key_views', secret: 'secret-views-0123456789', projectId: 'proj_views' };
+const OUTPUT_DIR = fileURLToPath(new URL('../test-output/', import.meta.url));
+const XSS =
+  '<img src=x onerror="document.body.dataset.pwned=1"><script>document.body.dataset.pwned=1</script>';
+const XSS_TRACE = 'f'.repeat(32);
+const XSS_SESSION = `sess ${XSS}`;
+const XSS_EVENT = `evt ${XSS}`;
+
+const executable = findChromium();
+const describeInBrowser = executable ? describe : describe.skip;
+
+const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 });
+const num = (n: number) => grouped.format(n);
+const pct = (r: number | null) => (r === null ? '–' : `${(r * 100).toFixed(1)}%`);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Records with attacker-controlled text in every field a view writes out. */
+function hostileRecords() {
+  const spans = [
+    { span_id: 'a'.repeat(16), kind: 'server', status: 'ok', duration_ms: 120, offset: 0, parent: undefined },
+    {
+      span_id: 'b'.repeat(16),
+      kind: 'client',
+      status: 'error',
+      duration_ms: 40,
+      offset: 10,
+      parent: 'a'.repeat(16),
+    },
+    {
+      span_id: 'c'.repeat(16),
+      kind: 'internal',
+      status: 'ok',
+      duration_ms: 0.5,
+      offset: 70,
+      parent: 'b'.repeat(16),
+    },
+  ].map((s) => ({
+    trace_id: XSS_TRACE,
+    span_id: s.span_id,
+    ...(s.parent ? { parent_span_id: s.parent } : {}),
+    kind: s.kind,
+    status: s.status,
+    operation: `op ${XSS}`,
+    service: `svc ${XSS}`,
+    start_time: iso(NOW - 3_600_000 + s.offset),
+    duration_ms: s.duration_ms,
+    attributes: { [`key ${XSS}`]: `value ${XSS}` },
+  }));
+  const events = [0, 1, 2].map((i) => ({
+    timestamp: iso(NOW - 7_200_000 + i * 1000),
+    event_name: XSS_EVENT,
+    user_id: `user ${XSS} ${i}`,
+  }));
+  const metrics = [0, 1, 2, 3].map((i) => ({
+    timestamp: iso(NOW - 3_600_000 + i * 60_000),
+    name: 'memory_mb',
+    value: 100 + 1000 * i,
+    unit: 'MB',
+    session_id: XSS_SESSION,
+    user_id: `user ${XSS}`,
+  }));
+  return { spans, events, metrics };
+}
+
+async function ingestDemo(core: LoopbackCore): Promise<void> {
+  for (const batch of iterateDemoBatches({ seed: 30, size: 0.1, now: NOW, days: 14 }, 8)) {
+    const { logs: _logs, users: _users, ...records } = batch;
+    await core.ingest(records);
+  }
+  await core.ingest(hostileRecords());
+}
+
+async function hostBundle(): Promise<string> {
+  const result = await build({
+    entryPoints: [fileURLToPath(new URL('./testing/view-host.ts', import.meta.url))],
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    write: false,
+  });
+  return result.outputFiles[0]!.text;
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface Mounted {
+  frame: Frame;
+  answer: Record<string, unknown>;
+}
+
+describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
+  let core: LoopbackCore;
+  let browser: Browser;
+  let page: Page;
+  let host: string;
+  const html = new Map(listViewResources().map((r) => [r.name, r.text]));
+  const metas = toolViewMetas();
+
+  beforeAll(async () => {
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    [core, browser, host] = await Promise.all([
+      startLoopbackCore({
+        name: 'mcp_views',
+        key: KEY,
+        internalSecret: 'views-internal-secret-0123456789',
+        now: () => NOW,
+      }),
+      chromium.launch({ executablePath: executable!, headless: true }),
+      hostBundle(),
+    ]);
+    await ingestDemo(core);
+    page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await core?.close();
+  });
+
+  /** Calls `tool` on the core, mounts its view with the answer and waits for it to draw. */
+  async function mount(tool: string, input: unknown, theme: 'light' | 'dark' = 'light'): Promise<Mounted> {
+    const answer = await core.tool<Record<string, unknown>>(tool, input);
+    const uri = metas[tool]!.ui.resourceUri;
+    const view = listViewResources().find((r) => r.uri === uri)!;
+    await page.setContent(
+      `<!doctype html><html lang="en"><head><title>host</title></head><body></body></html>`,
+    );
+    await page.addScriptTag({ content: host });
+    const result = {
+      content: [{ type: 'text' as const, text: JSON.stringify(answer) }],
+      structuredContent: answer,
+    };
+    await page.evaluate((options) => window.mountView(options), {
+      html: html.get(view.name)!,
+      result,
+      theme,
+    });
+    const frame = page.frames().find((f) => f !== page.mainFrame())!;
+    await frame.waitForSelector('#view h1');
+    return { frame, answer };
+  }
+
+  async function check(frame: Frame, name: ViewName | string, theme = 'light'): Promise<void> {
+    // Hostile text never became markup, and no script of it ran.
+    expect(await frame.locator('img, #view script, iframe, object').count()).toBe(0);
+    expect(await frame.evaluate(() => document.body.dataset.pwned)).toBeUndefined();
+    await frame.evaluate(axeSource);
+    const violations = await frame.evaluate(async () => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run(ctx: Document): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }>;
+          };
+        }
+      ).axe;
+      const results = await axe.run(document);
+      return results.violations
+        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+        .map((v) => `${v.id} (${v.nodes.length})`);
+    });
+    expect(violations).toEqual([]);
+    await page.screenshot({ path: `${OUTPUT_DIR}${name}-${theme}.png`, fullPage: true });
+  }
+
+  const cellTexts = (frame: Frame, selector: string) => frame.locator(selector).allTextContents();
+
+  it('trace.get: the waterfall of a demo trace, bars on one axis with the console rules', async () => {
+    const found = await core.tool<{ items: { trace_id: string; span_count: number }[] }>('trace.search', {
+      limit: 50,
+    });
+    const traceId = [...found.items].sort((a, b) => b.span_count - a.span_count)[0]!.trace_id;
+    for (const theme of ['light', 'dark'] as const) {
+      const { frame, answer } = await mount('trace.get', { trace_id: traceId }, theme);
+      type Span = {
+        span_id: string;
+        offset_ms: number;
+        duration_ms: number;
+        self_ms: number;
+        kind: string;
+        status: string;
+        children: Span[];
+      };
+      const trace = answer as { duration_ms: number; span_count: number; spans: Span[] };
+      // Depth first, children by start time; one axis for the trace.
+      const expected: { span: Span; depth: number }[] = [];
+      const visit = (spans: Span[], depth: number) => {
+        for (const span of [...spans].sort((a, b) => a.offset_ms - b.offset_ms)) {
+          expected.push({ span, depth });
+          visit(span.children, depth + 1);
+        }
+      };
+      visit(trace.spans, 0);
+      const axis = Math.max(
+        trace.duration_ms,
+        ...expected.map(({ span }) => span.offset_ms + span.duration_ms),
+      );
+      const rows = await frame.locator('li[data-span-id]').evaluateAll((items) =>
+        items.map((li) => {
+          const rect = li.querySelector('rect')!;
+          return {
+            id: li.getAttribute('data-span-id'),
+            depth: Number(li.getAttribute('data-depth')),
+            self: Number(li.getAttribute('data-self-ms')),
+            x: Number(rect.getAttribute('x')),
+            width: Number(rect.getAttribute('width')),
+            classes: rect.getAttribute('class'),
+          };
+        }),
+      );
+      expect(rows.map((r) => [r.id, r.depth])).toEqual(
+        expected.map(({ span, depth }) => [span.span_id, depth]),
+      );
+      rows.forEach((row, i) => {
+        const { span } = expected[i]!;
+        const width = Math.min(1000, Math.max(3, (span.duration_ms / axis) * 1000));
+        expect(row.width).toBeCloseTo(width, 1);
+        expect(row.x).toBeCloseTo(Math.min((span.offset_ms / axis) * 1000, 1000 - width), 1);
+        expect(row.self).toBe(span.self_ms);
+        const color =
+          span.status === 'error'
+            ? 'status-error'
+            : span.kind === 'server'
+              ? 'kind-server'
+              : span.kind === 'client'
+                ? 'kind-client'
+                : 'kind-other';
+        expect(row.classes).toContain(color);
+      });
+      expect(await frame.locator('[data-field="span_count"]').textContent()).toBe(num(trace.span_count));
+      // A span opens to its details, self time included.
+      await frame
+        .locator('summary')
+        .first()
+        .evaluate((el) => (el as HTMLElement).click());
+      expect(await frame.locator('details[open] .details').textContent()).toContain(
+        `${num(expected[0]!.span.self_ms)} ms`,
+      );
+      await check(frame, 'trace-waterfall', theme);
+    }
+  });
+
+  it('trace.get: hostile span text renders as text', async () => {
+    const { frame } = await mount('trace.get', { trace_id: XSS_TRACE });
+    expect(await frame.locator('li[data-span-id]').count()).toBe(3);
+    await frame
+      .locator('summary')
+      .nth(1)
+      .evaluate((el) => (el as HTMLElement).click());
+    const text = (await frame.locator('#view').textContent()) ?? '';
+    expect(text).toContain(`op ${XSS}`);
+    expect(text).toContain(`value ${XSS}`);
+    await check(frame, 'trace-waterfall-hostile');
+  });
+
+  it('crash.stats: the daily bars and the signature distribution', async () => {
+    const { frame, answer } = await mount('crash.stats', { days: 14 });
+    const stats = answer as {
+      total: number;
+      daily: { date: string; count: number }[];
+      signatures: { count: number; share: number }[];
+    };
+    const bars = await frame
+      .locator('rect.bar[data-label]')
+      .evaluateAll((rects) =>
+        rects.map((r) => [r.getAttribute('data-label'), Number(r.getAttribute('data-value'))]),
+      );
+    expect(bars).toEqual(stats.daily.map((d) => [d.date, d.count]));
+    expect(await frame.locator('[data-field="total"]').textContent()).toBe(num(stats.total));
+    expect(stats.signatures.length).toBeGreaterThan(0);
+    const rows = await frame
+      .locator('tr[data-count]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [Number(tr.getAttribute('data-count')), Number(tr.getAttribute('data-share'))]),
+      );
+    expect(rows).toEqual(stats.signatures.map((s) => [s.count, s.share]));
+    await check(frame, 'daily-trend-crashes');
+  });
+
+  it('track.stats: the daily bars and the event names, hostile ones as text', async () => {
+    const { frame, answer } = await mount('track.stats', { days: 14 });
+    const stats = answer as {
+      total: number;
+      daily: { date: string; count: number }[];
+      top_events: { event_name: string; count: number }[];
+    };
+    const bars = await frame
+      .locator('rect.bar[data-label]')
+      .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-value'))));
+    expect(bars).toEqual(stats.daily.map((d) => d.count));
+    const names = await frame.locator('tr[data-count] td:first-child').allTextContents();
+    expect(names).toEqual(stats.top_events.map((e) => e.event_name));
+    expect(names).toContain(XSS_EVENT);
+    await check(frame, 'daily-trend-events');
+  });
+
+  it('trace.aggregate: per operation p50, p99 and error rate, sortable', async () => {
+    const { frame, answer } = await mount('trace.aggregate', { days: 14, limit: 20 });
+    const ops = (
+      answer as { operations: { operation: string; p50_ms: number; p99_ms: number; error_rate: number }[] }
+    ).operations;
+    const read = () =>
+      frame
+        .locator('tr[data-operation]')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [
+            tr.getAttribute('data-operation'),
+            Number(tr.getAttribute('data-p50')),
+            Number(tr.getAttribute('data-p99')),
+            Number(tr.getAttribute('data-error-rate')),
+          ]),
+        );
+    expect(await read()).toEqual(ops.map((o) => [o.operation, o.p50_ms, o.p99_ms, o.error_rate]));
+    expect(await cellTexts(frame, 'tr[data-operation] td:nth-child(5)')).toEqual(
+      ops.map((o) => pct(o.error_rate)),
+    );
+    await frame.locator('button[data-sort="p99_ms"]').evaluate((el) => (el as HTMLElement).click());
+    const p99s = (await read()).map((r) => r[2] as number);
+    expect(p99s).toEqual([...ops.map((o) => o.p99_ms)].sort((a, b) => b - a));
+    expect(await frame.locator('th[aria-sort="descending"] button').getAttribute('data-sort')).toBe('p99_ms');
+    await check(frame, 'operations');
+  });
+
+  it('analytics.funnel: a bar per step on the scale of step 1, with the conversions', async () => {
+    const { frame, answer } = await mount('analytics.funnel', { steps: [...FUNNEL_STEPS], days: 14 });
+    const steps = (answer as { steps: { users: number; conversion_from_previous: number | null }[] }).steps;
+    expect(steps[0]!.users).toBeGreaterThan(0);
+    const max = Math.max(...steps.map((s) => s.users));
+    const rows = await frame
+      .locator('tr[data-step]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [
+          Number(tr.getAttribute('data-users')),
+          Number(tr.querySelector('rect')!.getAttribute('width')),
+        ]),
+      );
+    expect(rows.map(([users]) => users)).toEqual(steps.map((s) => s.users));
+    for (const [users, width] of rows) expect(width).toBeCloseTo((users! / max) * 1000, 3);
+    expect(await cellTexts(frame, 'tr[data-step] td:nth-child(5)')).toEqual(
+      steps.map((s) => pct(s.conversion_from_previous)),
+    );
+    await check(frame, 'funnel');
+  });
+
+  it('analytics.funnel: a hostile event name is a step label as text', async () => {
+    const { frame } = await mount('analytics.funnel', { steps: [XSS_EVENT, XSS_EVENT], days: 14 });
+    expect(await cellTexts(frame, 'tr[data-step] td:nth-child(2)')).toEqual([XSS_EVENT, XSS_EVENT]);
+    await check(frame, 'funnel-hostile');
+  });
+
+  it('analytics.retention: the curve and the table per day offset', async () => {
+    const { frame, answer } = await mount('analytics.retention', { days: 14, max_day: 7 });
+    const days = (answer as { days: { day: number; rate: number | null }[] }).days;
+    const rows = await frame
+      .locator('tr[data-day]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [Number(tr.getAttribute('data-day')), tr.getAttribute('data-rate')]),
+      );
+    expect(rows).toEqual(days.map((d) => [d.day, d.rate === null ? '' : String(d.rate)]));
+    const points = await frame
+      .locator('circle[data-day]')
+      .evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-value'))));
+    expect(points).toEqual(days.filter((d) => d.rate !== null).map((d) => d.rate));
+    await check(frame, 'retention');
+  });
+
+  it('analytics.cohorts: a heatmap cell per cohort and day offset, in both themes', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { frame, answer } = await mount(
+        'analytics.cohorts',
+        { days: 14, max_day: 7, granularity: 'day' },
+        theme,
+      );
+      const cohorts = (
+        answer as { cohorts: { cohort: string; days: { day: number; rate: number | null }[] }[] }
+      ).cohorts;
+      const cells = await frame
+        .locator('tr[data-cohort]')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [
+            tr.getAttribute('data-cohort'),
+            [...tr.querySelectorAll('td.cell')].map((td) => [
+              Number(td.getAttribute('data-day')),
+              td.getAttribute('data-rate'),
+              td.textContent,
+            ]),
+          ]),
+        );
+      expect(cells).toEqual(
+        cohorts.map((c) => [
+          c.cohort,
+          c.days.map((d) => [d.day, d.rate === null ? '' : String(d.rate), pct(d.rate)]),
+        ]),
+      );
+      await check(frame, 'retention-cohorts', theme);
+    }
+  });
+
+  it('release.health: the versions side by side with score, grade and components', async () => {
+    const versions = `${LEAKY_RELEASE},2.3.0,${'9.9.9'}`;
+    const { frame, answer } = await mount('release.health', { versions });
+    const releases = (
+      answer as { releases: { version: string; score: number | null; grade: string | null }[] }
+    ).releases;
+    expect(await cellTexts(frame, 'thead th[scope="col"]:not(:first-child)')).toEqual(
+      releases.map((r) => r.version),
+    );
+    const scores = await frame
+      .locator('tr[data-row="score"] [data-value]')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-value')));
+    expect(scores).toEqual(releases.map((r) => (r.score === null ? '' : String(r.score))));
+    expect(releases.some((r) => r.score !== null)).toBe(true);
+    const grades = await cellTexts(frame, 'tr[data-row="grade"] td');
+    releases.forEach((r, i) => {
+      if (r.grade !== null) expect(grades[i]).toBe(r.grade);
+    });
+    await check(frame, 'release-health');
+  });
+
+  it('release.health: a hostile version name is a column heading as text', async () => {
+    const { frame } = await mount('release.health', { version: `v${XSS}` });
+    expect(await cellTexts(frame, 'thead th[scope="col"]:not(:first-child)')).toEqual([`v${XSS}`]);
+    await check(frame, 'release-health-hostile');
+  });
+
+  it('apm.memory_growth: the sessions steepest first with the tool slopes, hostile ids as text', async () => {
+    const { frame, answer } = await mount('apm.memory_growth', { days: 14, limit: 20 });
+    const items = (answer as { items: { session_id: string; slope_mb_per_min: number }[] }).items;
+    expect(items.map((i) => i.session_id)).toContain(XSS_SESSION);
+    const rows = await frame
+      .locator('tr[data-session]')
+      .evaluateAll((trs) =>
+        trs.map((tr) => [
+          tr.getAttribute('data-session'),
+          Number(tr.getAttribute('data-slope')),
+          tr.querySelector('td')!.textContent,
+        ]),
+      );
+    expect(rows).toEqual(items.map((i) => [i.session_id, i.slope_mb_per_min, i.session_id]));
+    await check(frame, 'memory-growth');
+  });
+});
