@@ -15,7 +15,8 @@ describe('instance lock', () => {
 
   it('refuses while another live process holds it, with a clear message', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lock-'));
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)']);
+    // Lives until killed below (a ceiling far beyond the test, however slow the machine).
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 600000)']);
     try {
       writeFileSync(join(dir, 'standalone.lock'), String(child.pid));
       let caught: unknown;

@@ -107,7 +107,9 @@ export async function startCopilotHarness(name: string): Promise<CopilotHarness>
       SVC_COPILOT_LLM_URL: llm.url,
       SVC_COPILOT_LLM_API_KEY: 'sk-test-key',
       SVC_COPILOT_LLM_MODEL: 'test-model',
-      SVC_COPILOT_LLM_TIMEOUT_MS: '500',
+      // The "never answers" case waits this out; every other answer must come well within it, also
+      // on a loaded machine (load 15 on 2 cores slows a loopback answer to seconds).
+      SVC_COPILOT_LLM_TIMEOUT_MS: '5000',
     }),
     deps,
   );

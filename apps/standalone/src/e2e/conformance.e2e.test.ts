@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type AuthProxy, startAuthProxy } from '../testing/auth-proxy';
+import { RunError, runToEnd } from '../testing/run-to-end';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 
@@ -36,38 +36,24 @@ afterAll(async () => {
   await stack?.dispose();
 });
 
-function runConformance(url: string): Promise<{ code: number | null; output: string }> {
+/**
+ * Runs the suite to its end for as long as it progresses (runToEnd: `npx` fetching node@22 and the
+ * suite on a loaded machine is slow, not stuck); its exit code and output, whatever the code.
+ */
+async function runConformance(url: string): Promise<{ code: number | null; output: string }> {
   const outDir = mkdtempSync(join(tmpdir(), 'conformance-'));
-  return new Promise((resolve) => {
-    const child = spawn(
+  const args = ['-y', '-p', 'node@22', '-p', CONFORMANCE, '--', 'conformance', 'server', '--url', url];
+  try {
+    const { stdout, stderr } = await runToEnd(
       'npx',
-      [
-        '-y',
-        '-p',
-        'node@22',
-        '-p',
-        CONFORMANCE,
-        '--',
-        'conformance',
-        'server',
-        '--url',
-        url,
-        '--expected-failures',
-        BASELINE,
-        '-o',
-        outDir,
-      ],
-      { env: { ...process.env, npm_config_update_notifier: 'false' }, stdio: ['ignore', 'pipe', 'pipe'] },
+      [...args, '--expected-failures', BASELINE, '-o', outDir],
+      { env: { ...process.env, npm_config_update_notifier: 'false' }, what: 'the MCP conformance suite' },
     );
-    let output = '';
-    child.stdout.on('data', (d) => (output += d));
-    child.stderr.on('data', (d) => (output += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 8 * 60_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+    return { code: 0, output: stdout + stderr };
+  } catch (err) {
+    if (err instanceof RunError) return { code: err.code, output: err.stdout + err.stderr };
+    throw err;
+  }
 }
 
 describe('MCP conformance suite', () => {
@@ -81,6 +67,6 @@ describe('MCP conformance suite', () => {
       }
       if (code !== 0) throw new Error(`conformance exited ${code}:\n${output.slice(-4000)}`);
     },
-    10 * 60_000,
+    STACK_SETUP_TIMEOUT_MS,
   );
 });

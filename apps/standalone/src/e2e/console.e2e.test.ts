@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { findChromium } from '@svc/browser-testing';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { CONDITION_CEILING_MS, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { adminCall, adminOf, bearer, callRest, connectMcp } from './support';
 
 // The web console in the system's Chromium against the whole stack (`pnpm start` as a process):
@@ -29,10 +30,20 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   stack = await spawnStack();
   consoleUrl = stack.ready.urls.console;
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-  context = await browser.newContext({ viewport: DESKTOP });
+  // Playwright waits on conditions (a page loaded, an element there) up to 30 s by default; a
+  // loaded machine can take longer for either, so its ceiling is the shared one of conditions.
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'], timeout: CONDITION_CEILING_MS });
+  context = await newContext({ viewport: DESKTOP });
   page = await context.newPage();
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
+
+/** A browser context whose waits (navigation, actions, waitForURL) have the conditions' ceiling. */
+async function newContext(options: Parameters<Browser['newContext']>[0]): Promise<BrowserContext> {
+  const created = await browser.newContext(options);
+  created.setDefaultTimeout(CONDITION_CEILING_MS);
+  created.setDefaultNavigationTimeout(CONDITION_CEILING_MS);
+  return created;
+}
 
 afterAll(async () => {
   await browser?.close();
@@ -544,7 +555,7 @@ describeInBrowser('web console in Chromium', () => {
   it('passes axe-core on every page at 1280 and 390 px: no serious or critical WCAG 2 A/AA violation', async () => {
     // A context of its own with the same cookies: axe is injected as a script, which the console's
     // CSP (rightly) refuses in the context the other tests use.
-    const audit = await browser.newContext({ bypassCSP: true, storageState: await context.storageState() });
+    const audit = await newContext({ bypassCSP: true, storageState: await context.storageState() });
     const checker = await audit.newPage();
     const traceHref = await (async () => {
       await checker.goto(`${consoleUrl}/traces?project=${stack.ready.project_id}`);
@@ -626,7 +637,7 @@ describe('web console without a session (no browser needed)', () => {
   beforeAll(async () => {
     stack ??= await spawnStack();
     consoleUrl = stack.ready.urls.console;
-  }, 180_000);
+  }, STACK_SETUP_TIMEOUT_MS);
 
   it.each([
     '/mcp',

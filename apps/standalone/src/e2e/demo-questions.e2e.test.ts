@@ -7,6 +7,7 @@ import {
   SLOW_START_RELEASE,
 } from '@svc/demo-data';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
+import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, connectMcp } from './support';
 
 // The questions the demo is built to answer, asked the way an assistant would, over MCP against
@@ -20,7 +21,7 @@ beforeAll(async () => {
   stack = await spawnStack();
   demo = generateDemoProject(stack.ready.demo!);
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(stack.ready.token!));
-}, 180_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();

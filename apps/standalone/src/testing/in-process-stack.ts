@@ -50,7 +50,15 @@ export interface InProcessStack {
   stopIdentity(): Promise<void>;
   startIdentity(): Promise<void>;
   /** With `recall: true`: its address and process control, and a delay each request waits first. */
-  recall?: { url: string; stop(): Promise<void>; start(): Promise<void>; delayMs: number };
+  recall?: {
+    url: string;
+    stop(): Promise<void>;
+    start(): Promise<void>;
+    /** While above 0, internal requests wait this long before recall takes them. */
+    delayMs: number;
+    /** Internal requests held back by delayMs so far: a test waits for its call to be in flight. */
+    held: number;
+  };
   ingest(body: Record<string, unknown[]>): Promise<void>;
   admin(path: string, body: unknown): Promise<Record<string, unknown>>;
   gateway: WiredGateway;
@@ -214,9 +222,10 @@ export async function startInProcessStack(
       { logger, metrics },
     );
     const recallApp = recall.app;
-    const control = { delayMs: 0 } as NonNullable<InProcessStack['recall']>;
+    const control = { delayMs: 0, held: 0 } as NonNullable<InProcessStack['recall']>;
     const delayed = ((req, res, next) => {
       if (control.delayMs > 0 && req.url?.startsWith('/internal/')) {
+        control.held++;
         // A request whose connection died meanwhile (the service was stopped) is dropped.
         setTimeout(() => {
           if (!req.socket.destroyed) recallApp(req, res, next);
