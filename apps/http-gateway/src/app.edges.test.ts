@@ -2,6 +2,7 @@ import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually, type Harness, startHarness } from './testing/gateway-harness';
+import { ERAS, type Era, MODERN_META, modernHeaders } from './testing/mcp-clients';
 
 // Edges an attack run found: bodies that cannot be decoded, MCP arguments of the wrong kind or
 // with reserved keys, a revoked token's open stream, and /healthz reporting a dead dependency.
@@ -17,6 +18,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.close();
 });
+
+/** Headers of a log.recent call in `era`: a legacy session's, or a modern request's. */
+async function mcpCallHeaders(era: Era): Promise<Record<string, string>> {
+  return era === 'modern' ? modernHeaders(token, 'tools/call', 'log.recent') : mcpSession();
+}
+
+/** The JSON text of a log.recent call's params with `argumentsJson` as sent (modern: its `_meta`). */
+const callParamsJson = (era: Era, argumentsJson: string) =>
+  `{"name":"log.recent","arguments":${argumentsJson}${era === 'modern' ? `,"_meta":${JSON.stringify(MODERN_META)}` : ''}}`;
 
 async function mcpSession(): Promise<Record<string, string>> {
   const init = await fetch(`${h.url}/mcp`, {
@@ -133,18 +143,18 @@ describe('bodies over the limit once inflated, or in a charset JSON is not sent 
   );
 });
 
-describe('MCP arguments are validated as REST validates a body', () => {
+describe.each(ERAS)('MCP arguments are validated as REST validates a body, %s era', (era) => {
   it.each([
     ['null', null, 'must be a JSON object, got null'],
     ['an array', [1], 'must be a JSON object, got an array'],
     ['a string', 'limit=1', 'must be a JSON object, got the string "limit=1"'],
   ])('arguments %s: a clean invalid_input result, not a JSON-RPC dump', async (_label, args, message) => {
-    const headers = await mcpSession();
+    const headers = await mcpCallHeaders(era);
     const answer = await rpc(headers, {
       jsonrpc: '2.0',
       id: 2,
       method: 'tools/call',
-      params: { name: 'log.recent', arguments: args },
+      params: JSON.parse(callParamsJson(era, JSON.stringify(args))),
     });
     expect(answer.error).toBeUndefined();
     const result = answer.result as { isError: boolean; content: { text: string }[] };
@@ -167,14 +177,14 @@ describe('MCP arguments are validated as REST validates a body', () => {
       });
       expect(rest.status).toBe(400);
       const restBody = (await rest.json()) as { details: unknown };
-      const headers = await mcpSession();
+      const headers = await mcpCallHeaders(era);
       const res = await fetch(`${h.url}/mcp`, {
         method: 'POST',
         headers,
-        body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"log.recent","arguments":${raw}}}`,
+        body: `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":${callParamsJson(era, raw)}}`,
       });
       const text = await res.text();
-      const answer = JSON.parse(/^data: (.*)$/m.exec(text)![1]!) as {
+      const answer = JSON.parse(text.startsWith('{') ? text : /^data: (.*)$/m.exec(text)![1]!) as {
         result: { isError: boolean; content: { text: string }[] };
       };
       expect(answer.result.isError).toBe(true);
@@ -281,6 +291,23 @@ describe('JSON-RPC batches on /mcp', () => {
         id: null,
       });
     }
+  });
+
+  it('refuses a batch of modern requests (a 2026-07-28 request is one message), calling nothing', async () => {
+    const calls = h.core.calls.length;
+    const modernCall = (id: number) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'log.recent', arguments: { limit: 1 }, _meta: MODERN_META },
+    });
+    const res = await post(h, modernHeaders(token, 'tools/call', 'log.recent'), [
+      modernCall(1),
+      modernCall(2),
+    ]);
+    expect(res.status).toBe(400);
+    await res.text();
+    expect(h.core.calls.length).toBe(calls);
   });
 
   it('serves a batch under 2025-03-26, caps its size, and counts each call against the rate', async () => {

@@ -163,3 +163,35 @@ async function sessionIdOf(bearer: string): Promise<string | undefined> {
   await init.text();
   return init.headers.get('mcp-session-id') ?? undefined;
 }
+
+describe('rate limits in the modern era', () => {
+  it('count each modern request against the token, with no initialize to pay for', async () => {
+    const limited = await startHarness({
+      limits: {
+        perTokenPerMinute: 2,
+        perProjectPerMinute: 1000,
+        concurrentPerToken: 32,
+        concurrentPerProject: 64,
+      },
+    });
+    try {
+      const own = limited.identity.issue().token;
+      const send = () =>
+        fetch(`${limited.url}/mcp`, {
+          method: 'POST',
+          headers: modernHeaders(own, 'tools/call', 'log.recent'),
+          body: JSON.stringify(call('log.recent')),
+        });
+      const statuses = [];
+      for (let i = 0; i < 3; i++) {
+        const res = await send();
+        await res.text();
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual([200, 200, 429]);
+      expect(limited.core.calls.filter((c) => c.tool === 'log.recent')).toHaveLength(2);
+    } finally {
+      await limited.close();
+    }
+  });
+});

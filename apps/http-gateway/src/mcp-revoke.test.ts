@@ -4,6 +4,7 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually, type Harness, startHarness } from './testing/gateway-harness';
+import { connectMcp, modernBody, modernHeaders } from './testing/mcp-clients';
 
 // A token revoked while its MCP session is open, with the official v1 SDK client over real HTTP:
 // the session's GET stream ends, a call already in flight still gets its answer (it was
@@ -52,10 +53,11 @@ it('keeps the connection usable: the in-flight call is answered, then 401 with i
   );
   try {
     await eventually(
-      () => h.getStreams.some((r) => r.headersSent && r.statusCode === 200 && !r.writableEnded),
+      () =>
+        h.getStreams.some((r) => r.headersSent && r.statusCode === 200 && !r.writableEnded && !r.destroyed),
       'SSE open',
     );
-    const streams = h.getStreams.filter((r) => !r.writableEnded);
+    const streams = h.getStreams.filter((r) => !r.writableEnded && !r.destroyed);
     const recallCalls = h.recall.calls.length;
     const inFlight = outcomeOf(
       client.callTool({ name: 'fixture.recall', arguments: { note: 'wait:300' } }, undefined, {
@@ -87,6 +89,38 @@ it('keeps the connection usable: the in-flight call is answered, then 401 with i
     // Once the call in flight has been answered the session is gone.
     await eventually(() => h.app.mcpSessionCount() === before, 'session closed');
     expect(errors.filter((e) => /fetch failed|other side closed|terminated/i.test(e))).toEqual([]);
+  } finally {
+    await client.close().catch(() => {});
+  }
+});
+
+it('modern era: the in-flight call is answered, the listen stream ends, then every request is a 401 with its body', async () => {
+  const issued = h.identity.issue();
+  const client = await connectMcp(h.url, issued.token, 'modern');
+  try {
+    const streamsBefore = h.app.mcpListenStreamCount();
+    await client.onToolListChanged(() => {});
+    expect(h.app.mcpListenStreamCount()).toBe(streamsBefore + 1);
+    const recallCalls = h.recall.calls.length;
+    const inFlight = outcomeOf(client.callTool('fixture.recall', { note: 'wait:300' }));
+    await eventually(() => h.recall.calls.length > recallCalls, 'call reached the backend');
+    h.identity.revoke(issued.tokenId);
+    await h.app.applyInvalidation({ kind: 'token', token_id: issued.tokenId });
+    await eventually(() => h.app.mcpListenStreamCount() === streamsBefore, 'listen stream closed');
+    const next: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await fetch(`${h.url}/mcp`, {
+        method: 'POST',
+        headers: modernHeaders(issued.token, 'tools/call', 'log.recent'),
+        body: JSON.stringify(modernBody(i, 'tools/call', { name: 'log.recent', arguments: { limit: 1 } })),
+      });
+      expect(await res.json()).toEqual(BODY_401);
+      next.push(res.status);
+    }
+    expect(next).toEqual([401, 401, 401, 401, 401]);
+    expect(await inFlight).toEqual({
+      result: expect.objectContaining({ structuredContent: { served_by: 'recall', project: 'proj_a' } }),
+    });
   } finally {
     await client.close().catch(() => {});
   }

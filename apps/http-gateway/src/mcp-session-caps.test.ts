@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eventually, type Harness, startHarness } from './testing/gateway-harness';
+import { modernBody, modernHeaders } from './testing/mcp-clients';
 
 // Session caps with the real app and real MCP initialize requests: one tenant's sessions can only
 // ever push out its own, never another project's (an attack run: 1,050 initializes across 11
@@ -149,4 +150,47 @@ it("caps a project's sessions over all its tokens: its own idle one goes, or 429
   } finally {
     await h.close();
   }
+});
+
+describe('modern listen streams under the same caps', () => {
+  /** A raw subscriptions/listen request, held open; `status` once the gateway answered its headers. */
+  async function listen(h: Harness, token: string, into: AbortController[]): Promise<number> {
+    const abort = new AbortController();
+    into.push(abort);
+    const res = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: modernHeaders(token, 'subscriptions/listen'),
+      body: JSON.stringify(
+        modernBody(1, 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+      ),
+      signal: abort.signal,
+    });
+    if (res.status !== 200) await res.text();
+    return res.status;
+  }
+
+  it("a token or project at its cap gets 429; another project's streams and sessions are never closed", async () => {
+    const h = await startHarness({
+      sessions: { maxSessions: 4, maxSessionsPerToken: 2, maxSessionsPerProject: 3 },
+    });
+    const held: AbortController[] = [];
+    try {
+      const b = h.identity.issue({ projectId: 'proj_b' }).token;
+      expect(await listen(h, b, held)).toBe(200);
+      const [t1, t2] = [0, 1].map(() => h.identity.issue({ projectId: 'proj_a' }).token) as [string, string];
+      expect(await listen(h, t1, held)).toBe(200);
+      expect(await listen(h, t1, held)).toBe(200);
+      expect(await listen(h, t1, held)).toBe(429);
+      expect(await listen(h, t2, held)).toBe(200);
+      expect(await listen(h, t2, held)).toBe(429);
+      expect(h.app.mcpListenStreamCount()).toBe(4);
+      // The instance is full of streams in use: a third project is refused with 503, B keeps its own.
+      const c = h.identity.issue({ projectId: 'proj_c' }).token;
+      expect(await listen(h, c, held)).toBe(503);
+      expect(h.app.mcpListenStreamCount()).toBe(4);
+    } finally {
+      for (const a of held) a.abort();
+      await h.close();
+    }
+  });
 });

@@ -1,7 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { SELF_TRACE_MIDDLEWARE } from '@svc/self-trace';
@@ -13,6 +11,7 @@ import {
   type IdentityContractFixture,
   startIdentityContractFixture,
 } from './testing/identity-contract-fixture';
+import { connectMcp, ERAS } from './testing/mcp-clients';
 import { startToolBackendFixture, type ToolBackendFixture } from './testing/tool-backend-fixture';
 import { type WiredGateway, wireGateway } from './wiring';
 
@@ -136,27 +135,29 @@ describe('self-tracing on', () => {
     expect(core.traceparents[0]).toBe(`00-${INBOUND.traceId}-${toolCall.span_id}-01`);
   });
 
-  it('names the tool of an MCP tools/call, and its core call is a child of that request', async () => {
-    core.ingested.length = 0;
-    const client = new Client({ name: 'self-trace-test', version: '1.0.0' });
-    await client.connect(
-      new StreamableHTTPClientTransport(new URL('/mcp', g.url), {
-        requestInit: {
-          headers: { Authorization: `Bearer ${identity.issue({ projectId: 'proj_a' }).token}` },
-        },
-      }),
-    );
-    await client.callTool({ name: 'log.recent', arguments: { limit: 1 } });
-    await client.close();
-    const spans = await exported();
-    const call = spans.find((s) => s.operation === 'POST /mcp tools/call log.recent')!;
-    expect(call).toMatchObject({ kind: 'server' });
-    const coreCall = spans.find((s) => s.operation.endsWith('/tools/log.recent') && s.kind === 'client');
-    expect(coreCall?.parent_span_id).toBe(call.span_id);
-    expect(spans.some((s) => s.operation === 'POST /mcp initialize')).toBe(true);
-    // The session's GET stream is not a call: no span as long as the stream.
-    expect(spans.filter((s) => s.operation.startsWith('GET /mcp'))).toEqual([]);
-  });
+  it.each(ERAS)(
+    'names the tool of an MCP tools/call (%s era), and its core call is a child of that request',
+    async (era) => {
+      core.ingested.length = 0;
+      const client = await connectMcp(g.url, identity.issue({ projectId: 'proj_a' }).token, era, {
+        headers: { traceparent: TRACEPARENT },
+      });
+      // A listen stream (modern) or the session's GET stream (legacy) is open during the call.
+      await client.onToolListChanged(() => {});
+      await client.callTool('log.recent', { limit: 1 });
+      await client.close();
+      const spans = await exported();
+      const call = spans.find((s) => s.operation === 'POST /mcp tools/call log.recent')!;
+      expect(call).toMatchObject({ kind: 'server' });
+      const coreCall = spans.find((s) => s.operation.endsWith('/tools/log.recent') && s.kind === 'client');
+      expect(coreCall?.parent_span_id).toBe(call.span_id);
+      const opening = era === 'legacy' ? 'POST /mcp initialize' : 'POST /mcp server/discover';
+      expect(spans.some((s) => s.operation === opening)).toBe(true);
+      // A stream that carries notifications is not a call: no span as long as the stream.
+      expect(spans.filter((s) => s.operation.startsWith('GET /mcp'))).toEqual([]);
+      expect(spans.filter((s) => s.operation.includes('subscriptions/listen'))).toEqual([]);
+    },
+  );
 
   it('never traces /healthz, and an unknown tool stays :name', async () => {
     core.ingested.length = 0;
