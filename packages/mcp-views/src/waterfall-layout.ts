@@ -1,5 +1,6 @@
 // The waterfall's geometry, apart from its markup so it can be tested on plain numbers: spans in
 // tree order with their depth, and each bar's place on one time axis shared by the whole trace.
+// One implementation for both waterfalls: the console's trace page and the trace.get view.
 
 import type { TraceSpanNode } from '@svc/tools-trace';
 

@@ -11,7 +11,7 @@ import {
   layoutWaterfall,
   type TraceSpan,
   type WaterfallRow,
-} from './waterfall-layout';
+} from '@svc/mcp-views/waterfall-layout';
 
 // The trace pages: the list (trace.search with the filters of a GET form) and one trace as a
 // waterfall (trace.get). Bars are SVG rects: their geometry is markup, which the CSP allows, while
