@@ -127,6 +127,12 @@ export async function uploadDemoDebugFiles(
 }
 
 /**
+ * Storied users per ingest request: with their crowd (6,000 crowd users at size 1 stand behind 40
+ * storied ones), 8 of them make bodies of about 2.5 MB, well inside the core's 10 MB.
+ */
+const DEMO_USERS_PER_BATCH = 8;
+
+/**
  * Sends the demo project through the real endpoints, signed with a fresh ingest key: first its
  * debug files, then its records (and the experiment definitions) in batches. Returns the number accepted per type.
  */
@@ -145,7 +151,7 @@ export async function ingestDemoData(
   };
   // The experiment definitions ride with the first batch: once per project, before any exposure.
   let experiments = [...DEMO_EXPERIMENTS];
-  for (const batch of iterateDemoBatches({ ...demo, now }, 50)) {
+  for (const batch of iterateDemoBatches({ ...demo, now }, DEMO_USERS_PER_BATCH)) {
     const { logs, crashes, sessions, events, feedback, metrics, spans } = batch;
     const body = JSON.stringify({ logs, crashes, sessions, events, feedback, metrics, spans, experiments });
     experiments = [];

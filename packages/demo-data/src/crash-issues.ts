@@ -2,7 +2,8 @@ import type { Platform } from './records';
 
 // The demo's crash issues, as their developers would read them after symbolication. The shape
 // of a real project: a few dominant issues per platform, a long tail of rare ones, one issue
-// fixed in a release and one that went quiet and came back.
+// fixed in a release, one that went quiet and came back, and one a release brought in. Each
+// issue has its own rate per session, so crashes follow the sessions over days and versions.
 
 /** A frame as it reads in the source (what symbolication must give back). */
 export interface SourceFrame {
@@ -27,14 +28,21 @@ export interface CrashIssue {
   runtime: Runtime;
   error_type: string;
   message: string;
-  /** Relative frequency among the eligible issues of its platform. */
-  weight: number;
+  /**
+   * Crashes per 10,000 sessions of its platform where it can happen. A platform's issues add up to
+   * about 0.6-1.3% of sessions (crash-free sessions 98.7-99.4%, a plausible shop app).
+   */
+  rate: number;
   /** Top of the stack first. */
   frames: SourceFrame[];
   /** The screen it happens on: the last navigation breadcrumb and the users' complaints. */
   screen: string;
+  /** What the user touched just before (the last `ui` breadcrumb); default `<screen>View`. */
+  touch?: string;
   /** Fixed in this release: never happens on this version or later. */
   fixedIn?: string;
+  /** Came with this release: never happens on an older version. */
+  introducedIn?: string;
   /** Went quiet for a while (see RECURRING_QUIET), then came back. */
   recurs?: boolean;
   /** The SDK sends the signature; otherwise the core computes it at ingest. */
@@ -43,6 +51,13 @@ export interface CrashIssue {
 
 /** The release that fixed the cart crash (the issue that stops). */
 export const CART_FIX_RELEASE = '2.4.1';
+
+/**
+ * The release that added the risk SDK (a fraud check): it initializes on the main thread (the cold
+ * start regressed), checkout waits for its score (the endpoint that got slower), and on Android its
+ * device fingerprint reads an identifier the app may not read (a new crash at checkout).
+ */
+export const RISK_SDK_RELEASE = '2.5.0';
 
 /** Where the recurring issue is quiet, as fractions of the data window before `now`. */
 export const RECURRING_QUIET = { fromAgo: 0.55, toAgo: 0.2 } as const;
@@ -64,7 +79,7 @@ const IOS: CrashIssue[] = [
     runtime: 'native',
     error_type: 'EXC_BAD_ACCESS',
     message: 'KERN_INVALID_ADDRESS at 0x0000000000000010',
-    weight: 30,
+    rate: 45,
     screen: 'Feed',
     signed: false,
     frames: [
@@ -81,8 +96,9 @@ const IOS: CrashIssue[] = [
     runtime: 'native',
     error_type: 'NSInvalidArgumentException',
     message: '-[__NSArrayM insertObject:atIndex:]: object cannot be nil',
-    weight: 24,
+    rate: 40,
     screen: 'ProductDetail',
+    touch: 'AddToCartButton',
     fixedIn: CART_FIX_RELEASE,
     signed: true,
     frames: [
@@ -98,7 +114,7 @@ const IOS: CrashIssue[] = [
     runtime: 'native',
     error_type: 'EXC_BREAKPOINT',
     message: 'Swift runtime failure: Index out of range',
-    weight: 3,
+    rate: 5,
     screen: 'ProductDetail',
     signed: false,
     frames: [
@@ -113,7 +129,7 @@ const IOS: CrashIssue[] = [
     runtime: 'native',
     error_type: 'EXC_BAD_INSTRUCTION',
     message: 'Fatal error: Unexpectedly found nil while unwrapping an Optional value',
-    weight: 2,
+    rate: 3,
     screen: 'Profile',
     signed: false,
     frames: [
@@ -127,7 +143,7 @@ const IOS: CrashIssue[] = [
     runtime: 'native',
     error_type: 'NSInternalInconsistencyException',
     message: 'Invalid update: invalid number of rows in section 0',
-    weight: 2,
+    rate: 3,
     screen: 'Search',
     signed: false,
     frames: [
@@ -142,7 +158,7 @@ const IOS: CrashIssue[] = [
     runtime: 'native',
     error_type: 'SIGABRT',
     message: 'Simultaneous accesses to 0x600002d1c0f0, but modification requires exclusive access',
-    weight: 1.5,
+    rate: 2,
     screen: 'Home',
     signed: false,
     frames: [
@@ -157,7 +173,7 @@ const IOS: CrashIssue[] = [
     runtime: 'native',
     error_type: 'EXC_BAD_ACCESS',
     message: 'KERN_PROTECTION_FAILURE at 0x000000016b3f7ff8',
-    weight: 1,
+    rate: 1.5,
     screen: 'Settings',
     signed: true,
     frames: [
@@ -170,12 +186,30 @@ const IOS: CrashIssue[] = [
 
 const ANDROID: CrashIssue[] = [
   {
+    key: 'android-risk-sdk-device-id',
+    platform: 'android',
+    runtime: 'jvm',
+    error_type: 'java.lang.SecurityException',
+    message: 'getDeviceId: The user 10234 does not meet the requirements to access device identifiers.',
+    rate: 35,
+    screen: 'Checkout',
+    touch: 'PayButton',
+    introducedIn: RISK_SDK_RELEASE,
+    signed: false,
+    frames: [
+      lib('android.telephony.TelephonyManager.getDeviceId', 'TelephonyManager.java', 2092),
+      app('com.shop.risk.DeviceFingerprint.collect', 'DeviceFingerprint.kt', 48),
+      app('com.shop.risk.RiskClient.score', 'RiskClient.kt', 112),
+      app('com.shop.checkout.CheckoutViewModel.pay', 'CheckoutViewModel.kt', 74),
+    ],
+  },
+  {
     key: 'android-feed-npe',
     platform: 'android',
     runtime: 'jvm',
     error_type: 'java.lang.NullPointerException',
     message: "Attempt to invoke virtual method 'int java.lang.String.length()' on a null object reference",
-    weight: 30,
+    rate: 40,
     screen: 'Feed',
     signed: false,
     frames: [
@@ -191,7 +225,7 @@ const ANDROID: CrashIssue[] = [
     runtime: 'jvm',
     error_type: 'java.lang.IllegalStateException',
     message: 'Fragment CheckoutFragment not attached to a context.',
-    weight: 16,
+    rate: 40,
     screen: 'Checkout',
     recurs: true,
     signed: true,
@@ -207,7 +241,7 @@ const ANDROID: CrashIssue[] = [
     runtime: 'native',
     error_type: 'SIGSEGV',
     message: 'Segmentation violation (invalid address 0x0)',
-    weight: 8,
+    rate: 12,
     screen: 'ProductDetail',
     signed: false,
     frames: [
@@ -223,7 +257,7 @@ const ANDROID: CrashIssue[] = [
     runtime: 'jvm',
     error_type: 'java.lang.IndexOutOfBoundsException',
     message: 'Index: 3, Size: 3',
-    weight: 2,
+    rate: 3,
     screen: 'Search',
     signed: false,
     frames: [
@@ -238,7 +272,7 @@ const ANDROID: CrashIssue[] = [
     runtime: 'jvm',
     error_type: 'java.lang.OutOfMemoryError',
     message: 'Failed to allocate a 12582928 byte allocation with 4194304 free bytes and 3MB until OOM',
-    weight: 2,
+    rate: 3,
     screen: 'ProductDetail',
     signed: false,
     frames: [
@@ -253,7 +287,7 @@ const ANDROID: CrashIssue[] = [
     runtime: 'jvm',
     error_type: 'android.view.WindowManager$BadTokenException',
     message: 'Unable to add window -- token null is not valid; is your activity running?',
-    weight: 1.5,
+    rate: 2,
     screen: 'Home',
     signed: false,
     frames: [
@@ -268,7 +302,7 @@ const ANDROID: CrashIssue[] = [
     runtime: 'jvm',
     error_type: 'java.lang.ClassCastException',
     message: 'com.shop.model.Banner cannot be cast to com.shop.model.Product',
-    weight: 1,
+    rate: 1.5,
     screen: 'Home',
     signed: true,
     frames: [
@@ -282,7 +316,7 @@ const ANDROID: CrashIssue[] = [
     runtime: 'native',
     error_type: 'SIGABRT',
     message: 'Abort message: FORTIFY: pthread_mutex_lock called on a destroyed mutex',
-    weight: 1,
+    rate: 1.5,
     screen: 'ProductDetail',
     signed: false,
     frames: [
@@ -302,7 +336,7 @@ const WEB: CrashIssue[] = [
     runtime: 'js',
     error_type: 'TypeError',
     message: "Cannot read properties of undefined (reading 'id')",
-    weight: 30,
+    rate: 35,
     screen: 'Cart',
     signed: true,
     frames: [
@@ -319,7 +353,7 @@ const WEB: CrashIssue[] = [
     runtime: 'js',
     error_type: 'ChunkLoadError',
     message: 'Loading chunk 42 failed. (missing: https://shop.example/static/js/42.chunk.js)',
-    weight: 8,
+    rate: 12,
     screen: 'Checkout',
     signed: false,
     frames: [
@@ -335,7 +369,7 @@ const WEB: CrashIssue[] = [
     runtime: 'js',
     error_type: 'RangeError',
     message: 'Maximum call stack size exceeded',
-    weight: 2,
+    rate: 3,
     screen: 'Search',
     signed: false,
     frames: [
@@ -352,7 +386,7 @@ const WEB: CrashIssue[] = [
     runtime: 'js',
     error_type: 'TypeError',
     message: "Cannot read properties of null (reading 'getBoundingClientRect')",
-    weight: 2,
+    rate: 3,
     screen: 'ProductDetail',
     signed: false,
     frames: [
@@ -368,7 +402,7 @@ const WEB: CrashIssue[] = [
     runtime: 'js',
     error_type: 'SyntaxError',
     message: 'Unexpected token \'<\', "<!DOCTYPE "... is not valid JSON',
-    weight: 1.5,
+    rate: 2,
     screen: 'Home',
     signed: true,
     frames: [
@@ -384,7 +418,7 @@ const WEB: CrashIssue[] = [
     runtime: 'js',
     error_type: 'Error',
     message: 'Invariant failed: price must be a finite number',
-    weight: 1,
+    rate: 1.5,
     screen: 'ProductDetail',
     signed: false,
     frames: [

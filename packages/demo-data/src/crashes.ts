@@ -15,20 +15,41 @@ export interface CrashScene {
   days: number;
 }
 
-/** Whether the issue can happen in this scene (fix releases and the recurring quiet spell). */
+/** Whether the recurring issue is in its quiet spell at the scene's moment. */
+function inQuietSpell(scene: CrashScene): boolean {
+  const ago = (scene.nowMs - scene.atMs) / (scene.days * DAY);
+  return ago <= RECURRING_QUIET.fromAgo && ago >= RECURRING_QUIET.toAgo;
+}
+
+/** Whether the issue can happen in this scene (the releases that brought or fixed it, the quiet spell). */
 export function issueEligible(issue: CrashIssue, scene: CrashScene): boolean {
   if (issue.platform !== scene.platform) return false;
   if (issue.fixedIn !== undefined && compareVersions(scene.appVersion, issue.fixedIn) >= 0) return false;
-  if (issue.recurs) {
-    const ago = (scene.nowMs - scene.atMs) / (scene.days * DAY);
-    if (ago <= RECURRING_QUIET.fromAgo && ago >= RECURRING_QUIET.toAgo) return false;
-  }
-  return true;
+  if (issue.introducedIn !== undefined && compareVersions(scene.appVersion, issue.introducedIn) < 0)
+    return false;
+  return !(issue.recurs && inQuietSpell(scene));
 }
 
+/** Summed rates per (platform, version, quiet spell): every session asks, so each is worked out once. */
+const chanceMemo = new Map<string, number>();
+
+/** Probability that a session of this scene crashes: the rates of the issues that can happen in it. */
+export function crashChance(scene: CrashScene): number {
+  const key = `${scene.platform}|${scene.appVersion}|${inQuietSpell(scene)}`;
+  let chance = chanceMemo.get(key);
+  if (chance === undefined) {
+    let per10k = 0;
+    for (const issue of CRASH_ISSUES) if (issueEligible(issue, scene)) per10k += issue.rate;
+    chance = per10k / 10_000;
+    chanceMemo.set(key, chance);
+  }
+  return chance;
+}
+
+/** Which issue a crash of this scene is, in proportion to the rates of those that can happen. */
 export function pickIssue(random: Random, scene: CrashScene): CrashIssue {
   const eligible = CRASH_ISSUES.filter((issue) => issueEligible(issue, scene));
-  return random.weighted(eligible.map((issue) => [issue, issue.weight] as const));
+  return random.weighted(eligible.map((issue) => [issue, issue.rate] as const));
 }
 
 /**

@@ -20,8 +20,13 @@ export const DEMO_EXPERIMENTS: readonly DemoExperiment[] = [
   },
 ];
 
+/** The test of the button on the checkout screen: exposed in each session that reaches checkout. */
+export const CHECKOUT_EXPERIMENT = DEMO_EXPERIMENTS[0]!;
+/** The test of the welcome banner on the home screen: exposed at a user's first app open. */
+export const LAUNCH_EXPERIMENT = DEMO_EXPERIMENTS[1]!;
+
 /** Relative effect of checkout_cta_v2's `new_cta` on the checkout -> purchase step. */
-export const PURCHASE_LIFT = 1.25;
+export const PURCHASE_LIFT = 1.6;
 
 function stringHash(text: string): number {
   let h = 0x811c9dc5;
@@ -37,6 +42,5 @@ export function assignVariant(experiment: DemoExperiment, userId: string): strin
 
 /** Multiplier of the purchase step for a user, from the experiments they are in. */
 export function purchaseEffect(userId: string): number {
-  const cta = DEMO_EXPERIMENTS[0]!;
-  return assignVariant(cta, userId) === 'new_cta' ? PURCHASE_LIFT : 1;
+  return assignVariant(CHECKOUT_EXPERIMENT, userId) === 'new_cta' ? PURCHASE_LIFT : 1;
 }

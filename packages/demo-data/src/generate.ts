@@ -1,4 +1,5 @@
 import { DEVICE_OS, PLATFORMS } from './catalog';
+import { writeCrowd } from './crowd';
 import { writeUserEvents } from './events';
 import { DEMO_EXPERIMENTS } from './experiments';
 import { writeUserFeedback } from './feedback';
@@ -11,7 +12,10 @@ import { writeSessionTraces } from './traces';
 
 export interface DemoOptions {
   seed: number;
-  /** Scales users, sessions and logs roughly linearly; 1 is a few thousand log lines. */
+  /**
+   * Scales users, sessions and logs roughly linearly; 1 is 40 storied users (a few thousand log
+   * lines) and a crowd of 6,000 users (about a thousand sessions a day, a few hundred crashes).
+   */
   size: number;
   /** Epoch ms. Nothing is generated after it. Pass it explicitly for reproducible output. */
   now: number;
@@ -57,9 +61,12 @@ function emptyBatch(): DemoBatch {
  * each other record family draws from its own, so extending one family leaves the others as
  * they were for the same seed.
  */
-const STREAMS = { crashes: 1, events: 2, feedback: 3, shop: 4, performance: 5, traces: 6 } as const;
+const STREAMS = { crashes: 1, events: 2, feedback: 3, shop: 4, performance: 5, traces: 6, crowd: 7 } as const;
 
-/** Everything one user did. Depends only on (seed, index, now, days): any user can be made alone. */
+/**
+ * Everything one storied user did, then the crowd users who stand behind them (crowd.ts). Depends
+ * only on (seed, index, now, days): any user can be made alone.
+ */
 function writeUser(options: DemoOptions, index: number, out: DemoBatch): void {
   const userSeed = deriveSeed(options.seed, index);
   const random = createRandom(userSeed);
@@ -87,6 +94,7 @@ function writeUser(options: DemoOptions, index: number, out: DemoBatch): void {
   writeUserFeedback(createRandom(deriveSeed(userSeed, STREAMS.feedback)), summaries, options.now, out);
   writeSessionMetrics(createRandom(deriveSeed(userSeed, STREAMS.performance)), summaries, out);
   writeSessionTraces(createRandom(deriveSeed(userSeed, STREAMS.traces)), summaries, options.now, out);
+  writeCrowd(createRandom(deriveSeed(userSeed, STREAMS.crowd)), context, index, out);
 }
 
 /** Backend lines with no user: scheduled jobs, a slow query with its trace. */
@@ -139,7 +147,8 @@ function writeBackgroundJobs(random: Random, options: DemoOptions, out: DemoBatc
 }
 
 /**
- * The project in batches of `usersPerBatch` users, for sizes too large to hold at once
+ * The project in batches of `usersPerBatch` storied users (each with their crowd), for sizes too
+ * large to hold at once
  * (benchmarks stream millions of rows through this). Concatenating the batches gives exactly
  * `generateDemoProject`'s output.
  */
@@ -159,15 +168,19 @@ export function* iterateDemoBatches(options: DemoOptions, usersPerBatch = 200): 
 /** A whole realistic project; same options, same output, byte for byte. */
 export function generateDemoProject(options: DemoOptions): DemoProject {
   const all = emptyBatch();
+  // One push per record: spreading a batch of a large size into push() overflows the call stack.
+  const append = <T>(to: T[], from: T[]) => {
+    for (const item of from) to.push(item);
+  };
   for (const batch of iterateDemoBatches(options)) {
-    all.users.push(...batch.users);
-    all.sessions.push(...batch.sessions);
-    all.logs.push(...batch.logs);
-    all.crashes.push(...batch.crashes);
-    all.events.push(...batch.events);
-    all.feedback.push(...batch.feedback);
-    all.metrics.push(...batch.metrics);
-    all.spans.push(...batch.spans);
+    append(all.users, batch.users);
+    append(all.sessions, batch.sessions);
+    append(all.logs, batch.logs);
+    append(all.crashes, batch.crashes);
+    append(all.events, batch.events);
+    append(all.feedback, batch.feedback);
+    append(all.metrics, batch.metrics);
+    append(all.spans, batch.spans);
   }
   return { options, experiments: DEMO_EXPERIMENTS.map((e) => ({ ...e, variants: [...e.variants] })), ...all };
 }

@@ -1,15 +1,24 @@
 export { TRICKY_MESSAGES } from './catalog';
 export {
+  CART_FIX_RELEASE,
   CRASH_ISSUES,
   type CrashIssue,
   RECURRING_QUIET,
+  RISK_SDK_RELEASE,
   type Runtime,
   type SourceFrame,
 } from './crash-issues';
-export { issueEligible, sdkSignature } from './crashes';
+export { crashChance, issueEligible, sdkSignature } from './crashes';
+export { CROWD_ANALYTICS_SHARE, CROWD_PER_USER } from './crowd';
 export { generateDemoDebugFiles } from './debug-files';
 export { CAMPAIGNS } from './events';
-export { assignVariant, DEMO_EXPERIMENTS, PURCHASE_LIFT } from './experiments';
+export {
+  assignVariant,
+  CHECKOUT_EXPERIMENT,
+  DEMO_EXPERIMENTS,
+  LAUNCH_EXPERIMENT,
+  PURCHASE_LIFT,
+} from './experiments';
 export { APP_BUNDLE_URL, NATIVE_MODULES, VENDOR_BUNDLE_URL } from './frame-layout';
 export {
   type DemoOptions,

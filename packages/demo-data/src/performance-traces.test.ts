@@ -6,7 +6,10 @@ import { SERVICE_SAMPLE_RATES, SPAN_DAYS } from './traces';
 const NOW = Date.parse('2025-06-01T12:00:00.000Z');
 const DAY = 24 * 60 * 60_000;
 const demo = generateDemoProject({ seed: 20261122, size: 4, now: NOW, days: 30 });
-const { spans, metrics, sessions, logs } = demo;
+const { spans, metrics, logs } = demo;
+// Samples and traces come from the storied users' sessions only (the crowd sends no samples or spans).
+const storied = new Set(demo.users.map((u) => u.user_id));
+const sessions = demo.sessions.filter((s) => storied.has(s.user_id));
 
 const median = (values: number[]) => {
   const v = [...values].sort((a, b) => a - b);

@@ -138,7 +138,10 @@ export interface DemoDebugFile {
   content: string;
 }
 
-/** Not an ingest record: who the generated users are, for tests and the console. */
+/**
+ * Not an ingest record: who the storied users are (those with logs, events, samples and traces in
+ * every session), for tests and the console. Crowd users (crowd.ts) are not listed.
+ */
 export interface DemoUser {
   user_id: string;
   device_id: string;

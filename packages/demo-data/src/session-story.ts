@@ -1,9 +1,9 @@
 import { ENDPOINTS, RELEASES, SCREENS, TRICKY_MESSAGES } from './catalog';
-import { CART_FIX_RELEASE, type CrashIssue } from './crash-issues';
+import { type CrashIssue, RISK_SDK_RELEASE } from './crash-issues';
 import { buildCrash, pickIssue } from './crashes';
 import type { Random } from './random';
 import type { DemoBatch, DemoBreadcrumb, DemoLog, DemoSession, DemoUser, LogLevel } from './records';
-import { compareVersions } from './versions';
+import { drawOutcome } from './session-outcome';
 
 const MINUTE = 60_000;
 
@@ -17,8 +17,6 @@ export function versionAt(random: Random, startMs: number, nowMs: number): strin
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-
-type Outcome = DemoSession['status'];
 
 /** What happened in a session, for the generators of events and feedback. */
 export interface SessionSummary {
@@ -77,16 +75,15 @@ export function writeSession(
   out: DemoBatch,
 ): SessionSummary {
   const appVersion = versionAt(random, startMs, context.nowMs);
-  // Release health differs between versions: before the cart fix they crash often; the fix
-  // release also moved image decoding off the main thread (no ANRs) and is the stable one (grade
-  // A); the release after it crashes again and starts slowly (see coldStart).
-  const stable = appVersion === CART_FIX_RELEASE;
-  const outcome: Outcome = random.weighted<Outcome>([
-    ['ok', 90],
-    ['crashed', compareVersions(appVersion, CART_FIX_RELEASE) < 0 ? 10 : stable ? 0.3 : 6],
-    ['anr', stable ? 0 : user.platform === 'android' ? 2 : 0.3],
-    ['abnormal', 1.5],
-  ]);
+  // Release health differs between versions through the crash issues each can have (the cart fix
+  // removed one, the risk SDK brought one), ANRs (none in the fix release) and cold starts.
+  const outcome = drawOutcome(random, {
+    platform: user.platform,
+    appVersion,
+    atMs: startMs,
+    nowMs: context.nowMs,
+    days: context.days,
+  });
   const steps = random.int(6, 28);
   const base = {
     source: 'device' as const,
@@ -194,7 +191,7 @@ export function writeSession(
     const eventId = crashRandom.hex(32);
     // The last steps before the crash: onto the issue's screen, one touch.
     if (issue.screen !== screen) crumb(atMs - 120, 'navigation', `${screen} -> ${issue.screen}`);
-    crumb(atMs - 40, 'ui', `tap on ${issue.screen}View`);
+    crumb(atMs - 40, 'ui', `tap on ${issue.touch ?? `${issue.screen}View`}`);
     const ids = { user_id: user.user_id, session_id: sessionId, device_os: user.device_os };
     out.crashes.push(buildCrash(issue, eventId, scene, breadcrumbs.slice(-30), ids));
     out.logs.push({
@@ -272,16 +269,16 @@ function writeRequest(
  * The endpoint that got slower: from this release on, checkout waits for a new fraud check in the
  * payments service (traces.ts puts the time there).
  */
-export const SLOW_CHECKOUT = { route: '/api/v1/checkout', version: '2.5.0' } as const;
+export const SLOW_CHECKOUT = { route: '/api/v1/checkout', version: RISK_SDK_RELEASE } as const;
 
-/** The release whose cold start regressed (an SDK initialized on the main thread). */
-export const SLOW_START_RELEASE = '2.5.0';
+/** The release whose cold start regressed (the risk SDK initialized on the main thread). */
+export const SLOW_START_RELEASE = RISK_SDK_RELEASE;
 
 /**
  * Cold start in ms, one draw: most launches take 0.5 to 1.6 s with a short tail; the regressed
  * release needs 1.4 to 4 s.
  */
-function coldStart(random: Random, appVersion: string): number {
+export function coldStart(random: Random, appVersion: string): number {
   const r = random.next();
   return appVersion === SLOW_START_RELEASE
     ? Math.round(1_400 + 2_600 * r ** 1.5)

@@ -1,3 +1,4 @@
+import { CHECKOUT_EXPERIMENT, LAUNCH_EXPERIMENT } from './experiments';
 import { DEMO_EXPERIMENTS, FUNNEL_STEPS, generateDemoProject } from './index';
 
 // The shop funnel and the experiments, checked from the generated events alone: per session the
@@ -5,7 +6,7 @@ import { DEMO_EXPERIMENTS, FUNNEL_STEPS, generateDemoProject } from './index';
 // checkout_cta_v2 moves purchases. The seed is fixed, so the rates below are exact, not sampled.
 
 const NOW = Date.parse('2025-06-01T12:00:00.000Z');
-const project = generateDemoProject({ seed: 7, size: 40, now: NOW, days: 28 });
+const project = generateDemoProject({ seed: 7, size: 4, now: NOW, days: 28 });
 
 const bySession = new Map<string, typeof project.events>();
 for (const e of project.events) {
@@ -52,6 +53,8 @@ for (const e of project.events.filter((e) => e.event_name === '$exposure')) {
 }
 const variant = (key: string) => (sessionId: string) =>
   [...(variantOf.get(key)!.get(sessionOf.get(sessionId)!.user_id) ?? [])][0] ?? null;
+const reached = (step: string) => (sessionId: string) =>
+  (bySession.get(sessionId) ?? []).some((e) => e.event_name === step);
 
 describe('demo shop funnel', () => {
   it('reaches each step only after the previous one, in non-decreasing time, inside its session', () => {
@@ -101,19 +104,22 @@ describe('demo experiments', () => {
     }
   });
 
-  it('exposes every session once per experiment at its start, one sticky variant per user', () => {
-    const keys = DEMO_EXPERIMENTS.map((e) => e.experiment_key)
-      .sort()
-      .join();
+  it("exposes the banner at a user's first app open and the checkout button at each checkout, one sticky variant per user", () => {
+    const firstStart = new Map<string, number>();
+    for (const s of project.sessions) {
+      const t = Date.parse(s.started_at);
+      if (t < (firstStart.get(s.user_id) ?? Number.POSITIVE_INFINITY)) firstStart.set(s.user_id, t);
+    }
     const wrong = [...bySession].filter(([id, events]) => {
-      const start = Date.parse(sessionOf.get(id)!.started_at);
-      const exposures = events.filter((e) => e.event_name === '$exposure');
-      return (
-        exposures
-          .map((e) => e.properties!.experiment_key)
-          .sort()
-          .join() !== keys || exposures.some((e) => Date.parse(e.timestamp) !== start)
-      );
+      const session = sessionOf.get(id)!;
+      const exposures = (key: string) =>
+        events.filter((e) => e.event_name === '$exposure' && e.properties!.experiment_key === key);
+      const banner = exposures(LAUNCH_EXPERIMENT.experiment_key).map((e) => Date.parse(e.timestamp));
+      const first = Date.parse(session.started_at) === firstStart.get(session.user_id);
+      if (banner.join() !== (first ? [Date.parse(session.started_at)] : []).join()) return true;
+      const button = exposures(CHECKOUT_EXPERIMENT.experiment_key).map((e) => e.timestamp);
+      const checkouts = events.filter((e) => e.event_name === 'checkout').map((e) => e.timestamp);
+      return button.join() !== checkouts.join();
     });
     expect(wrong).toEqual([]);
     for (const experiment of DEMO_EXPERIMENTS) {
@@ -128,7 +134,8 @@ describe('demo experiments', () => {
   });
 
   it('checkout_cta_v2 lifts purchases significantly; home_banner_copy shows no significant difference', () => {
-    const cta = purchaseCounts(variant('checkout_cta_v2'));
+    // Among the sessions that reached checkout (where the button shows).
+    const cta = purchaseCounts((id) => (reached('checkout')(id) ? variant('checkout_cta_v2')(id) : null));
     expect(z(cta.get('control')!, cta.get('new_cta')!)).toBeGreaterThan(3);
     const banner = purchaseCounts(variant('home_banner_copy'));
     for (const v of ['playful', 'urgent'])

@@ -1,4 +1,5 @@
-import { assignVariant, DEMO_EXPERIMENTS, purchaseEffect } from './experiments';
+import type { Attribution } from './events';
+import { assignVariant, CHECKOUT_EXPERIMENT, LAUNCH_EXPERIMENT, purchaseEffect } from './experiments';
 import type { Random } from './random';
 import type { DemoBatch, DemoEvent, Platform } from './records';
 import type { SessionSummary } from './session-story';
@@ -6,8 +7,11 @@ import type { SessionSummary } from './session-story';
 // The shop funnel app_open -> view_item -> add_to_cart -> checkout -> purchase (app_open is
 // written by events.ts for every session). Each step is reached with a probability that depends
 // on the platform, on the campaign the user came from, on the UTC weekday (weekends convert
-// better) and, for the purchase step, on the checkout_cta_v2 variant. Every session also
-// records one `$exposure` per experiment at its start (the SDK evaluates the flags on launch).
+// better) and, for the purchase step, on the checkout_cta_v2 variant. An experiment's `$exposure`
+// is logged where its variant shows: the home banner test at a user's first app open (the welcome
+// banner new users see), the checkout button test in each session that reaches checkout. So the
+// checkout test counts only users who saw the button, and its effect is not diluted by the many
+// who never reached checkout.
 
 export const FUNNEL_STEPS = ['app_open', 'view_item', 'add_to_cart', 'checkout', 'purchase'] as const;
 
@@ -35,13 +39,17 @@ const PRODUCTS = 100;
 export function writeShopFunnel(
   random: Random,
   sessions: SessionSummary[],
-  campaign: string | null,
+  attribution: Attribution,
   out: DemoBatch,
 ): void {
-  const intent = campaign === null ? 1 : (CAMPAIGN_INTENT[campaign] ?? 1);
+  const intent = attribution === null ? 1 : (CAMPAIGN_INTENT[attribution.utm_campaign] ?? 1);
+  const first = sessions.reduce<SessionSummary | undefined>(
+    (a, b) => (a === undefined || b.startMs < a.startMs ? b : a),
+    undefined,
+  );
   for (const summary of sessions) {
     const { session, user } = summary;
-    const event = (atMs: number, event_name: string, properties: DemoEvent['properties']) => {
+    const event = (atMs: number, event_name: string, properties: NonNullable<DemoEvent['properties']>) => {
       out.events.push({
         timestamp: new Date(atMs).toISOString(),
         event_name,
@@ -49,13 +57,14 @@ export function writeShopFunnel(
         session_id: session.session_id,
         platform: session.platform,
         app_version: session.app_version,
-        properties,
+        properties: attribution ? { ...properties, ...attribution } : properties,
       });
     };
-    for (const experiment of DEMO_EXPERIMENTS) {
+    const expose = (atMs: number, experiment: typeof LAUNCH_EXPERIMENT) => {
       const variant = assignVariant(experiment, user.user_id);
-      event(summary.startMs, '$exposure', { experiment_key: experiment.experiment_key, variant });
-    }
+      event(atMs, '$exposure', { experiment_key: experiment.experiment_key, variant });
+    };
+    if (summary === first) expose(summary.startMs, LAUNCH_EXPERIMENT);
     const weekday = WEEKDAY_FACTOR[new Date(summary.startMs).getUTCDay()]!;
     const [view, cart, checkout, purchase] = STEP_RATES[session.platform];
     const rates = [
@@ -94,6 +103,10 @@ export function writeShopFunnel(
         },
       ],
     ];
-    for (const [i, at] of times.entries()) event(at, steps[i]![0], steps[i]![1]);
+    for (const [i, at] of times.entries()) {
+      const [name, properties] = steps[i]!;
+      if (name === 'checkout') expose(at, CHECKOUT_EXPERIMENT);
+      event(at, name, properties!);
+    }
   }
 }
