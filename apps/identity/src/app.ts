@@ -9,6 +9,9 @@ import { clientAddressResolver } from './client-address';
 import type { IdentityContext } from './context';
 import { identityErrorHandler, requireInternalSecret } from './http';
 import { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
+import { createAuthorizationServer } from './oauth/authorization-server';
+import { introspectOAuthToken } from './oauth/introspect';
+import { OAUTH_MOUNT, type OAuthOptions } from './oauth/oauth-options';
 import { adminRouter } from './routes/admin';
 import { consoleRouter } from './routes/console';
 import { internalRouter } from './routes/internal';
@@ -33,7 +36,15 @@ export interface IdentityDeps {
   checkpoints: CheckpointStore;
   /** Self-tracing (SVC_SELF_TRACE_PROJECT): a server span per request. Absent: no middleware. */
   tracer?: Tracer;
+  /** The OAuth authorization server for MCP clients; default: every service on localhost's usual ports. */
+  oauth?: OAuthOptions;
 }
+
+export const DEFAULT_OAUTH: OAuthOptions = {
+  issuer: `http://localhost:8081${OAUTH_MOUNT}`,
+  resource: 'http://localhost:8092/mcp',
+  consoleUrl: 'http://localhost:8094',
+};
 
 /** The identity service (docs/architecture.md, docs/internal-api.md) as an express app. */
 export function createIdentityApp(deps: IdentityDeps): Express {
@@ -61,6 +72,17 @@ export function createIdentityApp(deps: IdentityDeps): Express {
         untraced: ['/internal/v1/invalidations', '/internal/v1/invalidations/ack'],
       }),
     );
+  // The authorization server parses its own bodies (forms, DCR's JSON), so it comes first. Its
+  // RFC 8414 metadata is also at the path-aware address of an issuer with a path.
+  const oauth = deps.oauth ?? DEFAULT_OAUTH;
+  const provider = createAuthorizationServer(ctx, oauth, deps.internalSecret);
+  const oauthServer = provider.callback();
+  app.use(OAUTH_MOUNT, oauthServer);
+  app.get(`/.well-known/oauth-authorization-server${new URL(oauth.issuer).pathname}`, (req, res) => {
+    req.url = '/.well-known/oauth-authorization-server';
+    req.originalUrl = `${OAUTH_MOUNT}/.well-known/oauth-authorization-server`;
+    oauthServer(req, res);
+  });
   app.use(express.json({ limit: '2mb' }));
 
   app.get('/healthz', async (_req, res) => {
@@ -74,8 +96,11 @@ export function createIdentityApp(deps: IdentityDeps): Express {
 
   app.use('/internal', requireInternalSecret(deps.internalSecret));
   app.use('/internal/v1/admin', adminRouter(ctx));
-  app.use('/internal', internalRouter(ctx));
-  app.use('/console', consoleRouter(ctx));
+  app.use(
+    '/internal',
+    internalRouter(ctx, (token) => introspectOAuthToken(ctx, provider, oauth.resource, token)),
+  );
+  app.use('/console', consoleRouter(ctx, { provider, options: oauth }));
 
   app.use(notFoundHandler());
   app.use(identityErrorHandler(deps.logger));

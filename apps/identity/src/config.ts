@@ -4,6 +4,7 @@ import { httpUrl, internalSecret, logLevel, parseEnv, portOf, resolveDataDir } f
 import type { PostgresOptions } from '@svc/postgres';
 import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-trace';
 import { z } from 'zod';
+import { OAUTH_MOUNT, type OAuthOptions } from './oauth/oauth-options';
 
 const emptyAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
@@ -33,6 +34,12 @@ const identityEnvSchema = z
     // The stack traced by itself: identity calls no core otherwise, so the core's internal address
     // is its own variable (SVC_OBSERVABILITY_ENDPOINT here is the public one written into DSNs).
     SVC_CORE_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+    // OAuth sign-in for MCP clients (docs/console.md): identity's public address (the issuer is it
+    // plus /oauth), the gateway's as clients reach it (the token's resource is it plus /mcp), and
+    // the console's (the consent page).
+    SVC_IDENTITY_PUBLIC_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
+    SVC_PUBLIC_URL: z.preprocess(emptyAsUnset, httpUrl.default('http://localhost:8092')),
+    SVC_CONSOLE_PUBLIC_URL: z.preprocess(emptyAsUnset, httpUrl.default('http://localhost:8094')),
     ...selfTraceEnv,
   })
   .transform((env) => ({
@@ -50,7 +57,12 @@ const identityEnvSchema = z
       SVC_SELF_TRACE_SAMPLE_RATE: env.SVC_SELF_TRACE_SAMPLE_RATE,
     },
     coreUrl: env.SVC_CORE_URL,
+    identityPublicUrl: env.SVC_IDENTITY_PUBLIC_URL,
+    gatewayPublicUrl: env.SVC_PUBLIC_URL,
+    consolePublicUrl: env.SVC_CONSOLE_PUBLIC_URL,
   }));
+
+const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** Where the audit chain is anchored outside the database (docs/internal-api.md, audit checkpoints). */
 export interface AuditCheckpointConfig {
@@ -62,8 +74,17 @@ export interface AuditCheckpointConfig {
 
 export type IdentityConfig = Omit<
   z.output<typeof identityEnvSchema>,
-  'databaseUrl' | 'checkpointDir' | 'checkpointKey' | 'selfTraceEnv' | 'coreUrl'
+  | 'databaseUrl'
+  | 'checkpointDir'
+  | 'checkpointKey'
+  | 'selfTraceEnv'
+  | 'coreUrl'
+  | 'identityPublicUrl'
+  | 'gatewayPublicUrl'
+  | 'consolePublicUrl'
 > & {
+  /** The OAuth authorization server's addresses. */
+  oauth: OAuthOptions;
   /** Embedded PGlite under `<data dir>/identity` unless SVC_IDENTITY_DATABASE_URL names a server. */
   database: PostgresOptions;
   auditCheckpoints: AuditCheckpointConfig;
@@ -83,14 +104,25 @@ export function loadIdentityConfig(
   env: Record<string, string | undefined>,
   cwd: string = process.cwd(),
 ): IdentityConfig {
-  const { databaseUrl, checkpointDir, checkpointKey, selfTraceEnv, coreUrl, ...rest } = parseEnv(
-    'identity',
-    identityEnvSchema,
-    env,
-  );
+  const {
+    databaseUrl,
+    checkpointDir,
+    checkpointKey,
+    selfTraceEnv,
+    coreUrl,
+    identityPublicUrl,
+    gatewayPublicUrl,
+    consolePublicUrl,
+    ...rest
+  } = parseEnv('identity', identityEnvSchema, env);
   const dataDir = resolveDataDir(env, cwd);
   return {
     ...rest,
+    oauth: {
+      issuer: `${trimSlash(identityPublicUrl ?? `http://localhost:${rest.port}`)}${OAUTH_MOUNT}`,
+      resource: `${trimSlash(gatewayPublicUrl)}/mcp`,
+      consoleUrl: trimSlash(consolePublicUrl),
+    },
     selfTrace: selfTraceConfig('identity', selfTraceEnv, { url: coreUrl, variable: 'SVC_CORE_URL' }),
     database: databaseUrl ? { url: databaseUrl } : { dataDir: join(dataDir, 'identity') },
     auditCheckpoints: {

@@ -183,6 +183,31 @@ export const identityMigrations: Migration[] = [
       CREATE INDEX password_known_addresses_last_success ON password_known_addresses (last_success_at);
     `,
   },
+  {
+    // OAuth 2.1 sign-in for MCP clients (docs/console.md, "Connect with OAuth"). The authorization
+    // server (oidc-provider) keeps its models (clients registered by DCR, interactions, codes, access
+    // and refresh tokens, grants) as JSON documents, expired ones ignored. Each approved consent is
+    // also a row of tokens, bound to one project like a pasted token: the /mcp page lists and
+    // revokes it, and a revoked row makes every model of its grant unreadable.
+    id: '0008_oauth',
+    sql: `
+      CREATE TABLE oauth_models (
+        model text NOT NULL,
+        id text NOT NULL,
+        payload jsonb NOT NULL,
+        grant_id text,
+        uid text,
+        expires_at timestamptz,
+        consumed_at timestamptz,
+        PRIMARY KEY (model, id)
+      );
+      CREATE INDEX oauth_models_grant ON oauth_models (grant_id) WHERE grant_id IS NOT NULL;
+      CREATE INDEX oauth_models_uid ON oauth_models (uid) WHERE uid IS NOT NULL;
+      CREATE INDEX oauth_models_expires ON oauth_models (expires_at) WHERE expires_at IS NOT NULL;
+      ALTER TABLE tokens ADD COLUMN oauth_grant_id text UNIQUE;
+      ALTER TABLE tokens ADD COLUMN oauth_client_id text;
+    `,
+  },
 ];
 
 /** Brings the identity schema up to date; safe at every start. */

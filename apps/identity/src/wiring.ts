@@ -72,6 +72,7 @@ export async function wireIdentity(
     ingestEndpoint: config.ingestEndpoint,
     invalidations,
     checkpoints,
+    oauth: config.oauth,
     ...(tracer ? { tracer } : {}),
   });
   return {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { UnauthorizedError } from '@svc/tool-kit';
 import { parseBearer } from './bearer';
 import { generateToken } from './token-format';
@@ -31,5 +32,15 @@ describe('parseBearer', () => {
     const lastChanged = token.slice(0, -1) + (token.endsWith('A') ? 'B' : 'A');
     expect(reasonOf(`Bearer ${lastChanged}`)).toBe('malformed_token');
     expect(reasonOf(`Bearer ${token} extra`)).toBe('malformed_token');
+  });
+
+  // What identity's authorization server hands MCP clients that sign in: 256 random bits, base64url.
+  it('takes an OAuth access token (43 URL-safe characters) and nothing near it', () => {
+    const oauth = randomBytes(32).toString('base64url');
+    expect(oauth).toHaveLength(43);
+    expect(parseBearer(`Bearer ${oauth}`)).toBe(oauth);
+    expect(reasonOf(`Bearer ${oauth.slice(1)}`)).toBe('malformed_token');
+    expect(reasonOf(`Bearer ${oauth}A`)).toBe('malformed_token');
+    expect(reasonOf(`Bearer ${oauth.slice(1)}.`)).toBe('malformed_token');
   });
 });

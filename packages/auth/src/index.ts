@@ -8,6 +8,7 @@ export {
 } from './introspection';
 export {
   base62Checksum,
+  checkOAuthAccessTokenFormat,
   checkTokenFormat,
   generateToken,
   hashToken,

@@ -40,6 +40,17 @@ export function checkTokenFormat(token: string): boolean {
   return token.slice(TOKEN_LENGTH - CHECKSUM_LENGTH) === checksumOf(head);
 }
 
+/**
+ * An access token of identity's OAuth authorization server (MCP clients that sign in): 43 URL-safe
+ * characters, 256 random bits, no checksum of its own. Never the shape of a personal access token
+ * (44 characters), so the two cannot be mistaken for each other.
+ */
+const OAUTH_ACCESS_TOKEN_PATTERN = /^[0-9A-Za-z_-]{43}$/;
+
+export function checkOAuthAccessTokenFormat(token: string): boolean {
+  return typeof token === 'string' && OAUTH_ACCESS_TOKEN_PATTERN.test(token);
+}
+
 /** What identity stores and looks tokens up by: SHA-256 hex of the whole token. */
 export function hashToken(token: string): string {
   return createHash('sha256').update(token, 'utf8').digest('hex');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { MCP_SCOPE } from '@svc/auth';
 import { NotFoundError, UnauthorizedError } from '@svc/tool-kit';
 import express, { type Response, type Router } from 'express';
+import type Provider from 'oidc-provider';
 import { logVerification, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
 import { pageOf, parseRequest, StepUpRequiredError } from '../http';
@@ -13,6 +14,8 @@ import {
   logOriginsChange,
 } from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
+import { addConsentRoutes } from '../oauth/consent';
+import type { OAuthOptions } from '../oauth/oauth-options';
 import { passwordGuard } from '../password-guard';
 import { decoyPasswordHash, verifyPassword } from '../passwords';
 import {
@@ -49,7 +52,10 @@ const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').dig
 const sessionOf = (res: Response) => res.locals.session as ConsoleSession;
 
 /** The human-facing API of the web console: session bearer from login, never an MCP token. */
-export function consoleRouter(ctx: IdentityContext): Router {
+export function consoleRouter(
+  ctx: IdentityContext,
+  oauth: { provider: Provider; options: OAuthOptions },
+): Router {
   const router = express.Router();
   const passwords = passwordGuard(ctx);
 
@@ -100,6 +106,9 @@ export function consoleRouter(ctx: IdentityContext): Router {
     if (!project || project.org_id !== session.orgId) throw new NotFoundError('Unknown project.');
     return project;
   };
+
+  // The OAuth consent page's calls: approve needs the same step-up as making a token here.
+  addConsentRoutes(router, ctx, oauth.provider, oauth.options, { sessionOf, requireStepUp, projectOf });
 
   // Who is signed in, and the projects they may open (their org's).
   router.get('/v1/me', async (_req, res) => {

@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { auditEntrySchema } from '@svc/audit';
-import { checkTokenFormat, hashToken, MCP_SCOPE, tokenFingerprint } from '@svc/auth';
+import {
+  checkOAuthAccessTokenFormat,
+  checkTokenFormat,
+  hashToken,
+  MCP_SCOPE,
+  tokenFingerprint,
+} from '@svc/auth';
 import { BackendUnavailableError, NotFoundError } from '@svc/tool-kit';
 import express, { type Router } from 'express';
 import { z } from 'zod';
@@ -8,6 +14,7 @@ import { logVerification, verifyAnchoredAll, verifyAnchoredProject } from '../ch
 import type { IdentityContext } from '../context';
 import { pageOf, parseRequest } from '../http';
 import { issueToken } from '../issue-token';
+import type { OAuthIntrospection } from '../oauth/introspect';
 import {
   auditListQuery,
   auditVerifyQuery,
@@ -26,7 +33,10 @@ import { findTokenByHash } from '../store/tokens';
 const auditBatch = z.strictObject({ records: z.array(auditEntrySchema).min(1).max(1000) });
 
 /** Service-to-service endpoints; the internal secret is checked before this router. */
-export function internalRouter(ctx: IdentityContext): Router {
+export function internalRouter(
+  ctx: IdentityContext,
+  introspectOAuth: (token: string) => Promise<OAuthIntrospection>,
+): Router {
   const router = express.Router();
   const introspections = ctx.metrics.counter('identity_introspections_total', 'Token introspections', [
     'result',
@@ -75,6 +85,14 @@ export function internalRouter(ctx: IdentityContext): Router {
       );
       res.json({ active: false });
     };
+    // An MCP client's OAuth access token answers exactly as a pasted token bound to its project.
+    if (checkOAuthAccessTokenFormat(token)) {
+      const { reason, ...answer } = { reason: undefined, ...(await introspectOAuth(token)) };
+      if (!answer.active) return refuse(`oauth_${reason}`);
+      introspections.inc({ result: 'active' });
+      res.json(answer);
+      return;
+    }
     if (!checkTokenFormat(token)) return refuse('malformed');
     // Read fresh every time (no cache), so a revocation is seen by the very next introspection.
     const row = await findTokenByHash(ctx.db, hashToken(token));

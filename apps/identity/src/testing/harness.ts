@@ -13,6 +13,7 @@ import { createIdentityApp } from '../app';
 import type { CheckpointStore } from '../checkpoints/checkpoint-store';
 import { openFileCheckpointStore } from '../checkpoints/file-checkpoint-store';
 import { migrateIdentity } from '../migrations';
+import type { OAuthOptions } from '../oauth/oauth-options';
 import { newCheckpointKey } from './checkpoints';
 
 export const SECRET = 'test-internal-secret-0123456789';
@@ -61,6 +62,8 @@ export interface Harness {
 export interface HarnessOptions {
   /** An existing checkpoint dir and key (a restart); default a new temporary dir and a new key. */
   checkpoints?: { dir: string; key: string };
+  /** The OAuth authorization server's addresses (default: createIdentityApp's). */
+  oauth?: OAuthOptions;
 }
 
 export async function startHarness(db?: Postgres, options: HarnessOptions = {}): Promise<Harness> {
@@ -84,6 +87,7 @@ export async function startHarness(db?: Postgres, options: HarnessOptions = {}):
     now: () => clock.now,
     ingestEndpoint: 'http://ingest.example:8080',
     checkpoints,
+    ...(options.oauth ? { oauth: options.oauth } : {}),
   });
   return {
     db: store,

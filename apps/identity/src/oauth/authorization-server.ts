@@ -1,0 +1,127 @@
+import { generateKeyPairSync, hkdfSync } from 'node:crypto';
+import { MCP_SCOPE } from '@svc/auth';
+import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type { IdentityContext } from '../context';
+import { getUser } from '../store/users';
+import { pgAdapterClass } from './adapter';
+import { clientDocumentFetch } from './client-document-fetch';
+import { logProviderEvents } from './events';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  GRANT_TTL_SECONDS,
+  INTERACTION_TTL_SECONDS,
+  type OAuthOptions,
+  REFRESH_TOKEN_TTL_SECONDS,
+} from './oauth-options';
+
+/** Client ID Metadata Documents may be cached this long (seconds), whatever they say. */
+const CLIENT_DOCUMENT_CACHE = { min: 60, max: 24 * 60 * 60 };
+/** A client's metadata document is a few hundred bytes; anything past this is refused. */
+const CLIENT_DOCUMENT_MAX_BYTES = 5 * 1024;
+
+/**
+ * The OAuth 2.1 authorization server for MCP clients: oidc-provider (a certified implementation)
+ * configured down to what the MCP authorization spec asks: authorization code with PKCE S256 only,
+ * `iss` in the response (RFC 9207), one resource (RFC 8707: the gateway's MCP URL, scope mcp:read),
+ * clients by Client ID Metadata Document or Dynamic Client Registration (RFC 7591), rotating refresh
+ * tokens whose reuse revokes the grant. The people-facing steps (sign-in, step-up, project, consent)
+ * are the console's page; identity finishes the interaction (consent.ts).
+ */
+export function createAuthorizationServer(
+  ctx: IdentityContext,
+  options: OAuthOptions,
+  internalSecret: string,
+): Provider {
+  const resourceServer = {
+    scope: MCP_SCOPE,
+    audience: options.resource,
+    accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+    accessTokenFormat: 'opaque' as const,
+  };
+  // The signing key only signs what oidc-provider insists on having keys for (no ID tokens are
+  // asked for: there is no openid scope); a new one at each start is enough.
+  const signingKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  const cookieKey = Buffer.from(
+    hkdfSync('sha256', internalSecret, 'svc-identity', 'oauth cookies', 32),
+  ).toString('base64url');
+
+  const configuration: Configuration = {
+    adapter: pgAdapterClass(ctx.db),
+    clients: [],
+    jwks: { keys: [{ ...signingKey, use: 'sig', alg: 'ES256' } as never] },
+    cookies: { keys: [cookieKey] },
+    scopes: [MCP_SCOPE],
+    claims: { openid: ['sub'] },
+    responseTypes: ['code'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    pkce: { required: () => true },
+    async findAccount(_oidc, sub) {
+      const user = await getUser(ctx.db, sub);
+      return user ? { accountId: user.user_id, claims: () => ({ sub: user.user_id }) } : undefined;
+    },
+    // Every authorization goes through the consent page (step-up, one project): a grant is
+    // reused only in the very interaction that made it, never from an earlier sign-in.
+    async loadExistingGrant(oidc: KoaContextWithOIDC) {
+      const grantId = oidc.oidc.result?.consent?.grantId;
+      return grantId ? oidc.oidc.provider.Grant.find(grantId) : undefined;
+    },
+    interactions: {
+      // Runs as the interaction starts, after client, redirect URI, PKCE and a named resource
+      // were checked: a request without the resource ends here, at the client, with invalid_target.
+      url(_oidc, interaction) {
+        if (interaction.params.resource !== options.resource) {
+          throw new errors.InvalidTarget(`resource must be ${options.resource}`);
+        }
+        return `${options.consoleUrl}/oauth/consent/${interaction.uid}`;
+      },
+    },
+    issueRefreshToken: async (_oidc, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AuthorizationCode: 60,
+      Grant: GRANT_TTL_SECONDS,
+      Interaction: INTERACTION_TTL_SECONDS,
+      RefreshToken: REFRESH_TOKEN_TTL_SECONDS,
+      Session: INTERACTION_TTL_SECONDS,
+    },
+    // Browser-based public clients (the Inspector) call the token endpoint from their redirect's origin.
+    clientBasedCORS(_oidc, origin, client) {
+      if (origin === 'null' || client.clientAuthMethod !== 'none') return false;
+      return client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false;
+    },
+    fetch: clientDocumentFetch(options.trustedClientDocumentCa),
+    fetchResponseBodyLimits: { 'client_id metadata document': CLIENT_DOCUMENT_MAX_BYTES },
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      registration: { enabled: true },
+      revocation: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        // A client must name the resource when it asks to be authorized (RFC 8707, MCP spec):
+        // no resource means no default one (checked when the interaction starts).
+        defaultResource: () => undefined as unknown as string,
+        useGrantedResource: () => true,
+        getResourceServerInfo(_oidc, indicator) {
+          if (indicator !== options.resource) throw new errors.InvalidTarget();
+          return resourceServer;
+        },
+      },
+      clientIdMetadataDocument: {
+        enabled: true,
+        ack: 'draft-02',
+        cacheDuration: CLIENT_DOCUMENT_CACHE,
+      },
+    } as Configuration['features'],
+  };
+  const provider = new Provider(options.issuer, configuration);
+  logProviderEvents(ctx, provider);
+  return provider;
+}

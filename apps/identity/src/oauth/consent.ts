@@ -1,0 +1,125 @@
+import { MCP_SCOPE } from '@svc/auth';
+import { NotFoundError } from '@svc/tool-kit';
+import type { Response, Router } from 'express';
+import type Provider from 'oidc-provider';
+import type { InteractionResults } from 'oidc-provider';
+import { z } from 'zod';
+import type { IdentityContext } from '../context';
+import { parseRequest } from '../http';
+import type { Project } from '../store/projects';
+import { GRANT_TTL_SECONDS, type OAuthOptions } from './oauth-options';
+import { insertOAuthToken } from './oauth-tokens';
+
+const approveBody = z.strictObject({ project_id: z.string().min(1).max(100) });
+
+export interface ConsentSession {
+  userId: string;
+  orgId: string;
+}
+
+export interface ConsentHelpers<S extends ConsentSession> {
+  sessionOf: (res: Response) => S;
+  /** 403 step_up_required unless the session re-verified within the last 5 minutes. */
+  requireStepUp: (session: S) => void;
+  /** The session's org's project, else 404 (another org's project answers like an unknown one). */
+  projectOf: (session: S, projectId: string) => Promise<Project>;
+}
+
+const epochSeconds = () => Math.floor(Date.now() / 1000);
+
+/**
+ * The console's consent page, identity's side (behind the console session): what an authorization
+ * request asks, and its end, approved for one project (after step-up) or denied. Either answer is
+ * where to send the browser: back to oidc-provider, which redirects to the client with a code or
+ * with access_denied. An unknown, expired or finished interaction is a 404 and issues nothing.
+ */
+export function addConsentRoutes<S extends ConsentSession>(
+  router: Router,
+  ctx: IdentityContext,
+  provider: Provider,
+  options: OAuthOptions,
+  helpers: ConsentHelpers<S>,
+): void {
+  const pending = async (uid: string) => {
+    const interaction = await provider.Interaction.find(uid);
+    if (!interaction || interaction.result) throw new NotFoundError('Unknown or expired sign-in request.');
+    const client = await provider.Client.find(String(interaction.params.client_id));
+    if (!client) throw new NotFoundError('Unknown or expired sign-in request.');
+    return { interaction, client };
+  };
+  const finish = async (interaction: InstanceType<Provider['Interaction']>, result: InteractionResults) => {
+    interaction.result = result;
+    await interaction.save(Math.max(1, interaction.exp - epochSeconds()));
+    return interaction.returnTo;
+  };
+
+  router.get('/v1/oauth/interactions/:uid', async (req, res) => {
+    const { interaction, client } = await pending(req.params.uid);
+    const redirectUri = String(interaction.params.redirect_uri);
+    res.json({
+      client_id: client.clientId,
+      client_name: client.clientName ?? null,
+      redirect_uri: redirectUri,
+      redirect_host: URL.parse(redirectUri)?.host ?? null,
+      resource: options.resource,
+      scope: MCP_SCOPE,
+      expires_at: new Date(interaction.exp * 1000).toISOString(),
+    });
+  });
+
+  router.post('/v1/oauth/interactions/:uid/approve', async (req, res) => {
+    const session = helpers.sessionOf(res);
+    const { project_id } = parseRequest(approveBody, req.body);
+    const { interaction, client } = await pending(req.params.uid);
+    helpers.requireStepUp(session);
+    const project = await helpers.projectOf(session, project_id);
+    const grant = new provider.Grant({ accountId: session.userId, clientId: client.clientId });
+    grant.addResourceScope(options.resource, MCP_SCOPE);
+    // mcp:read is also among the server's own scopes (scopes_supported), so the consent names it there too.
+    grant.addOIDCScope(MCP_SCOPE);
+    const grantId = await grant.save();
+    const now = ctx.clock();
+    const tokenId = await insertOAuthToken(
+      ctx.db,
+      {
+        grantId,
+        clientId: client.clientId,
+        name: client.clientName ?? client.clientId,
+        projectId: project.project_id,
+        orgId: project.org_id,
+        userId: session.userId,
+        expiresAt: new Date(now.getTime() + GRANT_TTL_SECONDS * 1000),
+      },
+      now,
+    );
+    ctx.logger.info(
+      {
+        event: 'oauth_consent_approved',
+        client_id: client.clientId,
+        user_id: session.userId,
+        project_id: project.project_id,
+        token_id: tokenId,
+      },
+      'OAuth consent approved',
+    );
+    const redirectTo = await finish(interaction, {
+      login: { accountId: session.userId },
+      consent: { grantId },
+    });
+    res.json({ redirect_to: redirectTo });
+  });
+
+  router.post('/v1/oauth/interactions/:uid/deny', async (req, res) => {
+    const session = helpers.sessionOf(res);
+    const { interaction, client } = await pending(req.params.uid);
+    ctx.logger.info(
+      { event: 'oauth_consent_denied', client_id: client.clientId, user_id: session.userId },
+      'OAuth consent denied',
+    );
+    const redirectTo = await finish(interaction, {
+      error: 'access_denied',
+      error_description: 'The person denied access.',
+    });
+    res.json({ redirect_to: redirectTo });
+  });
+}
