@@ -7,7 +7,8 @@
 //   answers left as bytes;
 // - the same with max_threads 1 (point queries need no thread pool);
 // - our client: @svc/clickhouse's query (its settings, parameter rendering, rows parsed);
-// - the tool: its queries through our client, the rows converted, the answer JSON.stringify'd.
+// - the tool: its queries through our client, the rows converted, the answer JSON.stringify'd;
+// - the same with every query on the engine's own thread count (point queries ask for one).
 // CPU per call is this process's (every thread: the engine's are in it).
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
@@ -161,6 +162,15 @@ process.once('message', async (task: EngineFloorTask) => {
     });
     add('the tool (queries, rows converted, answer stringified)', async () => {
       JSON.stringify(await tool.run(ctx, input));
+    });
+    // The same with every query on the engine's own thread count: what one thread for point
+    // queries saves (tools/sql/point-query.ts in the core).
+    const anyThreads: ClickHouse = {
+      ...ch,
+      query: (sql, params, o) => ch.query(sql, params, { ...o, maxThreads: 0 }),
+    };
+    add("the tool, the engine's own thread count", async () => {
+      JSON.stringify(await tool.run({ ...ctx, ch: anyThreads }, input));
     });
   }
   for (const { once } of runs) await turn(Math.min(1000, task.turnMs), SESSIONS, once);

@@ -16,7 +16,8 @@ import { benchTraces } from './suites/traces';
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
 // Sizes can be lowered for a quick look: BENCH_CRASHES, BENCH_LOGS, BENCH_EVENTS, BENCH_SPANS, BENCH_RUNS.
 // Suites (BENCH_SUITES, comma separated): call-cost (CPU a tool call per process, every path, beside
-// a bare SDK server and the engine's floor; BENCH_CALL_COST_TURN_MS, BENCH_CALL_COST_ROUNDS), core,
+// a bare SDK server and the engine's floor; BENCH_CALL_COST_TURN_MS, BENCH_CALL_COST_ROUNDS; for a profile, BENCH_CALL_COST_TOOLS, BENCH_CALL_COST_PATHS
+// (names or parts of them, comma separated) and BENCH_CALL_COST_FLOOR=0), core,
 // gateway, soak, fairness (one project's flood against another's lookups), hostile (one project's worst inputs against another's lookups and ingest on
 // the one-process stack; BENCH_HOSTILE_MS per phase), analytics (product analytics, experiments), traces (performance, release
 // health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
@@ -69,6 +70,7 @@ function table(rows: Row[]): string {
   return [line(head), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)].join('\n');
 }
 
+const listOf = (value: string | undefined) => (value ? value.split(',').filter(Boolean) : []);
 const rows: Row[] = [];
 const notes: string[] = [];
 
@@ -78,6 +80,9 @@ if (SUITES.has('call-cost')) {
       await benchCallCost({
         turnMs: Number(process.env.BENCH_CALL_COST_TURN_MS ?? 3000),
         rounds: Number(process.env.BENCH_CALL_COST_ROUNDS ?? 3),
+        tools: listOf(process.env.BENCH_CALL_COST_TOOLS),
+        paths: listOf(process.env.BENCH_CALL_COST_PATHS),
+        skipFloor: process.env.BENCH_CALL_COST_FLOOR === '0',
       }),
     ),
   );

@@ -196,6 +196,12 @@ const median = (values: readonly number[]) => {
 export interface CallCostOptions {
   turnMs: number;
   rounds: number;
+  /** Only these tools (all three when empty): a profile of one call's path. */
+  tools?: readonly string[];
+  /** Only the paths whose name contains one of these (all when empty). */
+  paths?: readonly string[];
+  /** Leave out the engine's floor. */
+  skipFloor?: boolean;
   connections?: number;
   warmupMs?: number;
 }
@@ -227,11 +233,13 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
     });
     const eventId = ((await recent.json()) as { items?: { event_id: string }[] }).items?.[0]?.event_id;
     if (!eventId) throw new Error('call-cost: the small project has no crash');
-    const tools: ToolCase[] = [
-      { tool: 'log.recent', kind: 'trivial', args: { limit: 1 } },
-      { tool: 'crash.get', kind: 'point lookup', args: { event_id: eventId } },
-      { tool: 'crash.stats', kind: 'analytic', args: {} },
-    ];
+    const tools: ToolCase[] = (
+      [
+        { tool: 'log.recent', kind: 'trivial', args: { limit: 1 } },
+        { tool: 'crash.get', kind: 'point lookup', args: { event_id: eventId } },
+        { tool: 'crash.stats', kind: 'analytic', args: {} },
+      ] as const
+    ).filter((t) => !options.tools?.length || options.tools.includes(t.tool));
 
     // The peer answers each tool with what the core answered for the same call.
     const answers: Record<string, unknown> = {};
@@ -329,8 +337,11 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
 
     const results: PathResult[] = [];
     const prepared = new Map<PathResult, PreparedCall>();
+    const chosen = paths.filter(
+      (p) => !options.paths?.length || options.paths.some((x) => p.name.includes(x)),
+    );
     for (const t of tools)
-      for (const p of paths) {
+      for (const p of chosen) {
         const call = await p.prepare(t);
         const first = await firstAnswer(call);
         const result: PathResult = { path: p.name, tool: t.tool, processes: p.processes, turns: [] };
@@ -373,12 +384,14 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
       for (const [result, call] of prepared) result.turns.push(await turn(call, options.turnMs));
 
     // The engine's floor for the same SQL, and our client's path over it (engine-floor.ts).
-    const floor = await runEngineFloor({
-      tools,
-      seed: DEMO,
-      turnMs: options.turnMs,
-      rounds: options.rounds,
-    }).catch((err: Error) => `engine floor not measured: ${err.message}`);
+    const floor = options.skipFloor
+      ? 'engine floor left out (BENCH_CALL_COST_FLOOR=0)'
+      : await runEngineFloor({
+          tools,
+          seed: DEMO,
+          turnMs: options.turnMs,
+          rounds: options.rounds,
+        }).catch((err: Error) => `engine floor not measured: ${err.message}`);
     const loadAfter = loadAverage();
 
     return {

@@ -44,4 +44,12 @@ describe('budgetedClickHouse', () => {
     expect(seen[0]?.threadNiceness).toBeUndefined();
     expect(seen[1]).toMatchObject({ maxThreads: 1, threadNiceness: 10, priority: 4 });
   });
+
+  it('keeps the one thread a point query asks for, and never gives a tool more than the budget allows', async () => {
+    const { ch, seen } = recording();
+    await budgetedClickHouse(ch, budget(1)).query('SELECT 1', {}, { maxThreads: 1 });
+    await budgetedClickHouse(ch, budget(4)).query('SELECT 1', {}, { maxThreads: 8 });
+    expect(seen[0]?.maxThreads).toBe(1);
+    expect(seen[1]?.maxThreads).toBe(1);
+  });
 });

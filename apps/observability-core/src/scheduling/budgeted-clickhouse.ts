@@ -32,6 +32,9 @@ export function budgetedClickHouse(ch: ClickHouse, budget: CallBudget): ClickHou
         signal: budget.signal,
         priority: budget.priority,
         ...(options?.onStart ? { onStart: options.onStart } : {}),
+        // A point query asks for one thread (POINT_QUERY): a few granules need no pool, and the
+        // pool's threads cost CPU a call.
+        ...(options?.maxThreads ? { maxThreads: options.maxThreads } : {}),
         // A project with more calls in the core than one runs its queries on one thread, at a
         // lower CPU priority: the cores stay free for a quiet project's next query.
         ...(budget.priority > 1 ? { maxThreads: 1, threadNiceness: 10 } : {}),

@@ -8,6 +8,7 @@ export const crashGetQuery = serve(crashGet, async (ctx, input) => {
   const [row] = await selectCrashes(ctx, equalsKey('event_id', input.event_id), 1, {
     breadcrumbs: true,
     frames: true,
+    point: true,
   });
   if (!row) return { event_id: input.event_id, found: false, crash: null };
   const symbolications = await selectSymbolications(ctx, [row.event_id], true);

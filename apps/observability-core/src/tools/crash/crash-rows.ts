@@ -12,6 +12,7 @@ import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, type Page, pageOf } from '../sql/page';
+import { pointQuery } from '../sql/point-query';
 
 // Reading crashes. A crash is its event_id: the table is a ReplacingMergeTree that collapses a
 // re-sent event only when parts merge, so lists keep one row per event_id (`LIMIT 1 BY`, the
@@ -58,7 +59,7 @@ export async function selectCrashes(
   ctx: CoreToolContext,
   filter: SqlFilter,
   fetch: number,
-  extra: { breadcrumbs?: boolean; frames?: boolean } = {},
+  extra: { breadcrumbs?: boolean; frames?: boolean; point?: boolean } = {},
 ): Promise<CrashRow[]> {
   const columns = [SUMMARY_COLUMNS];
   if (extra.breadcrumbs) columns.push('breadcrumbs');
@@ -69,7 +70,7 @@ export async function selectCrashes(
      LIMIT 1 BY event_id
      LIMIT {fetch:UInt32}`,
     paramsOf(filter, ctx.projectId, { fetch }),
-    { signal: ctx.signal },
+    extra.point ? pointQuery(ctx.signal) : { signal: ctx.signal },
   );
 }
 
@@ -113,7 +114,8 @@ export async function selectSymbolications(
      WHERE project_id = {project_id:String} AND event_id IN {event_ids:Array(String)}
      GROUP BY event_id`,
     { project_id: ctx.projectId, event_ids: eventIds },
-    { signal: ctx.signal },
+    // At most a page of ids, each found by the sort key.
+    pointQuery(ctx.signal),
   );
   for (const row of rows) {
     out.set(row.event_id, {

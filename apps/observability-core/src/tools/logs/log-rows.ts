@@ -4,6 +4,7 @@ import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, type Page, pageOf } from '../sql/page';
+import { pointQuery } from '../sql/point-query';
 import { storedChoice } from '../stored-values';
 
 const LOG_SOURCES = ['backend', 'device'] as const;
@@ -29,13 +30,15 @@ const COLUMNS = `toUnixTimestamp64Milli(timestamp) AS ts, level, message, source
 
 /**
  * One page of log lines of the context's project. Ties in time are broken by message so pages
- * are stable. Fetches limit + 1 rows to know whether more exist.
+ * are stable. Fetches limit + 1 rows to know whether more exist. `point`: the filter finds its
+ * rows by the sort key or a bloom filter, so the page is a few granules (point-query.ts).
  */
 export async function listLogs(
   ctx: CoreToolContext,
   filter: SqlFilter,
   order: 'newest' | 'oldest',
   limit: number,
+  point = false,
 ): Promise<Page<LogEntry>> {
   const direction = order === 'newest' ? 'DESC' : 'ASC';
   const rows = await ctx.ch.query<LogRow>(
@@ -43,7 +46,7 @@ export async function listLogs(
      ORDER BY timestamp ${direction}, message ASC
      LIMIT {fetch:UInt32}`,
     paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
-    { signal: ctx.signal },
+    point ? pointQuery(ctx.signal) : { signal: ctx.signal },
   );
   return pageOf(rows, limit, toLogEntry);
 }
