@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Capability, Principal } from '@svc/tool-kit';
+import type { Server, Transport } from '@modelcontextprotocol/server';
+import { type StdioServerHandle, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { Capability, Logger, Principal } from '@svc/tool-kit';
 import { createMcpServer, type ToolExecutor } from '@svc/tool-server';
 
 export interface StdioAppDeps {
@@ -13,10 +14,23 @@ export interface StdioAppDeps {
   /** Who the local user is, for the audit trail (there is no token). */
   localUser: string;
   version: string;
+  logger: Logger;
+}
+
+export interface StdioApp {
+  /**
+   * Serves one connection (the process's stdin/stdout unless `transport` is given) in the era its
+   * client opens with: 2026-07-28 (a request carrying its `_meta`; change notifications on a
+   * `subscriptions/listen` subscription) or a 2025 revision (initialize; unsolicited
+   * notifications), as the SDK's stdio entry decides.
+   */
+  serve(transport?: Transport): StdioServerHandle;
+  /** Tells the connected client the tool list changed (a backend group came or went). */
+  notifyToolListChanged(): Promise<void>;
 }
 
 /** The stdio MCP server: the same pipeline as HTTP, the project fixed by configuration. */
-export function createStdioApp(deps: StdioAppDeps): Server {
+export function createStdioApp(deps: StdioAppDeps): StdioApp {
   const principal = (): Principal => ({
     tokenId: null,
     userId: deps.localUser,
@@ -24,11 +38,38 @@ export function createStdioApp(deps: StdioAppDeps): Server {
     projectId: deps.projectId,
     capabilities: deps.orgId === null ? new Set() : deps.capabilities(),
   });
-  return createMcpServer({
-    executor: deps.executor,
-    principal,
-    transport: 'stdio',
-    serverInfo: { name: 'observability-stdio', version: deps.version },
-    newRequestId: () => randomUUID(),
-  });
+  // The instances the SDK pinned to connections (one per connection; a probe's is closed again).
+  const live = new Set<Server>();
+  return {
+    serve(transport) {
+      return serveStdio(
+        ({ era }) => {
+          const server = createMcpServer({
+            executor: deps.executor,
+            principal,
+            transport: 'stdio',
+            serverInfo: { name: 'observability-stdio', version: deps.version },
+            newRequestId: () => randomUUID(),
+            era,
+          });
+          live.add(server);
+          server.onclose = () => live.delete(server);
+          return server;
+        },
+        {
+          ...(transport ? { transport } : {}),
+          onerror: (err) => deps.logger.debug({ err }, 'stdio MCP message refused or failed'),
+        },
+      );
+    },
+    async notifyToolListChanged() {
+      // On a modern connection the SDK's entry turns this into a notification on the client's
+      // listen subscription (none open: nothing is sent); on a legacy one it goes out as is.
+      await Promise.all(
+        [...live].map((s) =>
+          s.sendToolListChanged().catch((err) => deps.logger.debug({ err }, 'list_changed not delivered')),
+        ),
+      );
+    },
+  };
 }

@@ -1,5 +1,4 @@
 import { userInfo } from 'node:os';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ConfigError } from '@svc/config';
 import { loadStdioConfig } from './config';
 
@@ -17,8 +16,8 @@ try {
 
 const { wireStdio } = await import('./wiring');
 const wired = await wireStdio(config, { localUser: `local:${userInfo().username}` });
-const transport = new StdioServerTransport();
-await wired.server.connect(transport);
+// Both eras over the process's stdio: the client's opening message decides (app.ts).
+wired.app.serve();
 wired.logger.info(
   { project_id: config.SVC_MCP_PROJECT_ID, org_id: config.SVC_MCP_ORG_ID ?? null },
   'stdio server ready',

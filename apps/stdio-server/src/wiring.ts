@@ -1,4 +1,3 @@
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { createBackendClient, createHealthMonitor, DEFAULT_TIMEOUT_MS } from '@svc/backend-client';
 import { createHttpAuditSink, fetchOrgCapabilities } from '@svc/identity-client';
 import { createLogger, type PinoLogger } from '@svc/logger';
@@ -6,7 +5,7 @@ import { createNoopMetrics } from '@svc/metrics';
 import { allTools } from '@svc/tool-catalog';
 import type { Backends, Capability } from '@svc/tool-kit';
 import { ToolExecutor, ToolRegistry } from '@svc/tool-server';
-import { createStdioApp } from './app';
+import { createStdioApp, type StdioApp } from './app';
 import type { StdioConfig } from './config';
 
 const CAPABILITY_REFRESH_MS = 60_000;
@@ -14,7 +13,7 @@ const CAPABILITY_REFRESH_MS = 60_000;
 export const STDIO_HEALTH_INTERVAL_MS = 5_000;
 
 export interface WiredStdio {
-  server: Server;
+  app: StdioApp;
   logger: PinoLogger;
   close(): Promise<void>;
 }
@@ -87,26 +86,33 @@ export async function wireStdio(
     logger,
     metrics,
   });
-  const server = createStdioApp({
+  const app = createStdioApp({
     executor,
     projectId: config.SVC_MCP_PROJECT_ID,
     orgId,
     capabilities: () => capabilities,
     localUser: options.localUser,
     version: '0.1.0',
+    logger,
   });
-  health.subscribe(() => {
-    server.sendToolListChanged().catch((err) => logger.debug({ err }, 'list_changed not delivered'));
-  });
+  const connections: { close(): Promise<void> }[] = [];
+  health.subscribe(() => void app.notifyToolListChanged());
   health.start();
   return {
-    server,
+    app: {
+      serve(transport) {
+        const handle = app.serve(transport);
+        connections.push(handle);
+        return handle;
+      },
+      notifyToolListChanged: () => app.notifyToolListChanged(),
+    },
     logger,
     async close() {
       clearInterval(timer);
       health.stop();
       await refreshing;
-      await server.close();
+      await Promise.all(connections.splice(0).map((c) => c.close()));
       for (const c of [core, identity, recall, copilot]) c?.close();
     },
   };
