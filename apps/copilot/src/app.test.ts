@@ -58,7 +58,7 @@ beforeAll(async () => {
       duration_ms: s.ms,
     })),
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await h?.close();

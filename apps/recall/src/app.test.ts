@@ -33,7 +33,7 @@ beforeAll(async () => {
   h = await startRecallHarness();
   a = await h.project('recall_a');
   b = await h.project('recall_b');
-}, 60_000);
+});
 afterAll(async () => {
   await h?.close();
 });

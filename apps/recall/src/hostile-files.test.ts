@@ -64,7 +64,7 @@ beforeAll(async () => {
   files.lines = await upload(Buffer.alloc(LINE.length * SHORT_LINES, LINE), 'millions-of-lines.log');
   files.newlines = await upload(Buffer.alloc(99 * MiB, '\n'), 'newlines.log');
   files.past = await upload(Buffer.alloc(MAX_DECOMPRESSED_BYTES + 10 * LINE.length, LINE), 'past-100-mb.log');
-}, 120_000);
+});
 afterAll(async () => {
   await h?.close();
 });
@@ -141,7 +141,7 @@ describe('hostile files, read through the service at the production heap', () =>
       status: 400,
       body: { details: { stage: 'decompress', line: COMPLETE_BEFORE_LIMIT + 1 } },
     });
-  }, 120_000);
+  });
 
   it('a call past its time budget answers 504 with the budget, not 500', async () => {
     h.limits.callMs = 0;

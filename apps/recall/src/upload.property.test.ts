@@ -26,7 +26,7 @@ beforeAll(async () => {
   };
   key = Buffer.from(k.key, 'base64');
   keyVersion = k.key_version;
-}, 60_000);
+});
 afterAll(async () => {
   await h?.close();
 });
@@ -224,5 +224,5 @@ describe('recall upload with hostile bodies and parameters', () => {
       }),
       { numRuns: 150 },
     );
-  }, 180_000);
+  });
 });

@@ -223,7 +223,7 @@ describe('retries after a crash (SIGKILL) store every batch exactly once', () =>
       fault: { afterTable: 'logs', minRows: LOGS_PER_BATCH },
     });
     expect(await rowsPerBatch(dir, 'logs', 'message')).toEqual(once(batches, LOGS_PER_BATCH));
-  }, 120_000);
+  });
 
   it("when the crash comes after a batch's logs went in and before its spans did: the retry adds the spans only", async () => {
     const batches = makeBatches(48, true);
@@ -232,11 +232,11 @@ describe('retries after a crash (SIGKILL) store every batch exactly once', () =>
     });
     expect(await rowsPerBatch(dir, 'logs', 'message')).toEqual(once(batches, LOGS_PER_BATCH));
     expect(await rowsPerBatch(dir, 'spans', 'operation')).toEqual(once(batches, SPANS_PER_BATCH));
-  }, 120_000);
+  });
 
   it('when killed at an arbitrary point of 400 concurrent batches', async () => {
     const batches = makeBatches(400, false);
     const { dir } = await crashAndRetry(batches, 4, { killAfterAcks: 150 });
     expect(await rowsPerBatch(dir, 'logs', 'message')).toEqual(once(batches, LOGS_PER_BATCH));
-  }, 180_000);
+  });
 });

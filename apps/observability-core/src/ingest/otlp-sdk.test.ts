@@ -61,4 +61,4 @@ it('takes the spans of @opentelemetry/sdk-node and shows them as one tree', asyn
     ['invoice.render', 'unset'],
     ['pdf.store', 'error'],
   ]);
-}, 30_000);
+});

@@ -29,7 +29,7 @@ describeOnServer('the core on a ClickHouse server', () => {
   let h: CoreHarness;
   beforeAll(async () => {
     h = await createCoreHarness('server', NOW, [KEY], await serverClient());
-  }, 120_000);
+  });
   afterAll(async () => {
     await h?.close();
   });
