@@ -23,6 +23,7 @@ import { createMcpEndpoint } from './mcp-endpoint';
 import { ListenStreams } from './mcp-listen';
 import { mcpRequestOf, mcpRequestRules } from './mcp-request';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
+import { bearerChallenge, oauthResourceOf, protectedResourceRouter } from './oauth-protected-resource';
 import { isLoopbackBind, originGuard } from './origin-guard';
 import { createLimits, type LimitsConfig } from './rate-limit';
 import { requestIdMiddleware, requestIdOf } from './request-id';
@@ -44,6 +45,8 @@ export interface GatewayAppConfig {
   /** Per token and per project: rates and calls in progress (rate-limit.ts). */
   limits: LimitsConfig;
   publicUrl: string | undefined;
+  /** identity's OAuth issuer for MCP clients that sign in (default http://localhost:8081/oauth). */
+  oauthIssuer?: string;
   sessions?: Partial<McpSessionLimits>;
   /** Bytes of large backend answers handled at once (answer-budget.ts); default 8 MB. */
   answerBudgetBytes?: number;
@@ -153,6 +156,8 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       }),
     );
   app.use(requestIdMiddleware());
+  // Public metadata for clients that sign in with OAuth, browser ones included: before the Origin check.
+  app.use(protectedResourceRouter(oauthResourceOf(config)));
   app.use(originGuard({ allowedOrigins: config.allowedOrigins, checkHost }));
 
   app.get('/healthz', (_req, res) => {
@@ -202,6 +207,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   allowOnly(app, '/mcp', ['POST', 'GET', 'DELETE']);
 
   app.use(notFoundHandler());
+  app.use(bearerChallenge(oauthResourceOf(config)));
   app.use(httpErrorHandler(logger));
 
   return Object.assign(app, {

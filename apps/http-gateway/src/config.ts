@@ -75,6 +75,8 @@ const gatewayEnv = z.object({
   // 0 turns the token cache off: every call introspects (docs/decisions.md, "Token cache").
   SVC_TOKEN_CACHE: z.enum(['0', '1']).default('1'),
   SVC_PUBLIC_URL: optionalUrl,
+  // identity's OAuth issuer, named to MCP clients that sign in (docs/console.md, Connect with OAuth).
+  SVC_OAUTH_ISSUER: optionalUrl,
   SVC_LOG_LEVEL: logLevel,
   // The stack traced by itself: spans go to the core it already calls (SVC_OBSERVABILITY_ENDPOINT).
   ...selfTraceEnv,
@@ -102,6 +104,7 @@ export interface GatewayConfig {
   answerWorkers: number;
   tokenCache: boolean;
   publicUrl: string | undefined;
+  oauthIssuer?: string;
   logLevel: string;
   /** SVC_SELF_TRACE_PROJECT: where the gateway's own spans go; undefined: not traced. */
   selfTrace: SelfTraceConfig | undefined;
@@ -143,6 +146,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
     answerWorkers: e.SVC_ANSWER_WORKERS ?? defaultAnswerWorkers(),
     tokenCache: e.SVC_TOKEN_CACHE === '1',
     publicUrl: e.SVC_PUBLIC_URL,
+    ...(e.SVC_OAUTH_ISSUER ? { oauthIssuer: e.SVC_OAUTH_ISSUER } : {}),
     logLevel: e.SVC_LOG_LEVEL,
     selfTrace: selfTraceConfig('http-gateway', e, {
       url: e.SVC_OBSERVABILITY_ENDPOINT,

@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { generateToken } from '@svc/auth';
+import request from 'supertest';
+import { type Harness, startHarness } from './testing/gateway-harness';
+
+const PUBLIC = 'https://mcp.example.test';
+const ISSUER = 'https://id.example.test/oauth';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ publicUrl: PUBLIC, oauthIssuer: ISSUER });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const METADATA_URL = `${PUBLIC}/.well-known/oauth-protected-resource/mcp`;
+
+describe('protected resource metadata (RFC 9728)', () => {
+  it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])(
+    '%s names the resource, identity as its authorization server and mcp:read, to any origin',
+    async (path) => {
+      const res = await request(h.url).get(path).set('Origin', 'http://localhost:6274').expect(200);
+      expect(res.body).toEqual({
+        resource: `${PUBLIC}/mcp`,
+        authorization_servers: [ISSUER],
+        scopes_supported: ['mcp:read'],
+        bearer_methods_supported: ['header'],
+        resource_name: expect.any(String),
+      });
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+    },
+  );
+});
+
+type Call = (authorization: string | undefined) => request.Test;
+const withAuth = (test: request.Test, authorization: string | undefined) =>
+  authorization === undefined ? test : test.set('Authorization', authorization);
+const ROUTES: Record<string, Call> = {
+  'POST /v1/tools/log.recent': (a) => withAuth(request(h.url).post('/v1/tools/log.recent').send({}), a),
+  'POST /mcp': (a) =>
+    withAuth(request(h.url).post('/mcp').set('Accept', 'application/json, text/event-stream').send({}), a),
+  'GET /mcp': (a) => withAuth(request(h.url).get('/mcp').set('Accept', 'text/event-stream'), a),
+  'DELETE /mcp': (a) => withAuth(request(h.url).delete('/mcp'), a),
+};
+
+describe.each(Object.entries(ROUTES))('401 challenge (RFC 6750, RFC 9728): %s', (_route, call) => {
+  it('no credential: where to sign in, no error code', async () => {
+    const res = await call(undefined);
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer resource_metadata="${METADATA_URL}", scope="mcp:read"`,
+    );
+    expect(res.body.error).toBe('unauthorized');
+  });
+
+  it.each([
+    ['malformed', () => 'Bearer nope'],
+    ['unknown pasted token', () => `Bearer ${generateToken()}`],
+    ['unknown OAuth access token', () => `Bearer ${randomBytes(32).toString('base64url')}`],
+  ])('%s: error="invalid_token" as well', async (_case, header) => {
+    const res = await call(header());
+    expect(res.status).toBe(401);
+    expect(res.headers['www-authenticate']).toBe(
+      `Bearer resource_metadata="${METADATA_URL}", scope="mcp:read", error="invalid_token"`,
+    );
+  });
+});
