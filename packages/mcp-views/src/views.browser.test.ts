@@ -23,6 +23,8 @@ const XSS =
 const XSS_TRACE = 'f'.repeat(32);
 const XSS_SESSION = `sess ${XSS}`;
 const XSS_EVENT = `evt ${XSS}`;
+const XSS_CRASH = `Crash${XSS}`;
+const THEMES = ['light', 'dark'] as const;
 
 const executable = findChromium();
 const describeInBrowser = executable ? describe : describe.skip;
@@ -81,11 +83,17 @@ function hostileRecords() {
 }
 
 async function ingestDemo(core: LoopbackCore): Promise<void> {
+  let crash: Record<string, unknown> | undefined;
   for (const batch of iterateDemoBatches({ seed: 30, size: 0.1, now: NOW, days: 14 }, 8)) {
     const { logs: _logs, users: _users, ...records } = batch;
+    crash ??= batch.crashes[0] as unknown as Record<string, unknown> | undefined;
     await core.ingest(records);
   }
-  await core.ingest(hostileRecords());
+  if (!crash) throw new Error('the demo project has no crash');
+  // A demo crash again with a hostile type: a signature of its own, its type in the table.
+  const { signature: _signature, ...unsigned } = crash;
+  const hostileCrash = { ...unsigned, event_id: 'e'.repeat(32), error_type: XSS_CRASH, message: XSS };
+  await core.ingest({ ...hostileRecords(), crashes: [hostileCrash] });
 }
 
 async function hostBundle(): Promise<string> {
@@ -162,6 +170,8 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     // Hostile text never became markup, and no script of it ran.
     expect(await frame.locator('img, #view script, iframe, object').count()).toBe(0);
     expect(await frame.evaluate(() => document.body.dataset.pwned)).toBeUndefined();
+    // The host's theme reached the view (axe below checks the contrast in it).
+    expect(await frame.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
     await frame.evaluate(axeSource);
     const violations = await frame.evaluate(async () => {
       const axe = (
@@ -187,7 +197,7 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
       limit: 50,
     });
     const traceId = [...found.items].sort((a, b) => b.span_count - a.span_count)[0]!.trace_id;
-    for (const theme of ['light', 'dark'] as const) {
+    for (const theme of THEMES) {
       const { frame, answer } = await mount('trace.get', { trace_id: traceId }, theme);
       type Span = {
         span_id: string;
@@ -270,8 +280,8 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     await check(frame, 'trace-waterfall-hostile');
   });
 
-  it('crash.stats: the daily bars and the signature distribution', async () => {
-    const { frame, answer } = await mount('crash.stats', { days: 14 });
+  it.each(THEMES)('crash.stats: the daily bars and the signature distribution (%s theme)', async (theme) => {
+    const { frame, answer } = await mount('crash.stats', { days: 14 }, theme);
     const stats = answer as {
       total: number;
       daily: { date: string; count: number }[];
@@ -291,73 +301,89 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
         trs.map((tr) => [Number(tr.getAttribute('data-count')), Number(tr.getAttribute('data-share'))]),
       );
     expect(rows).toEqual(stats.signatures.map((s) => [s.count, s.share]));
-    await check(frame, 'daily-trend-crashes');
+    expect(await frame.locator('tr[data-count] td:nth-child(2)').allTextContents()).toContain(XSS_CRASH);
+    await check(frame, 'daily-trend-crashes', theme);
   });
 
-  it('track.stats: the daily bars and the event names, hostile ones as text', async () => {
-    const { frame, answer } = await mount('track.stats', { days: 14 });
-    const stats = answer as {
-      total: number;
-      daily: { date: string; count: number }[];
-      top_events: { event_name: string; count: number }[];
-    };
-    const bars = await frame
-      .locator('rect.bar[data-label]')
-      .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-value'))));
-    expect(bars).toEqual(stats.daily.map((d) => d.count));
-    const names = await frame.locator('tr[data-count] td:first-child').allTextContents();
-    expect(names).toEqual(stats.top_events.map((e) => e.event_name));
-    expect(names).toContain(XSS_EVENT);
-    await check(frame, 'daily-trend-events');
-  });
+  it.each(THEMES)(
+    'track.stats: the daily bars and the event names, hostile ones as text (%s theme)',
+    async (theme) => {
+      const { frame, answer } = await mount('track.stats', { days: 14 }, theme);
+      const stats = answer as {
+        total: number;
+        daily: { date: string; count: number }[];
+        top_events: { event_name: string; count: number }[];
+      };
+      const bars = await frame
+        .locator('rect.bar[data-label]')
+        .evaluateAll((rects) => rects.map((r) => Number(r.getAttribute('data-value'))));
+      expect(bars).toEqual(stats.daily.map((d) => d.count));
+      const names = await frame.locator('tr[data-count] td:first-child').allTextContents();
+      expect(names).toEqual(stats.top_events.map((e) => e.event_name));
+      expect(names).toContain(XSS_EVENT);
+      await check(frame, 'daily-trend-events', theme);
+    },
+  );
 
-  it('trace.aggregate: per operation p50, p99 and error rate, sortable', async () => {
-    const { frame, answer } = await mount('trace.aggregate', { days: 14, limit: 20 });
-    const ops = (
-      answer as { operations: { operation: string; p50_ms: number; p99_ms: number; error_rate: number }[] }
-    ).operations;
-    const read = () =>
-      frame
-        .locator('tr[data-operation]')
+  it.each(THEMES)(
+    'trace.aggregate: per operation p50, p99 and error rate, sortable (%s theme)',
+    async (theme) => {
+      const { frame, answer } = await mount('trace.aggregate', { days: 14, limit: 20 }, theme);
+      const ops = (
+        answer as { operations: { operation: string; p50_ms: number; p99_ms: number; error_rate: number }[] }
+      ).operations;
+      const read = () =>
+        frame
+          .locator('tr[data-operation]')
+          .evaluateAll((trs) =>
+            trs.map((tr) => [
+              tr.getAttribute('data-operation'),
+              Number(tr.getAttribute('data-p50')),
+              Number(tr.getAttribute('data-p99')),
+              Number(tr.getAttribute('data-error-rate')),
+            ]),
+          );
+      expect(await read()).toEqual(ops.map((o) => [o.operation, o.p50_ms, o.p99_ms, o.error_rate]));
+      expect(await cellTexts(frame, 'tr[data-operation] td:nth-child(5)')).toEqual(
+        ops.map((o) => pct(o.error_rate)),
+      );
+      await frame.locator('button[data-sort="p99_ms"]').evaluate((el) => (el as HTMLElement).click());
+      const p99s = (await read()).map((r) => r[2] as number);
+      expect(p99s).toEqual([...ops.map((o) => o.p99_ms)].sort((a, b) => b - a));
+      expect(await frame.locator('th[aria-sort="descending"] button').getAttribute('data-sort')).toBe(
+        'p99_ms',
+      );
+      await check(frame, 'operations', theme);
+    },
+  );
+
+  it.each(THEMES)(
+    'analytics.funnel: a bar per step on the scale of step 1, with the conversions (%s theme)',
+    async (theme) => {
+      const { frame, answer } = await mount(
+        'analytics.funnel',
+        { steps: [...FUNNEL_STEPS], days: 14 },
+        theme,
+      );
+      const steps = (answer as { steps: { users: number; conversion_from_previous: number | null }[] }).steps;
+      expect(steps[0]!.users).toBeGreaterThan(0);
+      const max = Math.max(...steps.map((s) => s.users));
+      const rows = await frame
+        .locator('tr[data-step]')
         .evaluateAll((trs) =>
           trs.map((tr) => [
-            tr.getAttribute('data-operation'),
-            Number(tr.getAttribute('data-p50')),
-            Number(tr.getAttribute('data-p99')),
-            Number(tr.getAttribute('data-error-rate')),
+            Number(tr.getAttribute('data-users')),
+            Number(tr.querySelector('rect')!.getAttribute('width')),
           ]),
         );
-    expect(await read()).toEqual(ops.map((o) => [o.operation, o.p50_ms, o.p99_ms, o.error_rate]));
-    expect(await cellTexts(frame, 'tr[data-operation] td:nth-child(5)')).toEqual(
-      ops.map((o) => pct(o.error_rate)),
-    );
-    await frame.locator('button[data-sort="p99_ms"]').evaluate((el) => (el as HTMLElement).click());
-    const p99s = (await read()).map((r) => r[2] as number);
-    expect(p99s).toEqual([...ops.map((o) => o.p99_ms)].sort((a, b) => b - a));
-    expect(await frame.locator('th[aria-sort="descending"] button').getAttribute('data-sort')).toBe('p99_ms');
-    await check(frame, 'operations');
-  });
-
-  it('analytics.funnel: a bar per step on the scale of step 1, with the conversions', async () => {
-    const { frame, answer } = await mount('analytics.funnel', { steps: [...FUNNEL_STEPS], days: 14 });
-    const steps = (answer as { steps: { users: number; conversion_from_previous: number | null }[] }).steps;
-    expect(steps[0]!.users).toBeGreaterThan(0);
-    const max = Math.max(...steps.map((s) => s.users));
-    const rows = await frame
-      .locator('tr[data-step]')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [
-          Number(tr.getAttribute('data-users')),
-          Number(tr.querySelector('rect')!.getAttribute('width')),
-        ]),
+      expect(rows.map(([users]) => users)).toEqual(steps.map((s) => s.users));
+      for (const [users, width] of rows) expect(width).toBeCloseTo((users! / max) * 1000, 3);
+      expect(await cellTexts(frame, 'tr[data-step] td:nth-child(5)')).toEqual(
+        steps.map((s) => pct(s.conversion_from_previous)),
       );
-    expect(rows.map(([users]) => users)).toEqual(steps.map((s) => s.users));
-    for (const [users, width] of rows) expect(width).toBeCloseTo((users! / max) * 1000, 3);
-    expect(await cellTexts(frame, 'tr[data-step] td:nth-child(5)')).toEqual(
-      steps.map((s) => pct(s.conversion_from_previous)),
-    );
-    await check(frame, 'funnel');
-  });
+      await check(frame, 'funnel', theme);
+    },
+  );
 
   it('analytics.funnel: a hostile event name is a step label as text', async () => {
     const { frame } = await mount('analytics.funnel', { steps: [XSS_EVENT, XSS_EVENT], days: 14 });
@@ -365,8 +391,8 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     await check(frame, 'funnel-hostile');
   });
 
-  it('analytics.retention: the curve and the table per day offset', async () => {
-    const { frame, answer } = await mount('analytics.retention', { days: 14, max_day: 7 });
+  it.each(THEMES)('analytics.retention: the curve and the table per day offset (%s theme)', async (theme) => {
+    const { frame, answer } = await mount('analytics.retention', { days: 14, max_day: 7 }, theme);
     const days = (answer as { days: { day: number; rate: number | null }[] }).days;
     const rows = await frame
       .locator('tr[data-day]')
@@ -378,11 +404,11 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
       .locator('circle[data-day]')
       .evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-value'))));
     expect(points).toEqual(days.filter((d) => d.rate !== null).map((d) => d.rate));
-    await check(frame, 'retention');
+    await check(frame, 'retention', theme);
   });
 
   it('analytics.cohorts: a heatmap cell per cohort and day offset, in both themes', async () => {
-    for (const theme of ['light', 'dark'] as const) {
+    for (const theme of THEMES) {
       const { frame, answer } = await mount(
         'analytics.cohorts',
         { days: 14, max_day: 7, granularity: 'day' },
@@ -413,26 +439,29 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     }
   });
 
-  it('release.health: the versions side by side with score, grade and components', async () => {
-    const versions = `${LEAKY_RELEASE},2.3.0,${'9.9.9'}`;
-    const { frame, answer } = await mount('release.health', { versions });
-    const releases = (
-      answer as { releases: { version: string; score: number | null; grade: string | null }[] }
-    ).releases;
-    expect(await cellTexts(frame, 'thead th[scope="col"]:not(:first-child)')).toEqual(
-      releases.map((r) => r.version),
-    );
-    const scores = await frame
-      .locator('tr[data-row="score"] [data-value]')
-      .evaluateAll((els) => els.map((e) => e.getAttribute('data-value')));
-    expect(scores).toEqual(releases.map((r) => (r.score === null ? '' : String(r.score))));
-    expect(releases.some((r) => r.score !== null)).toBe(true);
-    const grades = await cellTexts(frame, 'tr[data-row="grade"] td');
-    releases.forEach((r, i) => {
-      if (r.grade !== null) expect(grades[i]).toBe(r.grade);
-    });
-    await check(frame, 'release-health');
-  });
+  it.each(THEMES)(
+    'release.health: the versions side by side with score, grade and components (%s theme)',
+    async (theme) => {
+      const versions = `${LEAKY_RELEASE},2.3.0,${'9.9.9'}`;
+      const { frame, answer } = await mount('release.health', { versions }, theme);
+      const releases = (
+        answer as { releases: { version: string; score: number | null; grade: string | null }[] }
+      ).releases;
+      expect(await cellTexts(frame, 'thead th[scope="col"]:not(:first-child)')).toEqual(
+        releases.map((r) => r.version),
+      );
+      const scores = await frame
+        .locator('tr[data-row="score"] [data-value]')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-value')));
+      expect(scores).toEqual(releases.map((r) => (r.score === null ? '' : String(r.score))));
+      expect(releases.some((r) => r.score !== null)).toBe(true);
+      const grades = await cellTexts(frame, 'tr[data-row="grade"] td');
+      releases.forEach((r, i) => {
+        if (r.grade !== null) expect(grades[i]).toBe(r.grade);
+      });
+      await check(frame, 'release-health', theme);
+    },
+  );
 
   it('release.health: a hostile version name is a column heading as text', async () => {
     const { frame } = await mount('release.health', { version: `v${XSS}` });
@@ -440,20 +469,23 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     await check(frame, 'release-health-hostile');
   });
 
-  it('apm.memory_growth: the sessions steepest first with the tool slopes, hostile ids as text', async () => {
-    const { frame, answer } = await mount('apm.memory_growth', { days: 14, limit: 20 });
-    const items = (answer as { items: { session_id: string; slope_mb_per_min: number }[] }).items;
-    expect(items.map((i) => i.session_id)).toContain(XSS_SESSION);
-    const rows = await frame
-      .locator('tr[data-session]')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [
-          tr.getAttribute('data-session'),
-          Number(tr.getAttribute('data-slope')),
-          tr.querySelector('td')!.textContent,
-        ]),
-      );
-    expect(rows).toEqual(items.map((i) => [i.session_id, i.slope_mb_per_min, i.session_id]));
-    await check(frame, 'memory-growth');
-  });
+  it.each(THEMES)(
+    'apm.memory_growth: the sessions steepest first with the tool slopes, hostile ids as text (%s theme)',
+    async (theme) => {
+      const { frame, answer } = await mount('apm.memory_growth', { days: 14, limit: 20 }, theme);
+      const items = (answer as { items: { session_id: string; slope_mb_per_min: number }[] }).items;
+      expect(items.map((i) => i.session_id)).toContain(XSS_SESSION);
+      const rows = await frame
+        .locator('tr[data-session]')
+        .evaluateAll((trs) =>
+          trs.map((tr) => [
+            tr.getAttribute('data-session'),
+            Number(tr.getAttribute('data-slope')),
+            tr.querySelector('td')!.textContent,
+          ]),
+        );
+      expect(rows).toEqual(items.map((i) => [i.session_id, i.slope_mb_per_min, i.session_id]));
+      await check(frame, 'memory-growth', theme);
+    },
+  );
 });

@@ -1,5 +1,5 @@
 // The view's side of the MCP Apps protocol (ui/initialize, the tool result, the host's theme, the
-// size it needs, tools/call through the host), spoken over postMessage with the host frame only.
+// size it needs), spoken over postMessage with the host frame only.
 // Written here rather than taken from the extension's App class: that class bundles the SDK
 // client and zod (about 660 KB minified), which would be most of every view. The browser tests
 // run every view against the extension's own AppBridge, so the two cannot drift unnoticed.
@@ -33,11 +33,6 @@ interface Message {
   error?: { code: number; message: string };
 }
 
-export interface Bridge {
-  /** A tool of the same server through the host (its gateway, auth and audit, like any call). */
-  callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
-}
-
 /** Host style variables are CSS custom properties; nothing else is taken from them. */
 function applyContext(context: HostContext): void {
   const root = document.documentElement;
@@ -46,7 +41,7 @@ function applyContext(context: HostContext): void {
     if (name.startsWith('--') && typeof value === 'string') root.style.setProperty(name, value);
 }
 
-export function connectView(appName: string, handlers: ViewHandlers): Bridge {
+export function connectView(appName: string, handlers: ViewHandlers): void {
   const host = window.parent;
   let nextId = 1;
   let context: HostContext = {};
@@ -104,12 +99,4 @@ export function connectView(appName: string, handlers: ViewHandlers): Bridge {
     applyContext(context);
     send({ method: 'ui/notifications/initialized', params: {} });
   });
-
-  return {
-    async callTool(name, args) {
-      const answer = await request('tools/call', { name, arguments: args });
-      if (answer.error || !answer.result) return { isError: true, content: [] };
-      return answer.result as ToolResult;
-    },
-  };
 }

@@ -7,12 +7,15 @@ import { exact, num } from './format';
 const WIDTH = 600;
 const HEIGHT = 160;
 const LABEL_SPACE = 18;
+/** Room above the tallest bar for the scale's label. */
+const TOP_SPACE = 16;
 
 /** Vertical bars, one per point, scaled to the largest value; each bar carries its exact value. */
 export function barChart(points: { label: string; value: number }[], name: string): SVGElement {
   const max = Math.max(0, ...points.map((p) => p.value));
   const step = points.length ? WIDTH / points.length : WIDTH;
   const plot = HEIGHT - LABEL_SPACE;
+  const scale = plot - TOP_SPACE;
   const chart = svg('svg', {
     class: 'chart',
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
@@ -20,7 +23,7 @@ export function barChart(points: { label: string; value: number }[], name: strin
     'data-chart': name,
   });
   points.forEach((point, i) => {
-    const height = max > 0 ? (point.value / max) * plot : 0;
+    const height = max > 0 ? (point.value / max) * scale : 0;
     chart.appendChild(
       svg(
         'rect',
@@ -43,7 +46,7 @@ export function barChart(points: { label: string; value: number }[], name: strin
   if (first) chart.appendChild(svg('text', { x: 0, y: HEIGHT - 4 }, first.label));
   if (last && last !== first)
     chart.appendChild(svg('text', { x: WIDTH, y: HEIGHT - 4, 'text-anchor': 'end' }, last.label));
-  chart.appendChild(svg('text', { x: 0, y: 10 }, `max ${num(max)}`));
+  chart.appendChild(svg('text', { x: 0, y: 11 }, `max ${num(max)}`));
   return chart;
 }
 
