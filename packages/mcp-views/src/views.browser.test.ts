@@ -267,6 +267,51 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     }
   });
 
+  it("draws only what its host frame sends: a sibling frame's forged result is ignored", async () => {
+    const { frame } = await mount('analytics.funnel', { steps: [...FUNNEL_STEPS], days: 14 });
+    // Every users value the view ever draws, whatever replaces it later.
+    await frame.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        for (const tr of document.querySelectorAll('tr[data-users]'))
+          seen.push(tr.getAttribute('data-users')!);
+      }).observe(document.body, { subtree: true, childList: true });
+    });
+    const forged = (users: number) => ({
+      jsonrpc: '2.0',
+      method: 'ui/notifications/tool-result',
+      params: {
+        structuredContent: {
+          window: { from: 'a', to: 'b' },
+          window_hours: 1,
+          steps: [
+            { step: 1, event_name: 'forged', users, conversion_from_previous: 1, conversion_from_first: 1 },
+          ],
+          overall_conversion: null,
+        },
+      },
+    });
+    // A sibling frame posts first; then the host frame posts, and the view draws that one.
+    await page.evaluate(async (message) => {
+      const sent = new Promise<void>((resolve) =>
+        window.addEventListener('message', (e) => e.data === 'forged-sent' && resolve()),
+      );
+      const sibling = document.createElement('iframe');
+      sibling.setAttribute('sandbox', 'allow-scripts');
+      sibling.title = 'another frame';
+      sibling.srcdoc = `<script>parent.frames[0].postMessage(${JSON.stringify(message)}, '*'); parent.postMessage('forged-sent', '*');</script>`;
+      document.body.appendChild(sibling);
+      await sent;
+    }, forged(999));
+    await page.evaluate(
+      (message) => document.querySelector('iframe')!.contentWindow!.postMessage(message, '*'),
+      forged(555),
+    );
+    await frame.waitForSelector('tr[data-users="555"]');
+    expect(await frame.evaluate(() => (window as unknown as { seen: string[] }).seen)).not.toContain('999');
+  });
+
   it('trace.get: hostile span text renders as text', async () => {
     const { frame } = await mount('trace.get', { trace_id: XSS_TRACE });
     expect(await frame.locator('li[data-span-id]').count()).toBe(3);
