@@ -23,8 +23,9 @@ describe.each([42, 7])('demo crashes (seed %i)', (seed) => {
 
   it('has a few dominant issues and a long tail', () => {
     expect(crashes.length).toBeGreaterThan(60);
-    const top3 = ranked.slice(0, 3).reduce((s, n) => s + n, 0);
-    expect(top3 / crashes.length).toBeGreaterThanOrEqual(0.5);
+    // A handful of issues (two per platform at most) make most of the crashes.
+    const top5 = ranked.slice(0, 5).reduce((s, n) => s + n, 0);
+    expect(top5 / crashes.length).toBeGreaterThanOrEqual(0.6);
     expect(ranked[0]! / crashes.length).toBeLessThan(0.4);
     const tail = ranked.filter((n) => n / crashes.length < 0.05);
     expect(tail.length).toBeGreaterThanOrEqual(8);
