@@ -25,3 +25,26 @@ export function loadAverage(): string {
     return 'unknown';
   }
 }
+
+/** The machine's CPU time so far, in clock ticks: idle (idle + iowait) and all, over every core. */
+export function machineCpuTicks(): { idle: number; total: number; cores: number } {
+  try {
+    const lines = readFileSync('/proc/stat', 'utf8').split('\n');
+    const all = lines[0]!.split(/\s+/).slice(1).map(Number);
+    const cores = lines.filter((l) => /^cpu\d/.test(l)).length;
+    // user nice system idle iowait irq softirq steal (guest time is counted in user already)
+    const total = all.slice(0, 8).reduce((sum, v) => sum + v, 0);
+    return { idle: all[3]! + all[4]!, total, cores };
+  } catch {
+    return { idle: Number.NaN, total: Number.NaN, cores: 0 };
+  }
+}
+
+/** Cores left idle between two readings of machineCpuTicks (0 to the machine's cores). */
+export function idleCores(
+  before: ReturnType<typeof machineCpuTicks>,
+  after: ReturnType<typeof machineCpuTicks>,
+): number {
+  const total = after.total - before.total;
+  return total > 0 ? ((after.idle - before.idle) / total) * after.cores : Number.NaN;
+}

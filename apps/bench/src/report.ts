@@ -100,7 +100,8 @@ export function fairnessTables(r: FairnessReport): string {
       .join(', ');
     return (
       `${p.path}: A's flood ${statuses} (${p.flood.requestsPerSecond.toFixed(1)} calls/s, p50 ` +
-      `${p.flood.latency.p50.toFixed(0)} ms); CPU while B was measured: ${cpu}`
+      `${p.flood.latency.p50.toFixed(0)} ms); CPU while B was measured: ${cpu}; ` +
+      `the machine left ${p.idleCores.toFixed(2)} of ${p.cores} cores idle`
     );
   });
   return [

@@ -5,6 +5,7 @@ import { iterateDemoBatches } from '@svc/demo-data';
 import { signIngestBody } from '@svc/observability-core';
 import type { FloodSpec } from '../flood-process';
 import type { LoadResult } from '../load';
+import { idleCores, machineCpuTicks } from '../proc-cpu';
 import type { Service } from '../services';
 import { type Summary, summarize } from '../stats';
 import { type Identity, SECRET, startCore, startGateway, startIdentity, tempDir } from './deployment';
@@ -28,6 +29,12 @@ export interface FairnessPath {
   flood: LoadResult;
   /** CPU seconds per process while B looked up under the flood. */
   cpu: Record<string, number>;
+  /**
+   * Cores the machine left idle meanwhile (every process, ours or not): near 0 is saturation, and
+   * B's wait is then the machine's; cores left idle while B waits would be unfairness.
+   */
+  idleCores: number;
+  cores: number;
 }
 
 export interface FairnessReport {
@@ -48,7 +55,7 @@ async function seed(identity: Identity, coreUrl: string, projectId: string, size
   const { token } = await identity.admin('/tokens', { project_id: projectId });
   const key = await identity.admin('/ingest-keys', { project_id: projectId });
   const now = Date.now();
-  for (const batch of iterateDemoBatches({ size, seed: 20261122, days: 30, now }, 100)) {
+  for (const batch of iterateDemoBatches({ size, seed: 20261122, days: 30, now }, 10)) {
     const { logs, crashes, sessions, events, feedback } = batch;
     const body = JSON.stringify({ logs, crashes, sessions, events, feedback });
     const timestamp = Math.floor(Date.now() / 1000);
@@ -194,7 +201,9 @@ export async function benchFairness(
         { name: "A's client", pid: flooding.pid },
       ];
       const cpu0 = measured.map((m) => cpuSeconds(m.pid));
+      const machine0 = machineCpuTicks();
       const busy = await lookups(lookupUrl, headersB, lookupBody, durationMs);
+      const machine1 = machineCpuTicks();
       const cpu = Object.fromEntries(measured.map((m, i) => [m.name, cpuSeconds(m.pid) - cpu0[i]!]));
       const flood = await flooding.result;
       paths.push({
@@ -204,6 +213,8 @@ export async function benchFairness(
         bFailures: quiet.failures + busy.failures,
         flood,
         cpu,
+        idleCores: idleCores(machine0, machine1),
+        cores: machine1.cores,
       });
     };
     await measure(
