@@ -11,7 +11,7 @@ const ALL_TOOLS = Object.values(SPEC_TOOL_NAMES).flat().length;
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 describe('tools/list size', () => {
-  const listed = allTools.map(toMcpTool);
+  const listed = allTools.map((tool) => toMcpTool(tool));
   const total = bytes({ tools: listed });
 
   it(`fits the budget: ${BUDGET_BYTES} bytes for ${ALL_TOOLS} tools, pro rata until all exist`, () => {
