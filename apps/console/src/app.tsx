@@ -11,6 +11,7 @@ import type { RecallApi } from './recall-api';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { mcpRoutes } from './routes/mcp';
+import { oauthConsentRoutes } from './routes/oauth-consent';
 import { recallRoutes } from './routes/recall';
 import { toolRoutes } from './routes/tools';
 import { traceRoutes } from './routes/traces';
@@ -93,6 +94,7 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   app.use(authRoutes(deps));
   app.use(requireSession(deps.cookies, deps.identity));
   app.use(mcpRoutes(deps));
+  app.use(oauthConsentRoutes(deps));
   // Each page group's routes (one line each).
   app.use(traceRoutes(deps));
   app.use(auditRoutes(deps));

@@ -29,6 +29,19 @@ export interface McpTokenItem {
   revoked_at: string | null;
   last_used_at: string | null;
   last_four: string;
+  /** Set for a token an MCP client got by signing in with OAuth (its client_id). */
+  oauth_client_id?: string | null;
+}
+
+/** What an MCP client's OAuth sign-in asks (the consent page). */
+export interface OAuthRequest {
+  client_id: string;
+  client_name: string | null;
+  redirect_uri: string;
+  redirect_host: string | null;
+  resource: string;
+  scope: string;
+  expires_at: string;
 }
 
 export interface IssuedToken {
@@ -136,6 +149,11 @@ export interface IdentityApi {
   verifyAudit(session: string, projectId: string): Promise<AuditVerification>;
   /** Emails and token names for a page of ids (one call, whatever the number of rows). */
   names(session: string, ids: { userIds: string[]; tokenIds: string[] }): Promise<Names>;
+  /** An MCP client's pending OAuth sign-in; NotFoundError when unknown, expired or finished. */
+  oauthRequest(session: string, uid: string): Promise<OAuthRequest>;
+  /** Approves it for one project (needs the step-up); answers where the browser goes next. */
+  approveOAuth(session: string, uid: string, projectId: string): Promise<{ redirect_to: string }>;
+  denyOAuth(session: string, uid: string): Promise<{ redirect_to: string }>;
   /** The console's own MCP token of the session for a project (internal secret). */
   toolToken(
     session: string,
@@ -217,6 +235,17 @@ export function createIdentityApi(options: {
     verifyAudit: (session, projectId) => call('GET', `${project(projectId)}/audit/verify`, { session }),
     names: (session, ids) =>
       call('POST', '/console/v1/names', { session }, { user_ids: ids.userIds, token_ids: ids.tokenIds }),
+    oauthRequest: (session, uid) =>
+      call('GET', `/console/v1/oauth/interactions/${encodeURIComponent(uid)}`, { session }),
+    approveOAuth: (session, uid, projectId) =>
+      call(
+        'POST',
+        `/console/v1/oauth/interactions/${encodeURIComponent(uid)}/approve`,
+        { session },
+        { project_id: projectId },
+      ),
+    denyOAuth: (session, uid) =>
+      call('POST', `/console/v1/oauth/interactions/${encodeURIComponent(uid)}/deny`, { session }),
     toolToken: (session, projectId) =>
       call(
         'POST',

@@ -40,6 +40,11 @@ function statusOf(token: McpTokenItem, now: Date): string {
   return 'active';
 }
 
+/** An OAuth client by where it lives: its metadata document's host, else its registered id. */
+function clientHost(clientId: string): string {
+  return URL.parse(clientId)?.host || clientId;
+}
+
 function TokenTable({ ctx, tokens, now }: { ctx: PageContext; tokens: McpTokenItem[]; now: Date }) {
   if (tokens.length === 0) return <p>No MCP token for this project yet.</p>;
   return (
@@ -65,7 +70,13 @@ function TokenTable({ ctx, tokens, now }: { ctx: PageContext; tokens: McpTokenIt
               <tr key={t.token_id} data-token-id={t.token_id}>
                 <td data-label="Name">{t.name}</td>
                 <td data-label="Ends in">
-                  <code>…{t.last_four}</code>
+                  {t.oauth_client_id ? (
+                    <span class="oauth-client" title={t.oauth_client_id}>
+                      OAuth sign-in · <code>{clientHost(t.oauth_client_id)}</code>
+                    </span>
+                  ) : (
+                    <code>…{t.last_four}</code>
+                  )}
                 </td>
                 <td data-label="Created">{formatTime(t.created_at)}</td>
                 <td data-label="Expires">{formatTime(t.expires_at)}</td>

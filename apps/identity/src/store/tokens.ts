@@ -107,6 +107,8 @@ export function toListItem(row: TokenRow): TokenListItem {
 /** The MCP page's row: a listed token and when it last answered a tool call (its latest audit record). */
 export interface ConsoleTokenItem extends TokenListItem {
   last_used_at: string | null;
+  /** The MCP client that signed in with OAuth and holds this grant; null for a pasted token. */
+  oauth_client_id: string | null;
 }
 
 /**
@@ -118,8 +120,8 @@ export async function listConsoleTokens(
   projectId: string,
   scope: string,
 ): Promise<ConsoleTokenItem[]> {
-  const { rows } = await q.query<TokenRow & { last_used_at: string | null }>(
-    `SELECT ${COLUMNS},
+  const { rows } = await q.query<TokenRow & { last_used_at: string | null; oauth_client_id: string | null }>(
+    `SELECT ${COLUMNS}, oauth_client_id,
        (SELECT a.at FROM audit_records a
          WHERE a.project_id = tokens.project_id AND a.token_id = tokens.token_id
          ORDER BY a.seq DESC LIMIT 1) AS last_used_at
@@ -128,7 +130,11 @@ export async function listConsoleTokens(
      ORDER BY created_order`,
     [projectId, scope],
   );
-  return rows.map((row) => ({ ...toListItem(row), last_used_at: row.last_used_at }));
+  return rows.map((row) => ({
+    ...toListItem(row),
+    last_used_at: row.last_used_at,
+    oauth_client_id: row.oauth_client_id,
+  }));
 }
 
 /** The live tokens the console made for a session: revoked when it logs out. */

@@ -1,0 +1,127 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
+import type { Me, OAuthRequest } from '../identity-api';
+import { Bare, CsrfField, formatTime } from './layout';
+
+export interface ConsentPageProps {
+  uid: string;
+  request: OAuthRequest;
+  me: Me;
+  csrf: string;
+  now: Date;
+  /** The project chosen before an error sent the form back. */
+  projectId?: string;
+  error?: string;
+}
+
+/**
+ * An MCP client asks to sign in: who it is, where the browser goes back to, the one project it may
+ * read, and the password check a credential needs (the /mcp page's 5 minutes), then allow or deny.
+ */
+export function ConsentPage({ uid, request, me, csrf, now, projectId, error }: ConsentPageProps) {
+  const name = request.client_name ?? request.client_id;
+  const until = me.step_up_until;
+  const steppedUp = until !== null && Date.parse(until) > now.getTime();
+  const base = `/oauth/consent/${encodeURIComponent(uid)}`;
+  return (
+    <Bare title="Connect an MCP client">
+      {error ? (
+        <p role="alert" class="notice error">
+          {error}
+        </p>
+      ) : null}
+      <p>
+        <strong id="client-name">{name}</strong> asks to read the observability tools of one project of{' '}
+        {me.org_name ?? 'your organization'} (scope <code>{request.scope}</code>, read-only).
+      </p>
+      <dl class="consent-facts">
+        <dt>Client</dt>
+        <dd>
+          <code id="client-id">{request.client_id}</code>
+        </dd>
+        <dt>Returns to</dt>
+        <dd>
+          <code id="redirect-host">{request.redirect_host ?? request.redirect_uri}</code>
+        </dd>
+        <dt>Signed in as</dt>
+        <dd>{me.email ?? me.user_id}</dd>
+      </dl>
+      {me.projects.length === 0 ? (
+        <p>Your organization has no project yet: there is nothing to allow.</p>
+      ) : (
+        <form method="post" action={`${base}/approve`} id="consent">
+          <CsrfField csrf={csrf} />
+          <label for="consent-project">Project it may read</label>
+          <select id="consent-project" name="project_id" required>
+            {me.projects.map((p) => (
+              <option key={p.project_id} value={p.project_id} selected={p.project_id === projectId}>
+                {`${p.name} (${p.project_id})`}
+              </option>
+            ))}
+          </select>
+          {steppedUp ? (
+            <p class="muted">Password confirmed until {formatTime(until)}.</p>
+          ) : (
+            <>
+              <label for="consent-password">Password</label>
+              <input
+                id="consent-password"
+                name="password"
+                type="password"
+                autocomplete="current-password"
+                required
+              />
+              <small>
+                A connected client holds a credential: confirm your password (the check holds for 5 minutes).
+              </small>
+            </>
+          )}
+          <button type="submit">Allow</button>
+        </form>
+      )}
+      <form method="post" action={`${base}/deny`} id="deny">
+        <CsrfField csrf={csrf} />
+        <button type="submit" class="secondary">
+          Deny
+        </button>
+      </form>
+      <p class="muted">
+        The client appears on the MCP tokens page of the project, where you can revoke it at any time.
+      </p>
+    </Bare>
+  );
+}
+
+/**
+ * Back to the client through the authorization server. A page rather than a redirect: the console's
+ * CSP allows forms to post to the console only, and a browser applies that to every redirect
+ * following the post, the client's own redirect URI included.
+ */
+export function ConsentDonePage({ to, allowed }: { to: string; allowed: boolean }) {
+  return (
+    <Bare title={allowed ? 'Client connected' : 'Access denied'}>
+      <meta http-equiv="refresh" content={`0;url=${to}`} />
+      <p role="status">
+        {allowed
+          ? 'Returning to your MCP client…'
+          : 'The client was told you denied access (access_denied). Returning to it…'}
+      </p>
+      <p>
+        <a href={to} id="continue">
+          Continue
+        </a>
+      </p>
+    </Bare>
+  );
+}
+
+/** An unknown, expired or finished sign-in request: the client must start again. */
+export function ConsentGonePage() {
+  return (
+    <Bare title="Sign-in request expired">
+      <p role="alert" class="notice error">
+        This sign-in request has expired or was already answered (invalid_request). Go back to your MCP client
+        and connect again.
+      </p>
+    </Bare>
+  );
+}

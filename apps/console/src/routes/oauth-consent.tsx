@@ -1,0 +1,118 @@
+/** @jsxRuntime automatic @jsxImportSource preact */
+import { NotFoundError } from '@svc/tool-kit';
+import express, { type Request, type Response, type Router } from 'express';
+import { z } from 'zod';
+import type { ConsoleDeps } from '../app';
+import { browserAddressOf } from '../client-address';
+import { SessionEndedError, StepUpRequiredError, TooManyAttemptsError } from '../identity-api';
+import { sendPage } from '../pages/layout';
+import { ConsentDonePage, ConsentGonePage, ConsentPage } from '../pages/oauth-consent';
+import { sessionOf } from '../session';
+
+const UID = /^[A-Za-z0-9_-]{1,100}$/;
+const approveForm = z.object({
+  project_id: z.string().min(1).max(100),
+  password: z.string().max(1024).optional(),
+});
+
+/**
+ * The OAuth consent page (`/oauth/consent/<uid>`), where identity's authorization server sends an
+ * MCP client's sign-in: behind the console session like every page (signing in first comes back
+ * here), then step-up, one project of the person's org, allow or deny. Identity decides each step;
+ * nothing is issued until it approves.
+ */
+export function oauthConsentRoutes(deps: ConsoleDeps): Router {
+  const router = express.Router();
+  const { identity } = deps;
+
+  async function show(
+    req: Request,
+    res: Response,
+    extra: { error?: string; status?: number; projectId?: string } = {},
+  ) {
+    const uid = String(req.params.uid ?? '');
+    const { token, me, csrf } = sessionOf(res);
+    const request = UID.test(uid) ? await identity.oauthRequest(token, uid).catch(goneOn404) : undefined;
+    if (!request) return sendPage(res, <ConsentGonePage />, 404);
+    const fresh = extra.error ? await identity.me(token) : me;
+    sendPage(
+      res,
+      <ConsentPage
+        uid={uid}
+        request={request}
+        me={fresh}
+        csrf={csrf}
+        now={deps.now()}
+        projectId={extra.projectId}
+        error={extra.error}
+      />,
+      extra.status,
+    );
+  }
+
+  router.get('/oauth/consent/:uid', (req, res) => show(req, res));
+
+  router.post('/oauth/consent/:uid/approve', async (req, res) => {
+    const uid = req.params.uid;
+    if (!UID.test(uid)) return sendPage(res, <ConsentGonePage />, 404);
+    const form = approveForm.safeParse(req.body);
+    if (!form.success) return show(req, res, { error: 'Choose a project.', status: 400 });
+    const { token, me } = sessionOf(res);
+    const projectId = form.data.project_id;
+    try {
+      if (form.data.password) await identity.stepUp(token, form.data.password, browserAddressOf(req));
+    } catch (err) {
+      if (err instanceof SessionEndedError)
+        return show(req, res, { error: 'Wrong password.', status: 401, projectId });
+      if (err instanceof TooManyAttemptsError) {
+        res.set('Retry-After', String(err.retryAfterSeconds));
+        return show(req, res, { error: err.message, status: 429, projectId });
+      }
+      throw err;
+    }
+    let answer: { redirect_to: string };
+    try {
+      answer = await identity.approveOAuth(token, uid, projectId);
+    } catch (err) {
+      if (err instanceof StepUpRequiredError) {
+        return show(req, res, {
+          error: 'Confirm your password first (the check holds for 5 minutes).',
+          status: 403,
+          projectId,
+        });
+      }
+      // An unknown request, or a project not of the person's org: nothing was issued.
+      if (err instanceof NotFoundError) {
+        const request = await identity.oauthRequest(token, uid).catch(goneOn404);
+        if (!request) return sendPage(res, <ConsentGonePage />, 404);
+        return show(req, res, { error: 'No such project in your organization.', status: 404 });
+      }
+      throw err;
+    }
+    deps.logger.info(
+      { event: 'console_oauth_consent', allowed: true, user_id: me.user_id, project_id: projectId },
+      'MCP client allowed',
+    );
+    sendPage(res, <ConsentDonePage to={answer.redirect_to} allowed />);
+  });
+
+  router.post('/oauth/consent/:uid/deny', async (req, res) => {
+    const uid = req.params.uid;
+    const answer = UID.test(uid)
+      ? await identity.denyOAuth(sessionOf(res).token, uid).catch(goneOn404)
+      : undefined;
+    if (!answer) return sendPage(res, <ConsentGonePage />, 404);
+    deps.logger.info(
+      { event: 'console_oauth_consent', allowed: false, user_id: sessionOf(res).me.user_id },
+      'MCP client denied',
+    );
+    sendPage(res, <ConsentDonePage to={answer.redirect_to} allowed={false} />);
+  });
+
+  return router;
+}
+
+function goneOn404(err: unknown): undefined {
+  if (err instanceof NotFoundError) return undefined;
+  throw err;
+}
