@@ -93,24 +93,28 @@ async function appendProject(
     ]);
     prev = hash;
   }
-  // A batch is a few multi-row INSERTs, not one statement per record.
+  // A batch is a few multi-row INSERTs, not one statement per record. The last one moves the
+  // chain head in the same statement: an append arrives per tool call (grouped by the gateway), and
+  // each statement on the store is CPU a call. Nothing new leaves the head where it was.
   for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
     const chunk = fresh.slice(i, i + INSERT_ROWS);
     const values = chunk
       .map((_, r) => `(${Array.from({ length: COLUMNS }, (_, c) => `$${r * COLUMNS + c + 1}`).join(', ')})`)
       .join(', ');
+    const insert = `INSERT INTO audit_records (project_id, seq, id, at, token_id, user_id, org_id, tool, transport,
+                                  status, duration_ms, request_id, params, prev_hash, hash)
+       VALUES ${values}`;
+    if (i + INSERT_ROWS < fresh.length) {
+      await tx.query(insert, chunk.flat());
+      continue;
+    }
+    const head = chunk.length * COLUMNS;
     await tx.query(
-      `INSERT INTO audit_records (project_id, seq, id, at, token_id, user_id, org_id, tool, transport, status,
-                                  duration_ms, request_id, params, prev_hash, hash)
-       VALUES ${values}`,
-      chunk.flat(),
+      `WITH appended AS (${insert})
+       UPDATE audit_chain_heads SET last_seq = $${head + 2}, last_hash = $${head + 3} WHERE project_id = $${head + 1}`,
+      [...chunk.flat(), projectId, seq, prev],
     );
   }
-  await tx.query('UPDATE audit_chain_heads SET last_seq = $2, last_hash = $3 WHERE project_id = $1', [
-    projectId,
-    seq,
-    prev,
-  ]);
   return { written: fresh.length, head: { project_id: projectId, seq, hash: prev } };
 }
 
