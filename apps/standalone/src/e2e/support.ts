@@ -1,3 +1,7 @@
+import {
+  Client as ModernClient,
+  StreamableHTTPClientTransport as ModernTransport,
+} from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signIngestBody } from '@svc/observability-core';
@@ -48,13 +52,55 @@ export async function callRest(
   };
 }
 
-/** An official MCP SDK client connected over streamable HTTP with the Authorization header given. */
+/**
+ * The official 1.32.2 MCP client (protocol 2025-11-25, a session) connected over streamable HTTP
+ * with the Authorization header given: what the MCP clients deployed today speak.
+ */
 export async function connectMcp(mcpUrl: string, authorization: string, name = 'e2e'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(
     new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { authorization } } }),
   );
   return client;
+}
+
+/** The MCP revision modern clients speak: no session, every request self-contained. */
+export const MODERN_MCP_VERSION = '2026-07-28';
+export type McpEra = 'modern' | 'legacy';
+export const MCP_ERAS: readonly McpEra[] = ['modern', 'legacy'];
+/** A client of either era: the e2e tests use what the two SDK majors' clients share. */
+export type AnyMcpClient = Client | ModernClient;
+
+/** The official v2 MCP client pinned to 2026-07-28 over streamable HTTP (`fetch`: e.g. a proxy's). */
+export async function connectModernMcp(
+  mcpUrl: string,
+  authorization: string,
+  name = 'e2e',
+  options: { fetch?: typeof fetch } = {},
+): Promise<ModernClient> {
+  const client = new ModernClient(
+    { name, version: '1.0.0' },
+    { versionNegotiation: { mode: { pin: MODERN_MCP_VERSION } } },
+  );
+  await client.connect(
+    new ModernTransport(new URL(mcpUrl), {
+      requestInit: { headers: { authorization } },
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    }),
+  );
+  return client;
+}
+
+/** A client of the era given (connectModernMcp or connectMcp). */
+export function connectMcpIn(
+  era: McpEra,
+  mcpUrl: string,
+  authorization: string,
+  name = 'e2e',
+): Promise<AnyMcpClient> {
+  return era === 'modern'
+    ? connectModernMcp(mcpUrl, authorization, name)
+    : connectMcp(mcpUrl, authorization, name);
 }
 
 /** A bare MCP `initialize` POST, for probing status codes without a client. */
@@ -159,7 +205,7 @@ export const adminOf = (stack: SpawnedStack): IdentityAdmin => ({
 /** One tool call over REST and over MCP; both must succeed. Returns the two structured answers. */
 export async function callBoth(
   gatewayUrl: string,
-  mcp: Client,
+  mcp: AnyMcpClient,
   authorization: string,
   tool: string,
   args: Record<string, unknown>,
@@ -177,7 +223,7 @@ export async function callBoth(
  */
 export async function callBothAcrossWindow(
   gatewayUrl: string,
-  mcp: Client,
+  mcp: AnyMcpClient,
   authorization: string,
   tool: string,
   args: Record<string, unknown>,

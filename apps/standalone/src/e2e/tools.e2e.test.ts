@@ -1,25 +1,53 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { type DemoLog, generateDemoProject } from '@svc/demo-data';
 import { allTools } from '@svc/tool-catalog';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
-import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
+import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { counts, page } from './expected';
-import { bearer, callBoth, callRest, connectMcp } from './support';
+import {
+  type AnyMcpClient,
+  bearer,
+  callBoth,
+  callRest,
+  connectMcp,
+  connectModernMcp,
+  MCP_ERAS,
+  type McpEra,
+  MODERN_MCP_VERSION,
+} from './support';
 
-// The whole stack as `pnpm start` runs it, driven by the official MCP SDK client and by REST,
-// with every expected answer computed in plain JS from the demo records that were ingested.
+// The whole stack as `pnpm start` runs it, driven by the official MCP SDK clients of both protocol
+// eras (v2 on 2026-07-28, 1.32.2 on 2025-11-25) and by REST, with every expected answer computed
+// in plain JS from the demo records that were ingested.
 
 let stack: SpawnedStack;
 let logs: DemoLog[];
 let mcp: Client;
+let modern: ModernClient;
 let token: string;
+const clientOf = (era: McpEra): AnyMcpClient => (era === 'modern' ? modern : mcp);
 
 const rest = (tool: string, body: unknown) => callRest(stack.ready.urls.gateway, tool, body, bearer(token));
 
-const both = (tool: string, args: Record<string, unknown>) =>
-  callBoth(stack.ready.urls.gateway, mcp, bearer(token), tool, args);
+/** The answers over REST and MCP (legacy); the modern client's answer is the legacy one's. */
+async function both(tool: string, args: Record<string, unknown>) {
+  const answers = await callBoth(stack.ready.urls.gateway, mcp, bearer(token), tool, args);
+  const viaModern = await modern.callTool({ name: tool, arguments: args });
+  expect(viaModern.isError).toBeFalsy();
+  const modernAnswer = viaModern.structuredContent as Record<string, unknown>;
+  // An answer over a window relative to now (its hourly series shift between two calls) is
+  // compared by its totals; every other answer is the same answer.
+  if ('window' in answers.mcp) expect(modernAnswer.total).toEqual(answers.mcp.total);
+  else expect(modernAnswer).toEqual(answers.mcp);
+  return answers;
+}
 
 beforeAll(async () => {
   stack = await spawnStack();
@@ -27,10 +55,12 @@ beforeAll(async () => {
   const demo = stack.ready.demo!;
   logs = generateDemoProject(demo).logs;
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token));
+  modern = await connectModernMcp(stack.ready.urls.mcp, bearer(token));
 }, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   await mcp?.close();
+  await modern?.close();
   await stack?.dispose();
 });
 
@@ -42,19 +72,57 @@ describe('pnpm start stack, end to end', () => {
 
   // The demo org has every controlled capability (switched on when the demo is seeded), and the
   // standalone runs recall and copilot: all 36 tools.
-  it('lists all 36 tools of the catalog over MCP, the five log tools among them', async () => {
-    const { tools } = await mcp.listTools();
-    expect(tools).toHaveLength(36);
-    expect(tools.map((t) => t.name).sort()).toEqual(allTools.map((t) => t.name).sort());
-    expect(tools.map((t) => t.name)).toEqual(
-      expect.arrayContaining(['log.search', 'log.recent', 'log.by_user', 'log.by_session', 'log.aggregate']),
-    );
-    for (const tool of tools) {
-      expect(tool.annotations?.readOnlyHint).toBe(true);
-      expect(JSON.stringify(tool.inputSchema)).not.toContain('project_id');
-      expect(tool.outputSchema).toBeDefined();
-    }
-  });
+  it.each(MCP_ERAS)(
+    'lists all 36 tools of the catalog over MCP (%s era), the five log tools among them',
+    async (era) => {
+      const { tools } = await clientOf(era).listTools();
+      expect(tools).toHaveLength(36);
+      expect(tools.map((t) => t.name).sort()).toEqual(allTools.map((t) => t.name).sort());
+      expect(tools.map((t) => t.name)).toEqual(
+        expect.arrayContaining([
+          'log.search',
+          'log.recent',
+          'log.by_user',
+          'log.by_session',
+          'log.aggregate',
+        ]),
+      );
+      for (const tool of tools) {
+        expect(tool.annotations?.readOnlyHint).toBe(true);
+        expect(JSON.stringify(tool.inputSchema)).not.toContain('project_id');
+        expect(tool.outputSchema).toBeDefined();
+      }
+    },
+  );
+
+  // Every tool of the catalog called with its documented example, in both eras: each MCP answer
+  // is what REST answers (the same result, or the same refusal when the example names something
+  // the demo project does not hold).
+  it.each(MCP_ERAS)(
+    'calls all 36 tools with their examples over MCP (%s era), answered as REST answers',
+    async (era) => {
+      await callsEveryToolAsRest(clientOf(era));
+    },
+  );
+
+  it.each(MCP_ERAS)(
+    'lists and calls all 36 tools over stdio (%s era), answered as REST answers',
+    async (era) => {
+      const client = await connectStdio(era);
+      try {
+        // recall and copilot join once the stdio server's first probe of them answered.
+        await eventually(
+          'all 36 tools listed over stdio',
+          async () => (await client.listTools()).tools.length === 36,
+        );
+        const { tools } = await client.listTools();
+        expect(tools.map((t) => t.name).sort()).toEqual(allTools.map((t) => t.name).sort());
+        await callsEveryToolAsRest(client);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it('log.search: case-insensitive literal substring, newest first', async () => {
     const { rest: r, mcp: m } = await both('log.search', { search: 'TIMEOUT', limit: 7 });
@@ -210,14 +278,71 @@ describe('pnpm start stack, end to end', () => {
     }
   });
 
-  it('advises only tools it publishes, in MCP instructions and the OpenAPI description', async () => {
+  it('advises only tools it publishes, in MCP instructions (both eras) and the OpenAPI description', async () => {
     const served = (await (await fetch(`${stack.ready.urls.gateway}/openapi.json`)).json()) as Contract;
+    expect(modern.getInstructions()).toBe(mcp.getInstructions());
     const advice = [mcp.getInstructions() ?? '', served.info.description];
     const named = advice.flatMap((text) => text.match(/\b[a-z]+\.[a-z_]+\b/g) ?? []);
     expect(named.length).toBeGreaterThan(0);
     for (const name of named) expect(served.paths).toHaveProperty([`/v1/tools/${name}`]);
   });
 });
+
+async function callsEveryToolAsRest(client: AnyMcpClient): Promise<void> {
+  for (const tool of allTools) {
+    const args = tool.example as Record<string, unknown>;
+    const viaRest = await rest(tool.name, args);
+    const viaMcp = await client.callTool({ name: tool.name, arguments: args });
+    const text = (viaMcp.content as { type: string; text: string }[])[0]!.text;
+    if (viaRest.status === 200) {
+      expect({ tool: tool.name, isError: viaMcp.isError ?? false }).toEqual({
+        tool: tool.name,
+        isError: false,
+      });
+      expect(Object.keys(viaMcp.structuredContent as object).sort()).toEqual(
+        Object.keys(viaRest.body).sort(),
+      );
+    } else {
+      expect({ tool: tool.name, isError: viaMcp.isError }).toEqual({ tool: tool.name, isError: true });
+      expect((JSON.parse(text) as { error: string }).error).toBe(viaRest.body.error);
+    }
+  }
+}
+
+const stdioMain = join(dirname(createRequire(import.meta.url).resolve('@svc/stdio-server')), 'main.ts');
+
+/** The stdio server as its own process over the spawned stack's services, for its demo project. */
+async function connectStdio(era: McpEra): Promise<AnyMcpClient> {
+  const { urls, project_id, org_id } = stack.ready;
+  const params = {
+    command: process.execPath,
+    args: ['--import', 'tsx', stdioMain],
+    env: {
+      PATH: process.env.PATH ?? '',
+      SVC_MCP_STDIO_TRUSTED_LOCAL: '1',
+      SVC_MCP_PROJECT_ID: project_id,
+      SVC_MCP_ORG_ID: org_id,
+      SVC_INTERNAL_SECRET: stack.internalSecret,
+      SVC_OBSERVABILITY_ENDPOINT: urls.core,
+      SVC_IDENTITY_INTERNAL_URL: urls.identity,
+      SVC_RECALL_ENDPOINT: urls.recall,
+      SVC_COPILOT_ENDPOINT: urls.copilot,
+      SVC_LOG_LEVEL: 'warn',
+    },
+    stderr: 'pipe' as const,
+  };
+  if (era === 'legacy') {
+    const client = new Client({ name: 'stdio-e2e', version: '1' });
+    await client.connect(new StdioClientTransport(params));
+    return client;
+  }
+  const client = new ModernClient(
+    { name: 'stdio-e2e', version: '1' },
+    { versionNegotiation: { mode: { pin: MODERN_MCP_VERSION } } },
+  );
+  await client.connect(new ModernStdioTransport(params));
+  return client;
+}
 
 interface Contract {
   info: { description: string };
