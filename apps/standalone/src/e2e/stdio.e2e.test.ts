@@ -1,20 +1,30 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { Client as ModernClient } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { allTools } from '@svc/tool-catalog';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
 import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
-import { adminCall, setOrgCapability } from './support';
+import {
+  type AnyMcpClient,
+  adminCall,
+  MCP_ERAS,
+  type McpEra,
+  MODERN_MCP_VERSION,
+  setOrgCapability,
+} from './support';
 
 // A real stdio round trip: the stdio server as its own process, spoken to by the official SDK
-// client over its stdin/stdout, backed by real core and identity services.
+// clients of both eras over its stdin/stdout (v2 on 2026-07-28, 1.32.2 on 2025-11-25), backed by
+// real core and identity services.
 
 const stdioMain = join(dirname(createRequire(import.meta.url).resolve('@svc/stdio-server')), 'main.ts');
 let stack: InProcessStack;
 
-function transport(env: Record<string, string>) {
-  return new StdioClientTransport({
+function serverParams(env: Record<string, string>) {
+  return {
     command: process.execPath,
     args: ['--import', 'tsx', stdioMain],
     env: {
@@ -27,9 +37,37 @@ function transport(env: Record<string, string>) {
       SVC_LOG_LEVEL: 'warn',
       ...env,
     },
-    stderr: 'pipe',
-  });
+    stderr: 'pipe' as const,
+  };
 }
+
+function transport(env: Record<string, string>) {
+  return new StdioClientTransport(serverParams(env));
+}
+
+/** A client of `era` connected to a stdio server process started with `env`. */
+async function connectStdio(era: McpEra, env: Record<string, string>): Promise<AnyMcpClient> {
+  if (era === 'legacy') {
+    const client = new Client({ name: 'stdio-e2e', version: '1' });
+    await client.connect(transport(env));
+    return client;
+  }
+  const client = new ModernClient(
+    { name: 'stdio-e2e', version: '1' },
+    { versionNegotiation: { mode: { pin: MODERN_MCP_VERSION } } },
+  );
+  await client.connect(new ModernStdioTransport(serverParams(env)));
+  return client;
+}
+
+const stdioAudit = async () =>
+  (
+    await adminCall<{ items: Record<string, unknown>[] }>(
+      { url: stack.urls.identity, secret: stack.secret },
+      'GET',
+      `/internal/v1/audit?project_id=${stack.projectId}&limit=100`,
+    )
+  ).items.filter((r) => r.transport === 'stdio');
 
 beforeAll(async () => {
   stack = await startInProcessStack({ name: 'stdio', recall: true });
@@ -52,41 +90,41 @@ afterAll(async () => {
 });
 
 describe('stdio server', () => {
-  it('lists and calls tools for the project fixed by env, audited with transport stdio', async () => {
-    const client = new Client({ name: 'stdio-e2e', version: '1' });
-    await client.connect(transport({ SVC_MCP_ORG_ID: stack.orgId }));
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(
-      allTools
-        .filter((t) => t.capability === 'base' && t.backend === 'core')
-        .map((t) => t.name)
-        .sort(),
-    );
-    const result = await client.callTool({ name: 'log.search', arguments: { search: 'ROUND TRIP' } });
-    expect(result.isError).toBeFalsy();
-    const items = (result.structuredContent as { items: { message: string; user_id: string }[] }).items;
-    expect(items.map((i) => [i.message, i.user_id])).toEqual([['stdio round trip probe', 'u1']]);
+  it.each(MCP_ERAS)(
+    'lists and calls tools for the project fixed by env, audited with transport stdio (%s era)',
+    async (era) => {
+      const before = new Set((await stdioAudit()).map((r) => JSON.stringify(r)));
+      const client = await connectStdio(era, { SVC_MCP_ORG_ID: stack.orgId });
+      if (era === 'modern')
+        expect((client as ModernClient).getNegotiatedProtocolVersion()).toBe(MODERN_MCP_VERSION);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual(
+        allTools
+          .filter((t) => t.capability === 'base' && t.backend === 'core')
+          .map((t) => t.name)
+          .sort(),
+      );
+      const result = await client.callTool({ name: 'log.search', arguments: { search: 'ROUND TRIP' } });
+      expect(result.isError).toBeFalsy();
+      const items = (result.structuredContent as { items: { message: string; user_id: string }[] }).items;
+      expect(items.map((i) => [i.message, i.user_id])).toEqual([['stdio round trip probe', 'u1']]);
 
-    const refused = await client.callTool({
-      name: 'log.search',
-      arguments: { search: 'x', project_id: 'other' },
-    });
-    expect(refused.isError).toBe(true);
-    await client.close();
+      const refused = await client.callTool({
+        name: 'log.search',
+        arguments: { search: 'x', project_id: 'other' },
+      });
+      expect(refused.isError).toBe(true);
+      await client.close();
 
-    const audit = await adminCall<{ items: Record<string, unknown>[] }>(
-      { url: stack.urls.identity, secret: stack.secret },
-      'GET',
-      `/internal/v1/audit?project_id=${stack.projectId}&limit=100`,
-    );
-    const stdio = audit.items.filter((r) => r.transport === 'stdio');
-    expect(stdio.map((r) => [r.tool, r.status])).toEqual([
-      ['log.search', 'ok'],
-      ['log.search', 'invalid_input'],
-    ]);
-    expect(stdio[0]).toMatchObject({ token_id: null, org_id: stack.orgId, project_id: stack.projectId });
-    expect(String(stdio[0]!.user_id)).toMatch(/^local:/);
-  });
+      const stdio = (await stdioAudit()).filter((r) => !before.has(JSON.stringify(r)));
+      expect(stdio.map((r) => [r.tool, r.status])).toEqual([
+        ['log.search', 'ok'],
+        ['log.search', 'invalid_input'],
+      ]);
+      expect(stdio[0]).toMatchObject({ token_id: null, org_id: stack.orgId, project_id: stack.projectId });
+      expect(String(stdio[0]!.user_id)).toMatch(/^local:/);
+    },
+  );
 
   it('without SVC_MCP_ORG_ID the base tools still work (controlled ones fail closed)', async () => {
     const client = new Client({ name: 'stdio-e2e', version: '1' });
