@@ -116,6 +116,22 @@ describe('createClickHouse (embedded chDB)', () => {
     expect(a.concurrency).toBeGreaterThan(1);
   });
 
+  it('runs a repeated query as one statement: the settings it holds are not stated again', async () => {
+    // chDB runs each SET as a statement of its own (~1 ms of CPU, as much as a SELECT 1).
+    const statements = async () =>
+      Number(
+        (await a.query<{ n: string }>("SELECT value AS n FROM system.events WHERE event = 'Query'"))[0]?.n,
+      );
+    // Every session of the client has run it once (and holds its settings).
+    await Promise.all(Array.from({ length: a.concurrency }, () => a.query('SELECT 1')));
+    const reading = (await statements()) - (await statements());
+    const before = await statements();
+    await a.query('SELECT 1');
+    const after = await statements();
+    // The reading itself is one statement (reading is minus it).
+    expect(after - before + reading).toBe(1);
+  });
+
   it('stops an aborted query in the engine, and answers once it has stopped', async () => {
     const abort = new AbortController();
     const heavy = a.query(

@@ -199,7 +199,8 @@ function settingsFor(
     // Stated on every statement (chDB keeps a session's settings): 0 is the engine's own choice.
     max_threads: options?.maxThreads ?? 0,
     os_thread_priority: String(options?.threadNiceness ?? 0),
-    // The handle KILL QUERY finds a query by (system.processes.Settings['log_comment']).
+    // The handle KILL QUERY finds a query by on a server (system.processes.Settings['log_comment']);
+    // empty on embedded sessions, whose statements carry theirs in their text (kill()).
     log_comment: options?.marker ?? '',
   };
 }
@@ -266,11 +267,24 @@ function statementSettings(settings: ClickHouseSettings): Record<string, string 
   return out;
 }
 
-/** KILL QUERY for the query tagged `marker` (a UUID we made, so a safe literal). Best effort. */
-async function kill(control: ClickHouseClient, marker: string): Promise<void> {
-  await control
-    .command({ query: `KILL QUERY WHERE Settings['log_comment'] = '${marker}' ASYNC` })
-    .catch(() => undefined);
+/**
+ * KILL QUERY for the query tagged `marker` (a UUID we made, so a safe literal). Best effort. On a
+ * server the tag is the statement's log_comment setting (it travels with the request); embedded,
+ * it opens the statement's text (tagged()): a setting there is a SET statement of its own, ~1 ms
+ * of CPU on every query for a tag only a cancellation reads. The KILL's own text does not start
+ * with it, so it never matches itself.
+ */
+async function kill(control: ClickHouseClient, marker: string, where: 'setting' | 'text'): Promise<void> {
+  const condition =
+    where === 'setting'
+      ? `Settings['log_comment'] = '${marker}'`
+      : `startsWith(query, '${tagged(marker, '')}')`;
+  await control.command({ query: `KILL QUERY WHERE ${condition} ASYNC` }).catch(() => undefined);
+}
+
+/** A statement's text opened by its marker, as system.processes shows it. */
+function tagged(marker: string, sql: string): string {
+  return `/* ${marker} */ ${sql}`;
 }
 
 function newMarker(): string {
@@ -289,31 +303,28 @@ function embeddedClient(
     concurrency: pool.size,
     async query<T>(sql: string, params: Record<string, unknown> = {}, options?: QueryOptions) {
       const signal = options?.signal;
-      const rendered = renderQueryParams(sql, params);
+      const marker = newMarker();
+      const rendered = tagged(marker, renderQueryParams(sql, params));
       const session = await pool.acquire(signal, options?.priority ?? 0);
       options?.onStart?.();
-      const marker = newMarker();
       let cancelled = false;
       const onAbort = () => {
         cancelled = true;
-        void kill(control, marker);
+        void kill(control, marker, 'text');
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
         if (signal?.aborted) throw new QueryCancelledError();
         // No abort_signal here: chdb-node would settle the promise at once while the engine still
         // runs; the session is handed back only once the engine has stopped (KILL takes ~30 ms).
-        const rows = await withSettings(
-          session,
-          embeddedSettings(limits, { ...options, marker }),
-          async (settings) =>
-            (
-              await session.client.query({
-                query: rendered,
-                format: 'JSONEachRow',
-                clickhouse_settings: settings,
-              })
-            ).json<T>(),
+        const rows = await withSettings(session, embeddedSettings(limits, options), async (settings) =>
+          (
+            await session.client.query({
+              query: rendered,
+              format: 'JSONEachRow',
+              clickhouse_settings: settings,
+            })
+          ).json<T>(),
         );
         if (cancelled) throw new QueryCancelledError();
         return rows;
@@ -381,7 +392,7 @@ function serverClient(client: ClickHouseClient, database: string, limits: Requir
     async query<T>(sql: string, params: Record<string, unknown> = {}, options?: QueryOptions) {
       const signal = options?.signal;
       const marker = newMarker();
-      const onAbort = () => void kill(client, marker);
+      const onAbort = () => void kill(client, marker, 'setting');
       signal?.addEventListener('abort', onAbort, { once: true });
       try {
         if (signal?.aborted) throw new QueryCancelledError();
