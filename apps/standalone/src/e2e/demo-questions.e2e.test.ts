@@ -21,8 +21,11 @@ import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { bearer, connectMcp } from './support';
 
-// The questions the demo is built to answer, asked the way an assistant would, over MCP against
-// `pnpm start`'s stack: one or two calls each. Expected answers come from the demo's own records.
+// The questions the demo is built to answer (the README's demo stories), asked the way an
+// assistant would, over MCP against `pnpm start`'s stack: a few calls each. Expected answers come
+// from the demo's own records and the generator's constants (which issue a release fixed or
+// brought, the quiet spell, campaign intents, the experiments' lift), never from fixed numbers.
+// The recall files and the verifier's release claim are asked in recall.e2e and verify.e2e.
 
 let stack: SpawnedStack;
 let mcp: Client;
