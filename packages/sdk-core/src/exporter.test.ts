@@ -75,7 +75,9 @@ it('sends a partial batch once it has waited the flush interval', async () => {
   );
   for (let i = 0; i < 7; i++) exporter.addSpan(span(i));
   expect(posts).toEqual([]);
-  await new Promise((r) => setTimeout(r, 150));
+  // Waited for (up to 2 min: a loaded machine fires the timer late), not given a fixed 150 ms.
+  const started = Date.now();
+  while (posts.length === 0 && Date.now() - started < 120_000) await new Promise((r) => setTimeout(r, 10));
   expect(posts).toEqual([7]);
   await exporter.shutdown();
 });
@@ -143,8 +145,10 @@ describe('requests in flight', () => {
       },
     };
   }
+  /** Polls up to a ceiling in time (2 min, far above a loaded machine's need), not a count of polls. */
   async function until(condition: () => boolean) {
-    for (let i = 0; i < 400 && !condition(); i++) await new Promise((r) => setTimeout(r, 5));
+    const started = Date.now();
+    while (!condition() && Date.now() - started < 120_000) await new Promise((r) => setTimeout(r, 5));
     expect(condition()).toBe(true);
   }
   const settle = () => new Promise((r) => setTimeout(r, 50));

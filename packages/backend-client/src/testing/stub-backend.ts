@@ -64,11 +64,21 @@ export function text(status: number, body: string): Handler {
   };
 }
 
-/** Polls until the condition holds (state changes driven by the breaker's own timers). */
+/**
+ * How long a condition may take to hold, at most: far above what a loaded machine needs (its timers
+ * fire late), below jest's test timeout.
+ */
+const CONDITION_CEILING_MS = 120_000;
+
+/**
+ * Polls until the condition holds (state changes driven by the breaker's own timers), up to
+ * CONDITION_CEILING_MS: a ceiling in time, not a count of polls a busy machine runs through slowly.
+ */
 export async function eventually(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (condition()) return;
+  const started = Date.now();
+  while (!condition()) {
+    if (Date.now() - started > CONDITION_CEILING_MS)
+      throw new Error(`never happened in ${CONDITION_CEILING_MS / 1000} s: ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`never happened: ${what}`);
 }
