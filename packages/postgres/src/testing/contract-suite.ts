@@ -2,6 +2,18 @@
 import { MigrationError, runMigrations } from '../migrations';
 import type { Postgres } from '../types';
 
+/**
+ * Polls until `check` holds (a notification delivered), up to a ceiling far above what a loaded
+ * machine needs: waits on the condition, not on a guessed number of milliseconds.
+ */
+async function until(check: () => boolean, ceilingMs = 120_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > ceilingMs) throw new Error(`not done after ${ceilingMs / 1000} s`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 export function describePostgresContract(open: () => Promise<Postgres>): void {
   let db: Postgres;
   let n = 0;
@@ -38,12 +50,18 @@ export function describePostgresContract(open: () => Promise<Postgres>): void {
       expect(got).toEqual([]);
     });
     await db.query("SELECT pg_notify('svc_contract_test', 'second')");
-    for (let i = 0; i < 100 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await until(() => got.length >= 2);
     expect(got).toEqual(['in-tx', 'second']);
     await stop();
+    // Once a listener still on the channel heard 'after stop', it was sent: the stopped one must not
+    // have heard it (rather than a guessed pause after which it would have).
+    const later: (string | null)[] = [];
+    const stopLater = await db.listen('svc_contract_test', (p) => later.push(p));
     await db.query("SELECT pg_notify('svc_contract_test', 'after stop')");
-    await new Promise((r) => setTimeout(r, 50));
+    await until(() => later.length >= 1);
+    expect(later).toEqual(['after stop']);
     expect(got).toEqual(['in-tx', 'second']);
+    await stopLater();
   });
 
   it('runs multi-statement scripts with exec', async () => {

@@ -9,6 +9,13 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
+/**
+ * How long initdb or pg_ctl may take, at most. They end by themselves (pg_ctl -w polls the server
+ * until it accepts connections, and stops early when it died), so this only guards against a hang:
+ * far above what a loaded machine needs (it runs them several times slower), never a bound a slow
+ * start runs into.
+ */
+const CLUSTER_CEILING_S = 600;
 export const PG_BIN = '/usr/lib/postgresql/15/bin';
 export const hasPostgresBinaries = existsSync(join(PG_BIN, 'initdb')) && existsSync(join(PG_BIN, 'pg_ctl'));
 
@@ -41,8 +48,10 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
   const data = join(dir, 'data');
   const exec = (bin: string, args: string[]) =>
     asRoot
-      ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN, bin), ...args], { timeout: 60_000 })
-      : run(join(PG_BIN, bin), args, { timeout: 60_000 });
+      ? run('runuser', ['-u', 'postgres', '--', join(PG_BIN, bin), ...args], {
+          timeout: CLUSTER_CEILING_S * 1000,
+        })
+      : run(join(PG_BIN, bin), args, { timeout: CLUSTER_CEILING_S * 1000 });
   const stop = async () => {
     await exec('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
@@ -62,7 +71,7 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       join(dir, 'log'),
       '-w',
       '-t',
-      '60',
+      String(CLUSTER_CEILING_S),
       '-o',
       serverOptions,
       'start',
