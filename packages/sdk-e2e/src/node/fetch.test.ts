@@ -5,6 +5,7 @@ import { formatTraceparent, newSpanId, newTraceId } from '@svc/sdk-core';
 import { createTracer, expressTracing, instrumentFetch } from '@svc/sdk-node';
 import express from 'express';
 import { startTestCore, type TestCore, type TraceNode } from '../testing/core';
+import { EXPORT_TIMEOUT_MS } from '../testing/export-timeout';
 
 // Two express services with the SDK: `shop` calls `stock` with fetch inside a request. The core
 // must show one tree: shop's server span -> its client span -> stock's server span.
@@ -28,7 +29,10 @@ let stockUrl: string;
 
 beforeAll(async () => {
   core = await startTestCore('sdk_node_fetch');
-  shop = createTracer({ service: 'shop', exporter: { dsn: core.dsn(), flushIntervalMs: 50 } });
+  shop = createTracer({
+    service: 'shop',
+    exporter: { dsn: core.dsn(), flushIntervalMs: 50, timeoutMs: EXPORT_TIMEOUT_MS },
+  });
   // One process, two services: stock reports through shop's exporter, under its own name.
   stock = createTracer({ service: 'stock', exporter: shop.exporter });
   uninstall = instrumentFetch(shop);
@@ -45,7 +49,7 @@ beforeAll(async () => {
     res.status(answer.ok ? 200 : 502).json({ stock: await answer.json() });
   });
   shopUrl = await serve(shopApp);
-}, 60_000);
+});
 
 afterAll(async () => {
   uninstall?.();

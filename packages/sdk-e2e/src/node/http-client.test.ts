@@ -4,6 +4,7 @@ import type { Tracer } from '@svc/sdk-core';
 import { formatTraceparent, newSpanId, newTraceId } from '@svc/sdk-core';
 import { createTracer, instrumentHttp, traceRequests } from '@svc/sdk-node';
 import { startTestCore, type TestCore, type TraceNode } from '../testing/core';
+import { EXPORT_TIMEOUT_MS } from '../testing/export-timeout';
 
 // Two plain node:http services: `front` calls `back` with http.get and http.request. The core must
 // show one tree, the client span between the two server spans.
@@ -40,7 +41,10 @@ function fetchText(url: string, method: 'GET' | 'POST'): Promise<number> {
 
 beforeAll(async () => {
   core = await startTestCore('sdk_node_http');
-  front = createTracer({ service: 'front', exporter: { dsn: core.dsn(), flushIntervalMs: 50 } });
+  front = createTracer({
+    service: 'front',
+    exporter: { dsn: core.dsn(), flushIntervalMs: 50, timeoutMs: EXPORT_TIMEOUT_MS },
+  });
   back = createTracer({ service: 'back', exporter: front.exporter });
   uninstall = instrumentHttp(front);
   backUrl = await listen(
@@ -56,7 +60,7 @@ beforeAll(async () => {
       res.end();
     }),
   );
-}, 60_000);
+});
 
 afterAll(async () => {
   uninstall?.();

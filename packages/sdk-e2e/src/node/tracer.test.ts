@@ -14,6 +14,7 @@ import { collectingExporter } from '@svc/sdk-core/testing';
 import { createExporter, createTracer, expressTracing } from '@svc/sdk-node';
 import express from 'express';
 import { startTestCore, type TestCore, type TraceNode } from '../testing/core';
+import { EXPORT_TIMEOUT_MS } from '../testing/export-timeout';
 
 // An express service instrumented with the SDK, sending to a real core; what it reported is read
 // back with the core's own tools (trace.get, log.search).
@@ -31,7 +32,10 @@ interface Trace {
 
 beforeAll(async () => {
   core = await startTestCore('sdk_node_tracer');
-  tracer = createTracer({ service: 'orders', exporter: { dsn: core.dsn(), flushIntervalMs: 50 } });
+  tracer = createTracer({
+    service: 'orders',
+    exporter: { dsn: core.dsn(), flushIntervalMs: 50, timeoutMs: EXPORT_TIMEOUT_MS },
+  });
   const app = express();
   app.use(expressTracing(tracer));
   app.get('/v1/orders/:id', (req, res) => {
@@ -46,7 +50,7 @@ beforeAll(async () => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
   });
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
+});
 
 afterAll(async () => {
   server?.closeAllConnections();
@@ -216,6 +220,7 @@ describe('the exporter', () => {
       dsn: core.dsn(core.proxy.url),
       retryBaseMs: 5,
       flushIntervalMs: 60_000,
+      timeoutMs: EXPORT_TIMEOUT_MS,
     });
     const traceId = newTraceId();
     core.proxy.fail(503, 1);
@@ -237,6 +242,7 @@ describe('the exporter', () => {
       maxAttempts: 3,
       maxQueue: 2,
       flushIntervalMs: 60_000,
+      timeoutMs: EXPORT_TIMEOUT_MS,
       onError: (e) => errors.push(e),
     });
     core.proxy.fail(503, 3);

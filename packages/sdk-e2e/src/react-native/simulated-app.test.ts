@@ -15,7 +15,9 @@ import {
   simulatedApp,
 } from '@svc/sdk-react-native/node';
 import { killable } from '@svc/sdk-react-native/testing';
+import { STACK_SETUP_TIMEOUT_MS } from '@svc/standalone/testing';
 import express from 'express';
+import { EXPORT_TIMEOUT_MS } from '../testing/export-timeout';
 import { startTestStack, type TestStack } from '../testing/stack';
 
 // A React Native app simulated in Node: the mobile SDK's own logic with the Node platform (files
@@ -41,6 +43,19 @@ const plainFetch = globalThis.fetch;
 /** Every line the app's device log must hold, in order (what the app logged, and the SDK's own). */
 const expectedLines: { level: string; message: string; tag?: string; fields?: Record<string, unknown> }[] =
   [];
+/**
+ * When each of expectedLines was written: the clock just before and just after. The SDK keeps one
+ * file per UTC day, so the files to expect follow from these (two when the run crossed midnight).
+ */
+const writtenAt: { from: number; to: number }[] = [];
+
+/** Expects `line` in the device log, written since `from` (and before now). */
+function expectLine(line: (typeof expectedLines)[number], from: number): void {
+  writtenAt.push({ from, to: Date.now() });
+  expectedLines.push(line);
+}
+
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const launched: { sdk: MobileSdk; app: SimulatedApp; kill(): void }[] = [];
 
 interface Launch {
@@ -74,7 +89,7 @@ function launch(numbers: { startMs: number; memoryMb: number }, fetch = nodeFetc
       recallEndpoint: t.stack.ready.urls.recall,
       // One memory sample at launch (and one per return to the foreground): countable.
       sampleIntervalMs: 3_600_000,
-      exporter: { flushIntervalMs: 100 },
+      exporter: { flushIntervalMs: 100, timeoutMs: EXPORT_TIMEOUT_MS },
     },
     k.platform,
   );
@@ -97,19 +112,24 @@ function log(
   fields?: Record<string, unknown>,
   tag?: string,
 ) {
+  const from = Date.now();
   sdk.log(level, message, fields, tag);
-  expectedLines.push({ level, message, ...(tag ? { tag } : {}), ...(fields ? { fields } : {}) });
+  expectLine({ level, message, ...(tag ? { tag } : {}), ...(fields ? { fields } : {}) }, from);
 }
 
 function navigate(sdk: MobileSdk, screen: string) {
+  const from = Date.now();
   sdk.navigation(screen);
-  expectedLines.push({ level: 'INFO', message: `screen ${screen}`, tag: 'navigation' });
+  expectLine({ level: 'INFO', message: `screen ${screen}`, tag: 'navigation' }, from);
 }
 
 beforeAll(async () => {
   t = await startTestStack();
   dir = mkdtempSync(join(tmpdir(), 'svc-rn-app-'));
-  backendTracer = createTracer({ service: 'cart-api', exporter: { dsn: t.dsn, flushIntervalMs: 50 } });
+  backendTracer = createTracer({
+    service: 'cart-api',
+    exporter: { dsn: t.dsn, flushIntervalMs: 50, timeoutMs: EXPORT_TIMEOUT_MS },
+  });
   const api = express();
   api.use(expressTracing(backendTracer));
   api.get('/api/cart/:id', (req, res) => {
@@ -120,7 +140,7 @@ beforeAll(async () => {
     const s = api.listen(0, '127.0.0.1', () => resolve(s));
   });
   backendUrl = `http://127.0.0.1:${(backend.address() as AddressInfo).port}`;
-}, 300_000);
+}, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
   for (const running of launched) running.kill();
@@ -271,13 +291,17 @@ describe('a React Native app (simulated in Node) against the stack', () => {
     } catch (err) {
       checkoutError = err as Error;
     }
+    const crashedAt = Date.now();
     await first.app.uncaught(checkoutError, true);
-    expectedLines.push({
-      level: 'FATAL',
-      message: `TypeError: ${checkoutError.message}`,
-      tag: 'crash',
-      fields: { event_id: expect.stringMatching(/^[0-9a-f]{32}$/) },
-    });
+    expectLine(
+      {
+        level: 'FATAL',
+        message: `TypeError: ${checkoutError.message}`,
+        tag: 'crash',
+        fields: { event_id: expect.stringMatching(/^[0-9a-f]{32}$/) },
+      },
+      crashedAt,
+    );
     // The app dies with its report unsent.
     first.kill();
     coreDown = false;
@@ -361,20 +385,32 @@ describe('a React Native app (simulated in Node) against the stack', () => {
 
     const fourth = launch({ startMs: 1_000, memoryMb: 170 });
     await fourth.sdk.flush();
-    const files = await appFiles();
-    expect(files).toEqual([expect.objectContaining({ device_id: deviceId })]);
-    const entries = await t.tool<Entries>('log.file_entries', { file_id: files[0]!.file_id, limit: 1000 });
-    expect(entries).toMatchObject({ status: 'ok', has_more: false });
+    // A file per UTC day the log has lines of: one, or two when the run crossed midnight.
+    const files = (await appFiles()).sort((a, b) => a.file_name.localeCompare(b.file_name));
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.device_id !== deviceId)).toEqual([]);
+    const entries: (Entries['items'][number] & { file: string })[] = [];
+    for (const { file_id, file_name } of files) {
+      const answer = await t.tool<Entries>('log.file_entries', { file_id, limit: 1000 });
+      expect(answer).toMatchObject({ status: 'ok', has_more: false });
+      entries.push(...answer.items.map((item) => ({ ...item, file: file_name })));
+    }
     expect(
-      entries.items.map(({ level, tag, message, fields }) => ({
+      entries.map(({ level, tag, message, fields }) => ({
         level,
         message,
         ...(tag ? { tag } : {}),
         ...(Object.keys(fields).length > 0 ? { fields } : {}),
       })),
     ).toEqual(expectedLines);
-    const times = entries.items.map((e) => Date.parse(e.ts));
-    expect(times.every((ms, i) => Number.isFinite(ms) && (i === 0 || ms >= times[i - 1]!))).toBe(true);
+    // Each line stamped while it was written, in the file of its UTC day; no file without a line.
+    const misplaced = entries.filter((e, i) => {
+      const ms = Date.parse(e.ts);
+      const { from, to } = writtenAt[i]!;
+      return !(ms >= from && ms <= to && e.file === `app-${utcDay(ms)}.ndjson`);
+    });
+    expect(misplaced).toEqual([]);
+    expect(files.map((f) => f.file_name)).toEqual([...new Set(entries.map((e) => e.file))]);
     fourth.kill();
   });
 
@@ -393,7 +429,7 @@ describe('a React Native app (simulated in Node) against the stack', () => {
     const fifth = launch({ startMs: 1_000, memoryMb: 170 }, answerLost);
     await uploadLanded;
     fifth.kill();
-    // As many files as days in the log (one here, unless the test ran across midnight UTC).
+    // As many files as days in the log (one, or two when the run crossed midnight UTC).
     const landedFiles = (await appFiles()).length;
     expect(landedFiles).toBeGreaterThan(before);
 

@@ -5,9 +5,11 @@ import type { AddressInfo } from 'node:net';
 import { findChromium } from '@svc/browser-testing';
 import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/testing';
 import { createTracer as createNodeTracer, expressTracing, type Tracer as NodeTracer } from '@svc/sdk-node';
+import { CONDITION_CEILING_MS } from '@svc/standalone/testing';
 import express from 'express';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { bundleSdk } from '../testing/bundle';
+import { EXPORT_TIMEOUT_MS } from '../testing/export-timeout';
 
 // A page instrumented with the Web SDK in headless Chromium calls a Node service instrumented with
 // the Node SDK; both export to a real core, and the trace is read back with trace.get.
@@ -67,7 +69,10 @@ beforeAll(async () => {
     internalSecret: INTERNAL_SECRET,
   });
   dsn = `http://${KEY_ID}:${KEY_SECRET}@${new URL(core.url).host}/${PROJECT}`;
-  backendTracer = createNodeTracer({ service: 'orders', exporter: { dsn, flushIntervalMs: 50 } });
+  backendTracer = createNodeTracer({
+    service: 'orders',
+    exporter: { dsn, flushIntervalMs: 50, timeoutMs: EXPORT_TIMEOUT_MS },
+  });
   const sdk = await bundleSdk();
   const app = express();
   app.use(expressTracing(backendTracer));
@@ -89,8 +94,10 @@ beforeAll(async () => {
   app.get('/api/broken', (_req, res) => void res.status(503).json({ error: 'down' }));
   [backend, origin] = await listen(app);
   allowedOrigins.push(origin);
-  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'] });
-}, 120_000);
+  // Playwright's waits (a launch, a page loaded) have a 30 s default; a loaded machine can take
+  // longer, so they get the conditions' ceiling.
+  browser = await chromium.launch({ executablePath, args: ['--no-sandbox'], timeout: CONDITION_CEILING_MS });
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -103,6 +110,8 @@ afterAll(async () => {
 beforeEach(async () => {
   if (!executablePath) return;
   page = await browser.newPage();
+  page.setDefaultTimeout(CONDITION_CEILING_MS);
+  page.setDefaultNavigationTimeout(CONDITION_CEILING_MS);
   await page.goto(origin);
 });
 afterEach(async () => {
