@@ -3,6 +3,8 @@ import {
   claudeDesktopJson,
   curlExample,
   inspectorCommand,
+  MODERN_MCP_REVISION,
+  mcpCurlExample,
   mcpServersJson,
 } from './mcp-clients';
 
@@ -38,5 +40,19 @@ describe('MCP client configurations', () => {
     expect(curlExample('https://mcp.example.com', 'svc_pat_abc')).toMatch(
       /^curl -s https:\/\/mcp\.example\.com\/v1\/tools\/log\.aggregate -H "Authorization: Bearer svc_pat_abc"/,
     );
+  });
+
+  it('makes one MCP call with curl in the 2026-07-28 revision: headers that match the body, no session', () => {
+    const command = mcpCurlExample(endpoint);
+    const body = JSON.parse(/-d '(.*)'$/.exec(command)![1]!) as {
+      method: string;
+      params: { name: string; _meta: Record<string, unknown> };
+    };
+    expect(command).toContain(`-H "Mcp-Method: ${body.method}"`);
+    expect(command).toContain(`-H "Mcp-Name: ${body.params.name}"`);
+    expect(command).toContain(`-H "MCP-Protocol-Version: ${MODERN_MCP_REVISION}"`);
+    expect(body.params._meta['io.modelcontextprotocol/protocolVersion']).toBe(MODERN_MCP_REVISION);
+    expect(command).not.toMatch(/Mcp-Session-Id/i);
+    // The live check (the command run against a real stack) is in the standalone's tools e2e.
   });
 });

@@ -6,8 +6,10 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { inspectorCommand, mcpCurlExample } from '@svc/client-config';
 import { type DemoLog, generateDemoProject } from '@svc/demo-data';
 import { allTools } from '@svc/tool-catalog';
+import { runToEnd } from '../testing/run-to-end';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import { counts, page } from './expected';
@@ -123,6 +125,31 @@ describe('pnpm start stack, end to end', () => {
       }
     },
   );
+
+  // The ready-to-paste commands of the README and the console, run as a user runs them.
+  it('answers the one-command 2026-07-28 MCP call with curl (no session) as REST answers', async () => {
+    const endpoint = { mcpUrl: stack.ready.urls.mcp, token };
+    const { stdout } = await runToEnd('sh', ['-c', mcpCurlExample(endpoint)], {
+      what: 'the curl MCP example',
+    });
+    const data = stdout.startsWith('{') ? stdout : /^data: (.*)$/m.exec(stdout)![1]!;
+    const answer = JSON.parse(data) as {
+      result: { isError?: boolean; structuredContent: { total: number } };
+    };
+    expect(answer.result.isError).toBeFalsy();
+    const viaRest = await rest('log.aggregate', { group_by: 'level' });
+    expect(answer.result.structuredContent.total).toBe(viaRest.body.total);
+  });
+
+  it('lists the tools with the MCP Inspector CLI command', async () => {
+    const endpoint = { mcpUrl: stack.ready.urls.mcp, token };
+    const { stdout } = await runToEnd('sh', ['-c', inspectorCommand(endpoint)], {
+      what: 'the MCP Inspector CLI',
+      env: { ...process.env, npm_config_update_notifier: 'false' },
+    });
+    const listed = (JSON.parse(stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    expect(listed.sort()).toEqual(allTools.map((t) => t.name).sort());
+  });
 
   it('log.search: case-insensitive literal substring, newest first', async () => {
     const { rest: r, mcp: m } = await both('log.search', { search: 'TIMEOUT', limit: 7 });
