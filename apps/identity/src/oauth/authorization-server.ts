@@ -1,6 +1,7 @@
 import { generateKeyPairSync, hkdfSync } from 'node:crypto';
 import { MCP_SCOPE } from '@svc/auth';
-import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider';
+import type OidcProvider from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import type { IdentityContext } from '../context';
 import { getUser } from '../store/users';
 import { pgAdapterClass } from './adapter';
@@ -13,6 +14,7 @@ import {
   type OAuthOptions,
   REFRESH_TOKEN_TTL_SECONDS,
 } from './oauth-options';
+import { errors, Provider } from './oidc-provider';
 
 /** Client ID Metadata Documents may be cached this long (seconds), whatever they say. */
 const CLIENT_DOCUMENT_CACHE = { min: 60, max: 24 * 60 * 60 };
@@ -31,7 +33,7 @@ export function createAuthorizationServer(
   ctx: IdentityContext,
   options: OAuthOptions,
   internalSecret: string,
-): Provider {
+): OidcProvider {
   const resourceServer = {
     scope: MCP_SCOPE,
     audience: options.resource,
@@ -96,6 +98,12 @@ export function createAuthorizationServer(
       return client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false;
     },
     fetch: clientDocumentFetch(options.trustedClientDocumentCa),
+    // A request that cannot go back to its client (unknown client, unregistered redirect URI): the
+    // OAuth error code and its description, escaped, and nothing else.
+    async renderError(oidc, out) {
+      oidc.type = 'html';
+      oidc.body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign-in failed</title></head><body><h1>Sign-in failed</h1><p><code>${escapeHtml(String(out.error))}</code>: ${escapeHtml(String(out.error_description ?? ''))}</p><p>Go back to your MCP client and connect again.</p></body></html>`;
+    },
     fetchResponseBodyLimits: { 'client_id metadata document': CLIENT_DOCUMENT_MAX_BYTES },
     features: {
       devInteractions: { enabled: false },
@@ -125,3 +133,12 @@ export function createAuthorizationServer(
   logProviderEvents(ctx, provider);
   return provider;
 }
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
