@@ -108,11 +108,17 @@ export async function spawnStack(
   }
   const internalSecret = readFileSync(join(dataDir, 'internal-secret'), 'utf8').trim();
   const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGINT');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const code = await exited;
-    clearTimeout(timer);
-    return code;
+    const running = () => child.exitCode === null && child.signalCode === null;
+    if (running()) child.kill('SIGINT');
+    // A shutdown on a loaded machine is slow, not stuck: killed only once it stops progressing (or
+    // at the ceiling), where a fixed 20 s cut a clean exit short and turned its code 0 into SIGKILL.
+    await waitOnProgress({
+      what: 'standalone stopping',
+      pid: child.pid,
+      check: () => (running() ? undefined : true),
+      output: () => out,
+    }).catch(() => child.kill('SIGKILL'));
+    return exited;
   };
   return {
     ready,
