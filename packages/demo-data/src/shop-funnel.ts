@@ -27,7 +27,8 @@ export const CAMPAIGN_INTENT: Record<string, number> = {
   summer_sale: 1.1,
   june_digest: 1.2,
   retargeting_q2: 1.3,
-  creator_launch: 0.7,
+  // Curious viewers of a creator's video, few of them shoppers.
+  creator_launch: 0.6,
   spring_review: 1.05,
 };
 

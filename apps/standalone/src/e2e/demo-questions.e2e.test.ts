@@ -194,14 +194,16 @@ describe('the demo answers', () => {
             limit: 1000,
           });
           const times = items.map((i) => Date.parse(i.timestamp)).sort((a, b) => a - b);
-          let gap = { from: 0, ms: 0 };
+          let gap = { from: 0, ms: 0, after: 0 };
           for (let i = 1; i < times.length; i++)
             if (times[i]! - times[i - 1]! > gap.ms)
-              gap = { from: times[i - 1]!, ms: times[i]! - times[i - 1]! };
+              gap = { from: times[i - 1]!, ms: times[i]! - times[i - 1]!, after: times.length - i };
           return { signature, error_type, gap, paces: (gap.ms * count) / (days * DAY) };
         }),
     );
-    const [quiet] = silences.sort((a, b) => b.paces - a.paces);
+    // Came back: crashing again after the silence, not one straggler on an old release (the cart
+    // crash after its fix has those).
+    const [quiet] = silences.filter((s) => s.gap.after >= 5).sort((a, b) => b.paces - a.paces);
     expect(quiet!.error_type).toBe(recurring.error_type);
     expect(quiet!.gap.ms).toBeGreaterThanOrEqual(
       (RECURRING_QUIET.fromAgo - RECURRING_QUIET.toAgo) * days * DAY,
@@ -310,9 +312,12 @@ describe('the demo answers', () => {
     expect(treated.exposed).toBeGreaterThan(100);
     expect(treated.z_test!.significant).toBe(true);
     expect(treated.z_test!.ci_low).toBeGreaterThan(0);
-    expect(treated.lift!).toBeGreaterThan((PURCHASE_LIFT - 1) / 3);
-    // The banner's copy changes nothing: no variant comes near the checkout button's z.
+    // Per user the lift is smaller than the button's effect on each checkout (PURCHASE_LIFT): a user
+    // who checks out again and again buys in the end either way.
+    expect(treated.lift!).toBeGreaterThan((PURCHASE_LIFT - 1) / 6);
+    expect(treated.lift!).toBeLessThan(PURCHASE_LIFT - 1);
+    // The banner's copy changes nothing: no variant's difference comes near the checkout button's.
     for (const v of (await results(LAUNCH_EXPERIMENT.experiment_key)).filter((v) => v.z_test !== null))
-      expect(Math.abs(v.z_test!.z)).toBeLessThan(treated.z_test!.z / 2);
+      expect(Math.abs(v.z_test!.z)).toBeLessThan(treated.z_test!.z / 1.5);
   });
 });
