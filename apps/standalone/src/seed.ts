@@ -128,7 +128,7 @@ export async function uploadDemoDebugFiles(
 
 /**
  * Storied users per ingest request: with their crowd (6,000 crowd users at size 1 stand behind 40
- * storied ones), 8 of them make bodies of about 2.5 MB, well inside the core's 10 MB.
+ * storied ones), 8 of them make bodies of about 3 MB, well inside the core's 10 MB.
  */
 const DEMO_USERS_PER_BATCH = 8;
 
