@@ -417,3 +417,39 @@ async function eventually(check: () => Promise<boolean>, ceilingMs = 60_000): Pr
     await new Promise((r) => setTimeout(r, 25));
   }
 }
+
+describe('throttled like sign-in', () => {
+  it('failed token requests from one address are held back (429, Retry-After), and sign-in from it is not', async () => {
+    const t = await startOAuthHarness();
+    try {
+      const reg = await registerClient(t.issuer, { client_name: 'guesser', redirect_uris: [REDIRECT] });
+      const guess = () =>
+        token(t.issuer, {
+          grant_type: 'authorization_code',
+          code: 'not-a-code',
+          redirect_uri: REDIRECT,
+          client_id: reg.body.client_id as string,
+          code_verifier: pkce().verifier,
+          resource: RESOURCE,
+        });
+      // Sign-in's rule for one account from one address: 5 free failures, then a lock.
+      const statuses: number[] = [];
+      for (let i = 0; i < 7; i++) statuses.push((await guess()).status);
+      expect(statuses.slice(0, 6)).toEqual([400, 400, 400, 400, 400, 400]);
+      const held = await fetch(`${t.issuer}/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'grant_type=authorization_code&code=x',
+      });
+      expect(held.status).toBe(429);
+      expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(((await held.json()) as { error: string }).error).toBe('invalid_request');
+      expect(t.logs.some((l) => l.obj.security_event === 'oauth_throttled')).toBe(true);
+      // The person at that address still signs in: the counters are the authorization server's own.
+      const person = await signedInPerson(t, 'throttle');
+      await person.as('post', '/console/v1/step-up').send({ password: person.password }).expect(200);
+    } finally {
+      await t.close();
+    }
+  });
+});

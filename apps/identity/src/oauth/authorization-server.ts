@@ -15,6 +15,7 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
 } from './oauth-options';
 import { errors, Provider } from './oidc-provider';
+import { throttleAuthorizationServer } from './throttle';
 
 /** Client ID Metadata Documents may be cached this long (seconds), whatever they say. */
 const CLIENT_DOCUMENT_CACHE = { min: 60, max: 24 * 60 * 60 };
@@ -131,6 +132,7 @@ export function createAuthorizationServer(
   };
   const provider = new Provider(options.issuer, configuration);
   logProviderEvents(ctx, provider);
+  throttleAuthorizationServer(ctx, provider);
   return provider;
 }
 
