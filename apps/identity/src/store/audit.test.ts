@@ -29,36 +29,49 @@ describe('appendAudit', () => {
     await db.close();
   });
 
-  it("takes three statements for one project's append (lock the head, skip stored ids, insert and move the head)", async () => {
+  it("takes two statements for one project's new records (lock the head; insert them and move the head)", async () => {
     const p = uniqueProject();
     const entries = [auditEntry(p, 1), auditEntry(p, 2)];
     const { db: counted, statements } = counting(db);
     expect((await appendAudit(counted, entries)).written).toBe(2);
-    expect(statements).toHaveLength(3);
-    const stored = await listAudit(db, p, { limit: 10, afterSeq: 0 });
-    expect(stored).toEqual(expectedChain(entries));
+    expect(statements).toHaveLength(2);
+    expect(await listAudit(db, p, { limit: 10, afterSeq: 0 })).toEqual(expectedChain(entries));
   });
 
   it('leaves the head where it was when every record is already stored, and chains on after it', async () => {
     const p = uniqueProject();
     const first = [auditEntry(p, 1), auditEntry(p, 2)];
     await appendAudit(db, first);
-    const { db: counted, statements } = counting(db);
-    const again = await appendAudit(counted, first);
+    const again = await appendAudit(db, first);
     expect(again).toEqual({
       written: 0,
       heads: [{ project_id: p, seq: 2, hash: expectedChain(first)[1]!.hash }],
     });
-    expect(statements).toHaveLength(2);
     const next = auditEntry(p, 3);
     await appendAudit(db, [next]);
     expect(await listAudit(db, p, { limit: 10, afterSeq: 0 })).toEqual(expectedChain([...first, next]));
   });
 
-  it('chains a batch larger than one INSERT across its statements', async () => {
+  it('appends only the new records of a request retried with more, in every project it names', async () => {
+    const [p, q] = [uniqueProject(), uniqueProject()];
+    const stored = [auditEntry(p, 1), auditEntry(q, 2)];
+    await appendAudit(db, stored);
+    const fresh = [auditEntry(p, 3), auditEntry(q, 4), auditEntry(q, 5)];
+    expect((await appendAudit(db, [...stored, ...fresh])).written).toBe(3);
+    expect(await listAudit(db, p, { limit: 10, afterSeq: 0 })).toEqual(
+      expectedChain([stored[0]!, fresh[0]!]),
+    );
+    expect(await listAudit(db, q, { limit: 10, afterSeq: 0 })).toEqual(
+      expectedChain([stored[1]!, fresh[1]!, fresh[2]!]),
+    );
+  });
+
+  it('chains a batch larger than one INSERT across its statements, and a retry of it with one more', async () => {
     const p = uniqueProject();
     const entries = Array.from({ length: 1001 }, (_, i) => auditEntry(p, i + 1));
     expect((await appendAudit(db, entries)).written).toBe(1001);
-    expect(await listAudit(db, p, { limit: 2000, afterSeq: 0 })).toEqual(expectedChain(entries));
+    const more = auditEntry(p, 1002);
+    expect((await appendAudit(db, [...entries, more])).written).toBe(1);
+    expect(await listAudit(db, p, { limit: 2000, afterSeq: 0 })).toEqual(expectedChain([...entries, more]));
   });
 });

@@ -46,10 +46,22 @@ export interface AppendedHead {
   hash: string;
 }
 
+/**
+ * An append that assumed none of its records was stored met one that was (a retried request):
+ * its transaction is rolled back and the append runs again, checking first.
+ */
+class StoredBefore extends Error {}
+
+/**
+ * `assumeNew`: the common case, a request seen for the first time, skips the look for stored ids
+ * (a statement on the store for every tool call); should one be stored after all, its INSERT
+ * skips it, the head is not moved, and StoredBefore rolls the whole append back.
+ */
 async function appendProject(
   tx: Queryable,
   projectId: string,
   entries: AuditEntry[],
+  assumeNew: boolean,
 ): Promise<{ written: number; head: AppendedHead }> {
   // The chain head row is the per-project lock: concurrent writers of one project queue here so
   // seq and prev_hash are never handed out twice; other projects are unaffected. One statement
@@ -63,10 +75,11 @@ async function appendProject(
   );
   let { last_seq: seq, last_hash: prev } = rows[0]!;
   // A retried request must not append its records twice: ids already stored are skipped.
-  const existing = await tx.query<{ id: string }>(
-    'SELECT id::text AS id FROM audit_records WHERE id = ANY ($1::uuid[])',
-    [entries.map((e) => e.id)],
-  );
+  const existing = assumeNew
+    ? { rows: [] }
+    : await tx.query<{ id: string }>('SELECT id::text AS id FROM audit_records WHERE id = ANY ($1::uuid[])', [
+        entries.map((e) => e.id),
+      ]);
   const stored = new Set(existing.rows.map((r) => r.id));
   const fresh: unknown[][] = [];
   for (const entry of entries) {
@@ -94,8 +107,9 @@ async function appendProject(
     prev = hash;
   }
   // A batch is a few multi-row INSERTs, not one statement per record. The last one moves the
-  // chain head in the same statement: an append arrives per tool call (grouped by the gateway), and
-  // each statement on the store is CPU a call. Nothing new leaves the head where it was.
+  // chain head in the same statement, and only when every row went in: an append arrives per tool
+  // call (grouped by the gateway), and each statement on the store is CPU a call. Nothing new
+  // leaves the head where it was.
   for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
     const chunk = fresh.slice(i, i + INSERT_ROWS);
     const values = chunk
@@ -103,17 +117,23 @@ async function appendProject(
       .join(', ');
     const insert = `INSERT INTO audit_records (project_id, seq, id, at, token_id, user_id, org_id, tool, transport,
                                   status, duration_ms, request_id, params, prev_hash, hash)
-       VALUES ${values}`;
-    if (i + INSERT_ROWS < fresh.length) {
-      await tx.query(insert, chunk.flat());
-      continue;
-    }
+       VALUES ${values} ON CONFLICT (id) DO NOTHING RETURNING 1`;
+    const last = i + INSERT_ROWS >= fresh.length;
     const head = chunk.length * COLUMNS;
-    await tx.query(
-      `WITH appended AS (${insert})
-       UPDATE audit_chain_heads SET last_seq = $${head + 2}, last_hash = $${head + 3} WHERE project_id = $${head + 1}`,
-      [...chunk.flat(), projectId, seq, prev],
-    );
+    const { rows: inserted } = last
+      ? await tx.query(
+          `WITH appended AS (${insert})
+           UPDATE audit_chain_heads SET last_seq = $${head + 2}, last_hash = $${head + 3}
+           WHERE project_id = $${head + 1} AND (SELECT count(*) FROM appended) = $${head + 4}
+           RETURNING 1`,
+          [...chunk.flat(), projectId, seq, prev, chunk.length],
+        )
+      : await tx.query(insert, chunk.flat());
+    if (inserted.length !== (last ? 1 : chunk.length)) {
+      if (assumeNew) throw new StoredBefore();
+      // Checked under the head's lock, and still there: never expected; nothing is committed.
+      throw new Error(`audit append of ${projectId}: a record appeared while the chain head was locked`);
+    }
   }
   return { written: fresh.length, head: { project_id: projectId, seq, hash: prev } };
 }
@@ -135,16 +155,23 @@ export async function appendAudit(
     list.push(entry);
     byProject.set(entry.project_id, list);
   }
-  return db.transaction(async (tx) => {
-    let written = 0;
-    const heads: AppendedHead[] = [];
-    for (const projectId of [...byProject.keys()].sort()) {
-      const appended = await appendProject(tx, projectId, byProject.get(projectId)!);
-      written += appended.written;
-      heads.push(appended.head);
-    }
-    return { written, heads };
-  });
+  const append = (assumeNew: boolean) =>
+    db.transaction(async (tx) => {
+      let written = 0;
+      const heads: AppendedHead[] = [];
+      for (const projectId of [...byProject.keys()].sort()) {
+        const appended = await appendProject(tx, projectId, byProject.get(projectId)!, assumeNew);
+        written += appended.written;
+        heads.push(appended.head);
+      }
+      return { written, heads };
+    });
+  try {
+    return await append(true);
+  } catch (err) {
+    if (!(err instanceof StoredBefore)) throw err;
+    return append(false);
+  }
 }
 
 const SELECT_RECORDS = `SELECT project_id, seq, id::text AS id, at, token_id, user_id, org_id, tool, transport, status,
