@@ -4,6 +4,7 @@ import {
   Client,
   type OAuthClientMetadata,
   type OAuthClientProvider,
+  OAuthError,
   type StoredOAuthClientInformation,
   type StoredOAuthTokens,
   StreamableHTTPClientTransport,
@@ -172,9 +173,10 @@ describeInBrowser('an MCP client that signs in with OAuth', () => {
       (await callRest(stack.ready.urls.gateway, 'log.recent', { limit: 1 }, bearer(access))).status,
     ).toBe(401);
     // A call, not tools/list: the v2 client answers a repeated tools/list from its cache (ttlMs).
+    // The 401 makes it try its refresh token, which died with the sign-in: invalid_grant.
     await expect(
       client.callTool({ name: 'log.aggregate', arguments: { group_by: 'level' } }),
-    ).rejects.toThrow();
+    ).rejects.toThrow(OAuthError);
     await client.close().catch(() => undefined);
   });
 });
