@@ -15,7 +15,15 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { freePorts } from '../testing/free-ports';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { CONDITION_CEILING_MS, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
-import { bearer, callRest, MODERN_MCP_VERSION } from './support';
+import {
+  adminOf,
+  bearer,
+  callRest,
+  ingestBatch,
+  MODERN_MCP_VERSION,
+  type NewProject,
+  newProject,
+} from './support';
 
 // An MCP client that knows only the server's URL signs in with OAuth against the whole stack
 // (`pnpm start` as a process): the official v2 client's OAuth flow discovers the gateway's protected
@@ -74,6 +82,9 @@ let browser: Browser;
 let page: Page;
 let callback: Server;
 const callbacks: URLSearchParams[] = [];
+/** A second project of the person's own org, whose logs the sign-in (for the demo project) must never read. */
+const MARKER = 'only-in-the-other-project';
+let other: NewProject;
 
 beforeAll(async () => {
   if (!executablePath) return;
@@ -91,6 +102,14 @@ beforeAll(async () => {
       SVC_CONSOLE_PUBLIC_URL: `http://localhost:${consolePort}`,
     },
   });
+  other = await newProject(adminOf(stack), 'other', stack.ready.org_id);
+  const logs = [0, 1, 2].map((i) => ({
+    timestamp: Date.now() - i * 1000,
+    level: 'ERROR',
+    message: `${MARKER} #${i}`,
+    source: 'backend',
+  }));
+  expect((await ingestBatch(stack.ready.urls.core, other.key, { logs })).status).toBe(200);
   // The client's redirect URI: a loopback listener, as a native client has.
   callback = createServer((req, res) => {
     // Only the redirect itself (the browser also asks for a favicon).
@@ -157,10 +176,13 @@ describeInBrowser('an MCP client that signs in with OAuth', () => {
     const called = await client.callTool({ name: 'log.aggregate', arguments: { group_by: 'level' } });
     expect(called.isError).toBeFalsy();
     const access = (await provider.tokens())!.access_token;
-    // The same token over REST: the project is the chosen one, whatever the caller says.
-    expect(
-      (await callRest(stack.ready.urls.gateway, 'log.recent', { limit: 1 }, bearer(access))).status,
-    ).toBe(200);
+    // The same token over REST reads the chosen project only, not the org's other one.
+    const search = (authorization: string) =>
+      callRest(stack.ready.urls.gateway, 'log.search', { search: MARKER }, authorization);
+    const mine = await search(bearer(access));
+    expect(mine.status).toBe(200);
+    expect(mine.body.items).toEqual([]);
+    expect(((await search(bearer(other.token))).body.items as unknown[]).length).toBe(3);
 
     // Listed on the /mcp page under the client's name; revoked there, the next call is a 401.
     await page.goto(`${stack.ready.urls.console}/mcp?project=${stack.ready.project_id}`);
