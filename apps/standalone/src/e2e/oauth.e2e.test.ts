@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import {
   Client,
@@ -37,6 +38,45 @@ const describeInBrowser = executablePath ? describe : describe.skip;
 if (!executablePath) console.warn('OAuth browser test skipped: no Chromium (set CHROMIUM_PATH)');
 
 const CLIENT_NAME = 'e2e OAuth client';
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/**
+ * What keeps the consent page from reading well at a desktop's and a phone's width: serious or
+ * critical WCAG 2 A/AA violations (axe-core) and a page wider than the window.
+ */
+async function consentPageProblems(url: string): Promise<string[]> {
+  // Its own context with the same cookies: axe is a script the console's CSP (rightly) refuses.
+  const audit = await browser.newContext({
+    bypassCSP: true,
+    storageState: await page.context().storageState(),
+  });
+  const checker = await audit.newPage();
+  const problems: string[] = [];
+  try {
+    for (const width of [1280, 390]) {
+      await checker.setViewportSize({ width, height: 900 });
+      await checker.goto(url);
+      await checker.addScriptTag({ path: AXE });
+      const found = await checker.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: { run(o: unknown): Promise<{ violations: { id: string; impact: string }[] }> };
+          }
+        ).axe;
+        const result = await axe.run({
+          runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
+        });
+        const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+        const wide = document.documentElement.scrollWidth > document.documentElement.clientWidth;
+        return [...serious.map((v) => v.id), ...(wide ? ['page wider than the window'] : [])];
+      });
+      problems.push(...found.map((p) => `${width} px: ${p}`));
+    }
+  } finally {
+    await audit.close();
+  }
+  return problems;
+}
 
 /** The client's side of OAuth, kept in memory; the authorization URL is handed to the test's browser. */
 class BrowserHandoffProvider implements OAuthClientProvider {
@@ -158,6 +198,7 @@ describeInBrowser('an MCP client that signs in with OAuth', () => {
     await page.getByLabel('Password').fill(login.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/oauth\/consent\//);
+    expect(await consentPageProblems(page.url())).toEqual([]);
     expect(await page.locator('#client-name').textContent()).toBe(CLIENT_NAME);
     expect(await page.locator('#redirect-host').textContent()).toBe(new URL(redirectUrl).host);
     await page.getByLabel('Project it may read').selectOption(stack.ready.project_id);
