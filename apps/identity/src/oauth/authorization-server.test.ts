@@ -124,6 +124,36 @@ describe('metadata', () => {
   });
 });
 
+describe('browser clients', () => {
+  it('may register from a page of any origin (the Inspector registers from its web UI), without credentials', async () => {
+    const origin = 'http://localhost:6274';
+    const preflight = await fetch(`${h.issuer}/reg`, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+    const registered = await fetch(`${h.issuer}/reg`, {
+      method: 'POST',
+      headers: { origin, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'Inspector',
+        redirect_uris: [`${origin}/oauth/callback`],
+        token_endpoint_auth_method: 'none',
+      }),
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.headers.get('access-control-allow-origin')).toBe('*');
+    expect(registered.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+});
+
 describe('authorization code flow', () => {
   it('issues a short-lived mcp:read token bound to the chosen project, introspected like a pasted one', async () => {
     const { person, back, state, issued, clientId } = await fullFlow('flow');

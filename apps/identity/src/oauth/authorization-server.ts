@@ -15,6 +15,7 @@ import {
   REFRESH_TOKEN_TTL_SECONDS,
 } from './oauth-options';
 import { errors, Provider } from './oidc-provider';
+import { allowBrowserRegistration } from './registration-cors';
 import { throttleAuthorizationServer } from './throttle';
 
 /** Client ID Metadata Documents may be cached this long (seconds), whatever they say. */
@@ -132,6 +133,7 @@ export function createAuthorizationServer(
   };
   const provider = new Provider(options.issuer, configuration);
   logProviderEvents(ctx, provider);
+  allowBrowserRegistration(provider);
   throttleAuthorizationServer(ctx, provider);
   return provider;
 }
