@@ -1,6 +1,20 @@
 import type { Postgres } from '@svc/postgres';
 import type { Adapter, AdapterPayload } from 'oidc-provider';
 
+const PURGE_EVERY_MS = 60_000;
+
+/**
+ * Deletes what expired (codes, interactions, access and refresh tokens, grants past their end):
+ * reads already ignore it, this keeps the table to what is live. Run at most once a minute, on a write.
+ */
+export async function purgeExpiredOAuthModels(db: Postgres, now: Date): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    'WITH gone AS (DELETE FROM oauth_models WHERE expires_at <= $1 RETURNING 1) SELECT count(*)::int AS n FROM gone',
+    [now],
+  );
+  return rows[0]?.n ?? 0;
+}
+
 /**
  * oidc-provider's storage in identity's store (table oauth_models). Expiry is the provider's own
  * clock (wall time), as its tokens carry. Any model of a grant whose tokens row is revoked reads as
@@ -8,10 +22,15 @@ import type { Adapter, AdapterPayload } from 'oidc-provider';
  * of the grant at once, with no second place to clean.
  */
 export function pgAdapterClass(db: Postgres): new (model: string) => Adapter {
+  let purgedAt = Number.NEGATIVE_INFINITY;
   return class PgAdapter implements Adapter {
     constructor(private readonly model: string) {}
 
     async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      if (Date.now() - purgedAt >= PURGE_EVERY_MS) {
+        purgedAt = Date.now();
+        await purgeExpiredOAuthModels(db, new Date());
+      }
       const expiresAt = expiresIn ? new Date(Date.now() + expiresIn * 1000) : null;
       // A Grant is its own grant; every other model names the grant it belongs to, if any.
       const grantId = this.model === 'Grant' ? id : (payload.grantId ?? null);
