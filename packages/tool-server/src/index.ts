@@ -20,6 +20,7 @@ export {
   toMcpTool,
   toMcpToolError,
 } from './mcp-binding';
+export { type McpToolViewMeta, type McpViewResource, type McpViews, visibleViews } from './mcp-views';
 export { buildOpenApiDocument, type OpenApiOptions, SERVICE_INFO } from './openapi';
 export { ToolRegistry } from './registry';
 export { createRestRouter, REST_TOOL_PATH, type RestBindingOptions } from './rest-binding';

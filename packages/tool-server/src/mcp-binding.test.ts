@@ -3,7 +3,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport, type JSONRPCMessage } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import { createMcpServer, type McpEra, TOOL_LIST_CACHE_HINT } from './mcp-binding';
-import { echoTool, makeExecutor, principal } from './testing/fixtures';
+import { makeExecutor, principal } from './testing/fixtures';
 
 // The binding served as the SDK serves a connection (serveStdio over an in-memory pair): the era
 // is the client's choice, `auto` negotiates 2026-07-28, `legacy` opens with initialize.
@@ -14,7 +14,7 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-function serve(toolMeta?: Parameters<typeof createMcpServer>[0]['toolMeta']) {
+function serve() {
   const { executor, audit } = makeExecutor();
   const eras: McpEra[] = [];
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -28,7 +28,6 @@ function serve(toolMeta?: Parameters<typeof createMcpServer>[0]['toolMeta']) {
         serverInfo: { name: 'test', version: '0.0.0' },
         newRequestId: () => 'req-mcp',
         era: ctx.era,
-        ...(toolMeta ? { toolMeta } : {}),
       });
     },
     { transport: serverSide },
@@ -138,17 +137,6 @@ describe('MCP binding, what only one era has', () => {
     const legacy = await connect('legacy');
     expect(legacy.client.getServerCapabilities()).toEqual({ tools: { listChanged: true }, logging: {} });
     await legacy.handle.close();
-  });
-
-  it('adds the `_meta` an extension gives a tool definition', async () => {
-    const served = serve((tool) =>
-      tool.name === echoTool.name ? { 'ui/resourceUri': 'ui://echo' } : undefined,
-    );
-    const client = new Client({ name: 'c', version: '0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(served.clientSide);
-    const { tools } = await client.listTools();
-    expect(tools[0]!._meta).toEqual({ 'ui/resourceUri': 'ui://echo' });
-    await served.handle.close();
   });
 });
 

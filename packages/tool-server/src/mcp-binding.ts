@@ -13,6 +13,7 @@ import { type AnyTool, asServiceError, NotFoundError, type Principal, type Trans
 import type { ToolExecutor } from './executor';
 import { usageAdvice } from './guidance';
 import { mcpOutputSchema, toolJsonSchema } from './json-schema';
+import { type McpViews, serveViews } from './mcp-views';
 
 /**
  * The two protocol eras one MCP endpoint serves. `modern`: revision 2026-07-28, no session, the
@@ -45,10 +46,11 @@ export interface McpServerOptions {
   /** The era this instance serves (a serving entry asks for one instance per era it meets). */
   era: McpEra;
   /**
-   * `_meta` of a tool's definition in tools/list, when the tool has any: where extensions that
-   * annotate tools (MCP Apps views) add theirs. Absent: no `_meta`.
+   * MCP Apps views: served as resources (the `resources` capability), and the `_meta` naming its
+   * view added to each such tool's definition in tools/list. Absent: no resources, no `_meta`.
+   * Clients without Apps support ignore both; tools/call answers the same either way.
    */
-  toolMeta?: (tool: AnyTool) => Record<string, unknown> | undefined;
+  views?: McpViews;
 }
 
 /** A tool as tools/list carries it (the output schema as an envelope: see json-schema.ts). */
@@ -119,11 +121,13 @@ function serveToolCallsAsSent(server: Server, handler: RawHandler): void {
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const { executor } = options;
-  const listed = (tool: AnyTool) => toMcpTool(tool, options.toolMeta?.(tool));
+  const { views } = options;
+  const listed = (tool: AnyTool) => toMcpTool(tool, views?.toolMetas[tool.name]);
   // Logging is deprecated from 2026-07-28 on and nothing is ever logged to clients; only the
   // legacy era still declares it (logging/setLevel answered, as 2025 clients expect).
   const capabilities: ServerCapabilities = {
     tools: { listChanged: true },
+    ...(views ? { resources: {} } : {}),
     ...(options.era === 'legacy' ? { logging: {} } : {}),
   };
   const server = new Server(options.serverInfo, {
@@ -136,6 +140,7 @@ export function createMcpServer(options: McpServerOptions): Server {
   server.setRequestHandler('tools/list', async () => ({
     tools: executor.visibleTools(options.principal()).map(listed),
   }));
+  if (views) serveViews(server, views, () => executor.visibleTools(options.principal()));
 
   serveToolCallsAsSent(server, async (request, ctx) => {
     const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
