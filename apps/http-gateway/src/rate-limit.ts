@@ -98,8 +98,11 @@ export function createLimits(config: LimitsConfig, now: () => number, metrics: M
     'scope',
     'kind',
   ]);
-  const progress = metrics.gauge('gateway_calls_in_progress', 'Tool calls being served now');
+  // Bound once: the middleware runs on every call (labels per call cost a key built each time).
+  const progress = metrics.gauge('gateway_calls_in_progress', 'Tool calls being served now').bind({});
   const bucketGauge = metrics.gauge('gateway_rate_buckets', 'Rate-limit buckets held, by scope', ['scope']);
+  const tokenBuckets = bucketGauge.bind({ scope: 'token' });
+  const projectBuckets = bucketGauge.bind({ scope: 'project' });
   let total = 0;
 
   const adjust = (map: Map<string, number>, key: string, by: number) => {
@@ -155,8 +158,8 @@ export function createLimits(config: LimitsConfig, now: () => number, metrics: M
         return;
       }
       byProject.take(projectKey, cost);
-      bucketGauge.set({ scope: 'token' }, byToken.size);
-      bucketGauge.set({ scope: 'project' }, byProject.size);
+      tokenBuckets.set(byToken.size);
+      projectBuckets.set(byProject.size);
       if (!bounded) {
         next();
         return;
@@ -164,12 +167,12 @@ export function createLimits(config: LimitsConfig, now: () => number, metrics: M
       adjust(inFlight.token, tokenKey, cost);
       adjust(inFlight.project, projectKey, cost);
       total += cost;
-      progress.set({}, total);
+      progress.set(total);
       res.once('close', () => {
         adjust(inFlight.token, tokenKey, -cost);
         adjust(inFlight.project, projectKey, -cost);
         total -= cost;
-        progress.set({}, total);
+        progress.set(total);
       });
       next();
     };

@@ -1,4 +1,4 @@
-import type { Metrics } from '@svc/metrics';
+import type { BoundCounter, BoundHistogram, Metrics } from '@svc/metrics';
 import { formatTraceparent, parseTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
 import {
   ACTOR_HEADER,
@@ -328,6 +328,26 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     }
   }
 
+  // Each (method, outcome) bound once: a request counted with a label object per call had
+  // prom-client build a key from it every time (~2% of the gateway's CPU per call).
+  const boundRequests = new Map<string, BoundCounter>();
+  const boundLatency = new Map<string, BoundHistogram>();
+  function countRequest(method: string, outcome: string, seconds: number) {
+    const key = `${method} ${outcome}`;
+    let counter = boundRequests.get(key);
+    if (!counter) {
+      counter = requests.bind({ backend: name, method, outcome });
+      boundRequests.set(key, counter);
+    }
+    counter.inc();
+    let histogram = boundLatency.get(outcome);
+    if (!histogram) {
+      histogram = latency.bind({ backend: name, outcome });
+      boundLatency.set(outcome, histogram);
+    }
+    histogram.observe(seconds);
+  }
+
   async function request(attempt: Attempt): Promise<unknown> {
     const retry = attempt.options.retry ?? (attempt.method === 'GET' || options.retryPosts === true);
     const started = performance.now();
@@ -345,8 +365,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       outcome = outcomeOf(err);
       throw err;
     } finally {
-      requests.inc({ backend: name, method: attempt.method, outcome });
-      latency.observe({ backend: name, outcome }, (performance.now() - started) / 1000);
+      countRequest(attempt.method, outcome, (performance.now() - started) / 1000);
     }
   }
 

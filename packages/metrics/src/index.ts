@@ -5,6 +5,9 @@ export {
   monitorLoopHolds,
 } from './loop-hold';
 export {
+  type BoundCounter,
+  type BoundGauge,
+  type BoundHistogram,
   type CounterMetric,
   createNoopMetrics,
   createPromMetrics,

@@ -13,6 +13,35 @@ describe('prom metrics', () => {
     expect(text).toContain('t_breaker_open{backend="core"} 1');
   });
 
+  it('bound instruments count like unbound ones and show on the next render', async () => {
+    const m = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
+    const calls = m.counter('calls_total', 'calls', ['tool', 'outcome']);
+    const ok = calls.bind({ tool: 'log.search', outcome: 'ok' });
+    const incs = [1, 1, 3];
+    for (const n of incs) ok.inc(n);
+    calls.inc({ tool: 'log.search', outcome: 'ok' });
+    calls.bind({ tool: 'log.search', outcome: 'error' });
+    const inProgress = m.gauge('in_progress', 'now').bind({});
+    inProgress.set(4);
+    inProgress.set(2);
+    m.histogram('latency_seconds', 'latency', ['tool']).bind({ tool: 'a' }).observe(0.003);
+    const first = await m.render();
+    expect(first).toContain(
+      `t_calls_total{tool="log.search",outcome="ok"} ${incs.reduce((a, b) => a + b) + 1}`,
+    );
+    // A label set bound but never counted is not exposed (as with unbound counters).
+    expect(first).not.toContain('outcome="error"');
+    expect(first).toContain('t_in_progress 2');
+    expect(first).toContain('t_latency_seconds_bucket{le="0.005",tool="a"} 1');
+    ok.inc();
+    inProgress.set(0);
+    const second = await m.render();
+    expect(second).toContain(
+      `t_calls_total{tool="log.search",outcome="ok"} ${incs.reduce((a, b) => a + b) + 2}`,
+    );
+    expect(second).toContain('t_in_progress 0');
+  });
+
   it('keeps registries apart so two apps in one process do not collide', async () => {
     const a = createPromMetrics({ defaultMetrics: false });
     const b = createPromMetrics({ defaultMetrics: false });
@@ -24,6 +53,9 @@ describe('prom metrics', () => {
     const m = createNoopMetrics();
     m.counter('a', 'a').inc({ x: 1 });
     m.histogram('b', 'b').observe({}, 1);
+    m.counter('a', 'a').bind({ x: 1 }).inc();
+    m.gauge('c', 'c').bind({}).set(1);
+    m.histogram('b', 'b').bind({}).observe(1);
     expect(await m.render()).toBe('');
   });
 });

@@ -2,16 +2,35 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 
 // Metrics go through this interface so code never imports prom-client directly and tests can
 // pass the no-op. Instruments are created once per name and reused.
+//
+// `bind(labels)` is for hot paths: prom-client builds a key from the label object on every call
+// (about 2% of the gateway's CPU per call when a counter and a gauge took labels per request). A
+// bound counter or gauge keeps its value in a plain number and hands it to prom-client when the
+// metrics are rendered, so a call costs an addition.
 export type Labels = Record<string, string | number>;
+
+export interface BoundCounter {
+  inc(value?: number): void;
+}
+export interface BoundHistogram {
+  observe(value: number): void;
+}
+export interface BoundGauge {
+  set(value: number): void;
+}
 
 export interface CounterMetric {
   inc(labels?: Labels, value?: number): void;
+  /** The counter of one label set, for a hot path (bind once, outside it). */
+  bind(labels: Labels): BoundCounter;
 }
 export interface HistogramMetric {
   observe(labels: Labels, value: number): void;
+  bind(labels: Labels): BoundHistogram;
 }
 export interface GaugeMetric {
   set(labels: Labels, value: number): void;
+  bind(labels: Labels): BoundGauge;
 }
 
 export interface Metrics {
@@ -37,31 +56,90 @@ export function createPromMetrics(options: { prefix?: string; defaultMetrics?: b
     made.set(name, created);
     return created;
   }
+  // What bound instruments hold, handed to prom-client when it collects (before every render).
+  const flushes = new Map<string, (() => void)[]>();
+  const flushesOf = (name: string) => {
+    let list = flushes.get(name);
+    if (!list) {
+      list = [];
+      flushes.set(name, list);
+    }
+    return list;
+  };
+  // prom-client calls `collect` on the metric, whose `name` carries the prefix.
+  function collect(this: unknown) {
+    const metricName = (this as { name: string }).name.slice(prefix.length);
+    for (const flush of flushes.get(metricName) ?? []) flush();
+  }
   return {
     counter(name, help, labelNames = []) {
       const c = once(
         name,
-        () => new Counter({ name: prefix + name, help, labelNames, registers: [registry] }),
+        () => new Counter({ name: prefix + name, help, labelNames, registers: [registry], collect }),
       );
-      return { inc: (labels = {}, value = 1) => c.inc(labels, value) };
+      return {
+        inc: (labels = {}, value = 1) => c.inc(labels, value),
+        bind(labels) {
+          const bound = { ...labels };
+          let pending = 0;
+          let counted = false;
+          flushesOf(name).push(() => {
+            if (!counted) return;
+            c.inc(bound, pending);
+            pending = 0;
+          });
+          return {
+            inc(value = 1) {
+              pending += value;
+              counted = true;
+            },
+          };
+        },
+      };
     },
     histogram(name, help, labelNames = [], buckets = DEFAULT_BUCKETS_SECONDS) {
       const h = once(
         name,
         () => new Histogram({ name: prefix + name, help, labelNames, buckets, registers: [registry] }),
       );
-      return { observe: (labels, value) => h.observe(labels, value) };
+      return {
+        observe: (labels, value) => h.observe(labels, value),
+        // prom-client has no way to add a bucket's counts at once: a bound histogram observes as
+        // the unbound one does, its label object made once.
+        bind(labels) {
+          const child = h.labels({ ...labels });
+          return { observe: (value) => child.observe(value) };
+        },
+      };
     },
     gauge(name, help, labelNames = []) {
-      const g = once(name, () => new Gauge({ name: prefix + name, help, labelNames, registers: [registry] }));
-      return { set: (labels, value) => g.set(labels, value) };
+      const g = once(
+        name,
+        () => new Gauge({ name: prefix + name, help, labelNames, registers: [registry], collect }),
+      );
+      return {
+        set: (labels, value) => g.set(labels, value),
+        bind(labels) {
+          const bound = { ...labels };
+          let current: number | undefined;
+          flushesOf(name).push(() => {
+            if (current !== undefined) g.set(bound, current);
+          });
+          return {
+            set(value) {
+              current = value;
+            },
+          };
+        },
+      };
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,
   };
 }
 
-const noop = { inc() {}, observe() {}, set() {} };
+const noopBound = { inc() {}, observe() {}, set() {} };
+const noop = { ...noopBound, bind: () => noopBound };
 
 /** For tests and for processes that expose no metrics. */
 export function createNoopMetrics(): Metrics {
