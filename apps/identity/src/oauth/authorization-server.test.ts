@@ -196,6 +196,15 @@ describe('authorization code flow', () => {
     );
   });
 
+  it('signing out of the console leaves the sign-in working: it belongs to the client', async () => {
+    const { person, issued } = await fullFlow('sign-out');
+    await person.as('post', '/console/v1/logout').expect(204);
+    expect(await introspect(issued.body.access_token as string)).toMatchObject({
+      active: true,
+      project_id: person.projectId,
+    });
+  });
+
   it('revoking on the /mcp page refuses the access token and its refresh token at once', async () => {
     const { person, issued, clientId } = await fullFlow('revoke');
     const access = issued.body.access_token as string;
