@@ -10,6 +10,7 @@ import {
   buildOpenApiDocument,
   createRestRouter,
   DEFAULT_ANSWER_BUDGET,
+  type McpViews,
   REST_TOOL_PATH,
   ToolExecutor,
   ToolRegistry,
@@ -54,6 +55,8 @@ export interface GatewayAppConfig {
 
 export interface GatewayDeps {
   tools: readonly AnyTool[];
+  /** MCP Apps views served on /mcp (resources, and `_meta` on their tools). Absent: none. */
+  views?: McpViews;
   identity: IdentityClient;
   audit: AuditSink;
   backends: Backends;
@@ -135,6 +138,7 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     stateless: config.mcpStateless,
     maxBodyBytes,
     maxListenStreams: sessionLimits.maxSessions,
+    ...(deps.views ? { views: deps.views } : {}),
     logger,
     now,
   });

@@ -8,8 +8,14 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { type AnyTool, type Logger, NotFoundError, type Principal, UserInputError } from '@svc/tool-kit';
-import { createMcpServer, type McpEra, SERVICE_INFO, type ToolExecutor } from '@svc/tool-server';
+import { type Logger, NotFoundError, type Principal, UserInputError } from '@svc/tool-kit';
+import {
+  createMcpServer,
+  type McpEra,
+  type McpViews,
+  SERVICE_INFO,
+  type ToolExecutor,
+} from '@svc/tool-server';
 import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
 import { negotiatedVersion } from './mcp-batches';
@@ -27,8 +33,8 @@ export interface McpEndpointOptions {
   maxBodyBytes: number;
   /** The listen streams one instance holds (the SDK's own bound; ours per tenant come first). */
   maxListenStreams: number;
-  /** `_meta` of a tool's definition in tools/list (mcp-binding.ts), when an extension adds any. */
-  toolMeta?: (tool: AnyTool) => Record<string, unknown> | undefined;
+  /** MCP Apps views: resources/list, resources/read and `_meta` of their tools (mcp-views.ts). */
+  views?: McpViews;
   logger: Logger;
   now: () => number;
 }
@@ -74,7 +80,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       serverInfo: { name: SERVICE_INFO.name, version: SERVICE_INFO.version },
       newRequestId: () => randomUUID(),
       era,
-      ...(options.toolMeta ? { toolMeta: options.toolMeta } : {}),
+      ...(options.views ? { views: options.views } : {}),
     });
   }
 

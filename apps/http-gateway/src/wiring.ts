@@ -16,7 +16,7 @@ import {
 } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import { createSelfTracer, type Tracer } from '@svc/self-trace';
-import { allTools } from '@svc/tool-catalog';
+import { allTools, catalogViews } from '@svc/tool-catalog';
 import type { AnyTool, Backends, Logger } from '@svc/tool-kit';
 import { AnswerWorkers } from '@svc/tool-server';
 import type { Express } from 'express';
@@ -140,6 +140,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
 
   app = createGatewayApp({
     tools: options.tools ?? allTools,
+    views: catalogViews,
     ...(answerWorkers ? { answerWorkers } : {}),
     identity: cache ?? introspection,
     // Group commit: concurrent calls' records share one write and one transaction.

@@ -3,6 +3,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { silentLogger } from '@svc/logger';
+import type { McpViews } from '@svc/tool-server';
 import { makeExecutor } from '@svc/tool-server/testing';
 import { createStdioApp } from './app';
 
@@ -10,7 +11,7 @@ import { createStdioApp } from './app';
 // client's opening decides the era (v2 client: 2026-07-28; the 1.32.2 client: 2025-11-25); the
 // project is the configured one; a changed tool list reaches the client in the way of its era.
 
-function app() {
+function app(views?: McpViews) {
   const { executor, audit } = makeExecutor();
   const stdio = createStdioApp({
     executor,
@@ -18,6 +19,7 @@ function app() {
     orgId: null,
     capabilities: () => new Set(),
     localUser: 'local:tester',
+    ...(views ? { views } : {}),
     version: '0.0.1',
     logger: silentLogger,
   });
@@ -84,4 +86,40 @@ it('serves a legacy (2025-11-25) client of SDK 1.32.2: initialize, list, call, u
   } finally {
     await handle.close();
   }
+});
+
+describe.each(['modern', 'legacy'] as const)('MCP Apps views over stdio, %s era', (era) => {
+  const echoView = {
+    uri: 'ui://test/echo.html',
+    name: 'echo',
+    title: 'Echo view',
+    description: 'Draws the result of demo.echo.',
+    mimeType: 'text/html;profile=mcp-app',
+    text: '<!doctype html><title>echo</title>',
+    _meta: { ui: { csp: { connectDomains: [] } } },
+  };
+  const views: McpViews = {
+    resources: [echoView],
+    toolMetas: { 'demo.echo': { ui: { resourceUri: echoView.uri } } },
+  };
+
+  it('lists and reads the view, and names it in the tool definition', async () => {
+    const { clientSide, handle } = app(views);
+    const client = new Client(
+      { name: 'v2', version: '0' },
+      { versionNegotiation: { mode: era === 'modern' ? 'auto' : 'legacy' } },
+    );
+    await client.connect(clientSide);
+    try {
+      const { text: _text, ...listed } = echoView;
+      expect((await client.listResources()).resources).toEqual([listed]);
+      expect((await client.readResource({ uri: echoView.uri })).contents).toEqual([
+        { uri: echoView.uri, mimeType: echoView.mimeType, text: echoView.text, _meta: echoView._meta },
+      ]);
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => [t.name, t._meta])).toEqual([['demo.echo', views.toolMetas['demo.echo']]]);
+    } finally {
+      await handle.close();
+    }
+  });
 });

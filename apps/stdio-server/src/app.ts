@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server, Transport } from '@modelcontextprotocol/server';
 import { type StdioServerHandle, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Capability, Logger, Principal } from '@svc/tool-kit';
-import { createMcpServer, type ToolExecutor } from '@svc/tool-server';
+import { createMcpServer, type McpViews, type ToolExecutor } from '@svc/tool-server';
 
 export interface StdioAppDeps {
   executor: ToolExecutor;
@@ -13,6 +13,8 @@ export interface StdioAppDeps {
   capabilities: () => ReadonlySet<Capability>;
   /** Who the local user is, for the audit trail (there is no token). */
   localUser: string;
+  /** MCP Apps views served as resources, with `_meta` on their tools. Absent: none. */
+  views?: McpViews;
   version: string;
   logger: Logger;
 }
@@ -51,6 +53,7 @@ export function createStdioApp(deps: StdioAppDeps): StdioApp {
             serverInfo: { name: 'observability-stdio', version: deps.version },
             newRequestId: () => randomUUID(),
             era,
+            ...(deps.views ? { views: deps.views } : {}),
           });
           live.add(server);
           server.onclose = () => live.delete(server);

@@ -2,7 +2,7 @@ import { createBackendClient, createHealthMonitor, DEFAULT_TIMEOUT_MS } from '@s
 import { createHttpAuditSink, fetchOrgCapabilities } from '@svc/identity-client';
 import { createLogger, type PinoLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { allTools } from '@svc/tool-catalog';
+import { allTools, catalogViews } from '@svc/tool-catalog';
 import type { Backends, Capability } from '@svc/tool-kit';
 import { ToolExecutor, ToolRegistry } from '@svc/tool-server';
 import { createStdioApp, type StdioApp } from './app';
@@ -92,6 +92,7 @@ export async function wireStdio(
     orgId,
     capabilities: () => capabilities,
     localUser: options.localUser,
+    views: catalogViews,
     version: '0.1.0',
     logger,
   });

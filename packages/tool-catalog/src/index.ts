@@ -1,2 +1,3 @@
 export { allTools } from './catalog';
 export { FORBIDDEN_TOOL_NAMES, SPEC_TOOL_NAMES } from './spec-names';
+export { catalogViews } from './views';

@@ -8,6 +8,7 @@ import {
 import { createHttpAuditSink, createIdentityClient } from '@svc/identity-client';
 import { silentLogger } from '@svc/logger';
 import { createPromMetrics, type Metrics } from '@svc/metrics';
+import type { McpViews } from '@svc/tool-server';
 import { type LogEntry, logsTools } from '@svc/tools-logs';
 import { createGatewayApp, type GatewayApp, type GatewayAppConfig } from '../app';
 import {
@@ -63,7 +64,10 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function startHarness(config: Partial<GatewayAppConfig> = {}): Promise<Harness> {
+export async function startHarness(
+  config: Partial<GatewayAppConfig> = {},
+  extra: { views?: McpViews } = {},
+): Promise<Harness> {
   const identity = await startIdentityContractFixture(SECRET);
   const core = await startToolBackendFixture(SECRET, {
     'log.recent': (project, input) => {
@@ -122,6 +126,7 @@ export async function startHarness(config: Partial<GatewayAppConfig> = {}): Prom
 
   const app = createGatewayApp({
     tools: [...logsTools, controlledProbe, recallProbe],
+    ...(extra.views ? { views: extra.views } : {}),
     identity: createIdentityClient(identityClient, silentLogger),
     audit: createHttpAuditSink(client('audit', identity.url)),
     backends: { core: coreClient.asToolCaller(), recall: recallClient.asToolCaller() },
