@@ -153,9 +153,17 @@ describe('the MCP page', () => {
       /id="new-token" readonly="" value="(svc_pat_[0-9A-Za-z]+)"/i.exec(created.text)?.[1] ??
       /value="(svc_pat_[0-9A-Za-z]+)"/.exec(created.text)?.[1];
     expect(token).toMatch(/^svc_pat_/);
-    for (const id of ['config-claude-code', 'config-claude-desktop', 'config-cursor', 'config-inspector']) {
+    for (const id of [
+      'config-claude-code',
+      'config-claude-desktop',
+      'config-cursor',
+      'config-inspector',
+      'config-mcp-curl',
+    ]) {
       expect(created.text).toContain(`id="${id}"`);
     }
+    // The MCP curl call names its revision, method and tool in headers (no session needed).
+    expect(created.text).toMatch(/MCP-Protocol-Version: 2026-07-28.*Mcp-Name: log\.aggregate/s);
     expect(created.text).toContain('https://mcp.example.com/mcp');
 
     // Shown once: no later page, log line or listing holds it.

@@ -4,6 +4,7 @@ import {
   claudeDesktopJson,
   curlExample,
   inspectorCommand,
+  mcpCurlExample,
   mcpServersJson,
 } from '@svc/client-config';
 import type { IssuedToken, McpTokenItem } from '../identity-api';
@@ -217,6 +218,11 @@ export function TokenCreatedPage({
           />
           <Copyable id="config-cursor" label="Cursor (.cursor/mcp.json)" text={mcpServersJson(endpoint)} />
           <Copyable id="config-inspector" label="MCP Inspector" text={inspectorCommand(endpoint)} />
+          <Copyable
+            id="config-mcp-curl"
+            label="One MCP call with curl (2026-07-28, no session)"
+            text={mcpCurlExample(endpoint)}
+          />
           <Copyable id="config-curl" label="REST (curl)" text={curlExample(ctx.gatewayUrl, issued.token)} />
         </section>
       ) : (

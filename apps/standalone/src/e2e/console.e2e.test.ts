@@ -143,6 +143,7 @@ describeInBrowser('web console in Chromium', () => {
       '#config-claude-desktop',
       '#config-cursor',
       '#config-inspector',
+      '#config-mcp-curl',
     ]) {
       expect(await page.locator(id).textContent()).toContain(stack.ready.urls.mcp);
     }
