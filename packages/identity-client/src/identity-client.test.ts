@@ -202,6 +202,41 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
     }
   });
 
+  it('calls finishing while a write is in flight, in separate turns, all join the next write', async () => {
+    const writes: number[] = [];
+    const http = createHttpAuditSink(client());
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sink = createBatchingAuditSink(
+      {
+        write: async (entries) => {
+          writes.push(entries.length);
+          // The first write is held: identity busy with it while the other calls finish.
+          if (writes.length === 1) await held;
+          return http.write(entries);
+        },
+      },
+      { metrics: createNoopMetrics() },
+    );
+    const project = 'prj_batch_turns';
+    const later = 5;
+    const first = sink.write([entry(project)]);
+    const others: Promise<void>[] = [];
+    for (let i = 0; i < later; i++) {
+      // Each in a turn of its own, after the first write has left.
+      await new Promise((resolve) => setImmediate(resolve));
+      others.push(sink.write([entry(project)]));
+    }
+    // None of them has left while the first write is held.
+    expect(writes).toEqual([1]);
+    release();
+    await Promise.all([first, ...others]);
+    expect(writes).toEqual([1, later]);
+    expect(await count(project)).toBe(1 + later);
+  });
+
   it('fails every call of a failed write, and never confirms a record that is not stored', async () => {
     const sink = createBatchingAuditSink(createHttpAuditSink(client()), { metrics: createNoopMetrics() });
     const project = 'prj_batch_kill';
