@@ -101,9 +101,19 @@ const DEMO = { size: 1, seed: 20261126, days: 30 } as const;
 const LEGACY = '2025-06-18';
 const MODERN = '2026-07-28';
 
+/**
+ * JSON-RPC ids unique over the whole run, not per turn (each turn's load counts from 0 again): a
+ * legacy session sees every id once, as from a real client.
+ */
+function uniqueIds(): () => number {
+  let last = 0;
+  return () => ++last;
+}
+
 /** A 2026-07-28 tools/call: the per-request envelope in `_meta`, the method and name as headers too. */
 function modernCall(tool: string, args: unknown, headers: Record<string, string>) {
-  return (n: number): LoadRequest => ({
+  const nextId = uniqueIds();
+  return (): LoadRequest => ({
     headers: {
       ...headers,
       accept: MCP_ACCEPT,
@@ -113,13 +123,14 @@ function modernCall(tool: string, args: unknown, headers: Record<string, string>
     },
     body: JSON.stringify({
       jsonrpc: '2.0',
-      id: n + 1,
+      id: nextId(),
       method: 'tools/call',
       params: {
         name: tool,
         arguments: args,
         _meta: {
           'io.modelcontextprotocol/protocolVersion': MODERN,
+          'io.modelcontextprotocol/clientInfo': { name: 'call-cost', version: '1' },
           'io.modelcontextprotocol/clientCapabilities': {},
         },
       },
@@ -271,6 +282,7 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
     };
 
     const legacySession = await mcpSession(gateway.url, seeded.token);
+    const legacyIds = uniqueIds();
     const paths: CallPath[] = [
       {
         name: 'core internal API',
@@ -296,7 +308,7 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
         peer: 'bare SDK MCP legacy (stateless)',
         prepare: async (t) => ({
           url: `${gateway.url}/mcp`,
-          request: (n) => ({ headers: legacySession, body: toolCall(n + 1, t.tool, t.args) }),
+          request: () => ({ headers: legacySession, body: toolCall(legacyIds(), t.tool, t.args) }),
           answered: mcpAnswered,
         }),
       },
@@ -315,14 +327,17 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
       {
         name: 'bare SDK MCP legacy (stateless)',
         processes: ['bare SDK server'],
-        prepare: async (t) => ({
-          url: `${bare.url}/mcp`,
-          request: (n) => ({
-            headers: { ...JSON_HEADERS, accept: MCP_ACCEPT, 'mcp-protocol-version': LEGACY },
-            body: toolCall(n + 1, t.tool, t.args),
-          }),
-          answered: mcpAnswered,
-        }),
+        prepare: async (t) => {
+          const nextId = uniqueIds();
+          return {
+            url: `${bare.url}/mcp`,
+            request: () => ({
+              headers: { ...JSON_HEADERS, accept: MCP_ACCEPT, 'mcp-protocol-version': LEGACY },
+              body: toolCall(nextId(), t.tool, t.args),
+            }),
+            answered: mcpAnswered,
+          };
+        },
       },
       {
         name: 'bare SDK MCP modern',
