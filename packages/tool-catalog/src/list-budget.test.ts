@@ -1,9 +1,11 @@
 import { toMcpTool } from '@svc/tool-server';
 import { allTools } from './catalog';
 import { SPEC_TOOL_NAMES } from './spec-names';
+import { catalogViews } from './views';
 
 // Every MCP client loads the whole tools/list into its context on every connection. Budget: 48 KB
-// for all 36 tools. While the catalog is not complete, the tools it has may use their share only
+// for all 36 tools, measured as MCP serves the list: with the `_meta` naming each view (MCP Apps)
+// on the tools that have one. While the catalog is not complete, the tools it has may use their share only
 // (48 KB x n / 36), so the last ones still fit. docs/decisions.md says what was trimmed and why.
 const BUDGET_BYTES = 48 * 1024;
 const ALL_TOOLS = Object.values(SPEC_TOOL_NAMES).flat().length;
@@ -11,13 +13,18 @@ const ALL_TOOLS = Object.values(SPEC_TOOL_NAMES).flat().length;
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
 describe('tools/list size', () => {
-  const listed = allTools.map((tool) => toMcpTool(tool));
+  const listed = allTools.map((tool) => toMcpTool(tool, catalogViews.toolMetas[tool.name]));
   const total = bytes({ tools: listed });
 
   it(`fits the budget: ${BUDGET_BYTES} bytes for ${ALL_TOOLS} tools, pro rata until all exist`, () => {
     const share = Math.floor((BUDGET_BYTES * allTools.length) / ALL_TOOLS);
     expect(total).toBeLessThanOrEqual(share);
     expect(total).toBeLessThanOrEqual(BUDGET_BYTES);
+  });
+
+  it('measures the list with the views: each tool that has one names it', () => {
+    const named = listed.filter((t) => t._meta !== undefined).map((t) => t.name);
+    expect(named.sort()).toEqual(Object.keys(catalogViews.toolMetas).sort());
   });
 
   it('spends it on descriptions and inputs: no tool takes more than 3 KB', () => {

@@ -1,6 +1,7 @@
 import type { AnyTool } from '@svc/tool-kit';
-import { buildOpenApiDocument, toolJsonSchema, usageAdvice } from '@svc/tool-server';
+import { buildOpenApiDocument, type McpViews, toolJsonSchema, usageAdvice } from '@svc/tool-server';
 import { SPEC_TOOL_NAMES } from './spec-names';
+import { catalogViews } from './views';
 
 // The published contract written out from the registry: docs/openapi.json (what GET /openapi.json
 // serves when every tool is deployed) and docs/tools.md (the tool reference). `pnpm contract`
@@ -123,13 +124,17 @@ function fields(
   }
 }
 
-function toolSection(tool: AnyTool): string[] {
+/** What a tool's section says about its MCP Apps view. */
+export const viewFact = (uri: string) => `inline view ${code(uri)} (MCP Apps)`;
+
+function toolSection(tool: AnyTool, views: McpViews): string[] {
   const result: string[] = [];
   fields(toolJsonSchema(tool.output, 'output') as Schema, 0, result);
   const facts = [
     `capability ${code(tool.capability)}`,
     `served by ${code(tool.backend)}`,
     ...(tool.overview ? ['overview: call it first'] : []),
+    ...(views.toolMetas[tool.name] ? [viewFact(views.toolMetas[tool.name]!.ui.resourceUri)] : []),
   ];
   return [
     `### ${code(tool.name)}: ${tool.title}`,
@@ -159,13 +164,14 @@ function toolSection(tool: AnyTool): string[] {
 }
 
 /** docs/tools.md: every tool of the catalog, grouped by the first part of its name. */
-export function renderToolReference(tools: readonly AnyTool[]): string {
+export function renderToolReference(tools: readonly AnyTool[], views: McpViews = catalogViews): string {
   const groups = new Map<string, AnyTool[]>();
   for (const t of tools) {
     const group = t.name.split('.')[0]!;
     groups.set(group, [...(groups.get(group) ?? []), t]);
   }
   const have = new Set(tools.map((t) => t.name));
+  const drawn = tools.filter((t) => views.toolMetas[t.name]).map((t) => code(t.name));
   const planned = Object.values(SPEC_TOOL_NAMES)
     .flat()
     .filter((n) => !have.has(n));
@@ -189,10 +195,18 @@ export function renderToolReference(tools: readonly AnyTool[]): string {
     ),
     ...(planned.length > 0 ? ['', `Not built yet: ${planned.map(code).join(', ')}.`] : []),
     '',
+    ...(drawn.length > 0
+      ? [
+          `Inline views (MCP Apps): ${drawn.join(', ')} name a \`ui://\` view in their definition's ` +
+            '`_meta`; hosts with MCP Apps support draw the result in it, others get the same text and ' +
+            'structured content.',
+          '',
+        ]
+      : []),
   ];
   for (const [group, members] of groups) {
     lines.push(`## ${group}`, '');
-    for (const t of members) lines.push(...toolSection(t));
+    for (const t of members) lines.push(...toolSection(t, views));
   }
   return `${lines
     .join('\n')

@@ -32,11 +32,11 @@ export const analyticsCohorts = defineTool({
   name: 'analytics.cohorts',
   title: 'Retention by cohort',
   description:
-    'The retention matrix of analytics.retention split by when users were first seen: cohorts by ' +
-    "day 0 (the UTC date of a user's first matching event, inside the last N days), grouped by day, " +
-    'ISO week (Monday) or month; columns are day offsets 0..max_day. Returns {window, granularity, ' +
-    'max_day, cohorts: [{cohort, size, days: [{day, retained, eligible, rate}]}]}, oldest cohort ' +
-    'first. Call analytics.retention first for the overall curve.',
+    'The retention matrix of analytics.retention split by when users were first seen: cohorts by day ' +
+    "0 (the UTC date of a user's first matching event, inside the last N days), grouped by day, ISO " +
+    'week (Monday) or month; columns are day offsets 0..max_day. Returns {window, granularity, ' +
+    'max_day, cohorts: [{cohort, size, days: [{day, retained, eligible, rate}]}]}, oldest first. Call' +
+    ' analytics.retention first.',
   input: analyticsCohortsInput,
   output: analyticsCohortsOutput,
   capability: 'base',

@@ -47,12 +47,11 @@ export const analyticsFunnel = defineTool({
   name: 'analytics.funnel',
   title: 'Conversion funnel',
   description:
-    'Ordered funnel over the events of the last N days that match the filters (platform, ' +
-    'app_version, utm_*). A user reaches step k when events named steps 1..k occur with ' +
-    'non-decreasing timestamps (to the millisecond; equal ones count in step order), the k-th ' +
-    'within window_hours of the first. Returns {window, window_hours, steps: [{step, event_name, ' +
-    'users, conversion_from_previous, conversion_from_first}], overall_conversion}. Call ' +
-    'analytics.dimensions first for filter values.',
+    'Ordered funnel over the events of the last N days that match the filters (platform, app_version,' +
+    ' utm_*). A user reaches step k when events named steps 1..k occur in order (equal timestamps ' +
+    'count in step order), the k-th within window_hours of the first. Returns {window, window_hours, ' +
+    'steps: [{step, event_name, users, conversion_from_previous, conversion_from_first}], ' +
+    'overall_conversion}. Call analytics.dimensions first for filter values.',
   input: analyticsFunnelInput,
   output: analyticsFunnelOutput,
   capability: 'base',

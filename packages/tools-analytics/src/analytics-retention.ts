@@ -17,11 +17,11 @@ export const analyticsRetention = defineTool({
   name: 'analytics.retention',
   title: 'Day-N retention',
   description:
-    'Day-N retention of the users first seen in the last N days: the cohort is the users whose ' +
-    'first event matching the filters ever falls in the window; day 0 is that UTC date. Per day offset 0..max_day: retained users (a matching event that day), ' +
-    'eligible users (day reached by today) and rate (null when none eligible). Returns {window, ' +
-    'max_day, cohort_size, days: [{day, retained, eligible, rate}]}. Call analytics.dimensions ' +
-    'first for filter values.',
+    'Day-N retention of the users first seen in the last N days (cohort: the users whose first event ' +
+    'matching the filters falls in the window; day 0 is that UTC date). Per day 0..max_day: retained ' +
+    'users (a matching event that day), eligible users (day reached by today) and rate (null when ' +
+    'none eligible). Returns {window, max_day, cohort_size, days: [{day, retained, eligible, rate}]}.' +
+    ' Call analytics.dimensions first for filter values.',
   input: analyticsRetentionInput,
   output: analyticsRetentionOutput,
   capability: 'base',

@@ -74,11 +74,10 @@ export const experimentResults = defineTool({
   title: 'Experiment results',
   description:
     'A/B test results over the last N days: per variant exposed users (the first exposure in the ' +
-    'window decides the variant), conversions to the goal event, rate, lift vs the baseline, a ' +
-    'fixed-sample z test (z, two-sided p, 95% CI of the difference) and an always-valid sequential ' +
-    'p-value (mSPRT). Returns {experiment_key, found, window, goal_event, baseline, variants: ' +
-    '[{variant, is_baseline, exposed, converted, rate, lift, z_test, sequential}]}; found is false ' +
-    'for an unknown key.',
+    'window decides the variant), conversions to the goal event, rate, lift vs the baseline, a z test' +
+    ' (z, two-sided p, 95% CI of the difference) and an always-valid sequential p-value (mSPRT). ' +
+    'Returns {experiment_key, found, goal_event, baseline, variants: [{variant, exposed, converted, ' +
+    'rate, lift, z_test, sequential}], ...}; found is false for an unknown key.',
   input: experimentResultsInput,
   output: experimentResultsOutput,
   capability: 'base',

@@ -20,11 +20,10 @@ export const feedbackSearch = defineTool({
   name: 'feedback.search',
   title: 'Search user feedback',
   description:
-    'User feedback newest first, by user_id and/or a text (case-insensitive literal substring of ' +
-    "the message). With only user_id: that user's whole history, paged by limit, total counting all " +
-    'of it. Returns {items: [{feedback_id, timestamp, user_id, session_id, message, rating, ' +
-    'platform, app_version}], total, limit, has_more}. For everything else about a user call ' +
-    'user.detail.',
+    'User feedback newest first, by user_id and/or a text in the message. With only user_id: that ' +
+    "user's whole history, paged by limit, total counting all of it. Returns {items: [{feedback_id, " +
+    'timestamp, user_id, message, rating, ...}], total, limit, has_more}. For everything else about a' +
+    ' user call user.detail.',
   input: feedbackSearchInput,
   output: feedbackSearchOutput,
   capability: 'base',

@@ -36,11 +36,10 @@ export const apmMemoryGrowth = defineTool({
   name: 'apm.memory_growth',
   title: 'Sessions with growing memory',
   description:
-    `Sessions of the last N days (default 14) whose memory grows fastest: for each session with at least ${MIN_MEMORY_SAMPLES} ` +
-    `${MEMORY_METRIC} samples, the least-squares slope of MB against minutes and the fit's r2, steepest first ` +
-    '(suspected leaks). Returns {window, items: [{session_id, user_id, samples, slope_mb_per_min, first_mb, ' +
-    'last_mb, r2}], limit, has_more}. Call apm.stats first for the overall memory distribution; ' +
-    'session.detail shows what a leaking session did.',
+    `Sessions of the last N days (default 14) whose memory grows fastest (suspected leaks): per session with ` +
+    `at least ${MIN_MEMORY_SAMPLES} ${MEMORY_METRIC} samples, the least-squares slope of MB per minute and the ` +
+    "fit's r2, steepest first. Returns {window, items: [{session_id, user_id, samples, slope_mb_per_min, " +
+    'first_mb, last_mb, r2}], limit, has_more}. Call apm.stats first; session.detail shows what a session did.',
   input: apmMemoryGrowthInput,
   output: apmMemoryGrowthOutput,
   capability: 'base',

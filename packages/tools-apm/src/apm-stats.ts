@@ -34,10 +34,10 @@ export const apmStats = defineTool({
   name: 'apm.stats',
   title: 'Performance metric statistics',
   description:
-    'Per performance metric over the last N days (default 14): sample count, average, p50, p95, ' +
-    'p99, min and max. Percentiles are exact, linearly interpolated between the closest ranks. ' +
-    'Returns {window, metrics: [{name, unit, count, avg, p50, p95, p99, min, max}]}, by name. Start ' +
-    'here for performance questions.',
+    'Per performance metric over the last N days (default 14): sample count, average, p50, p95, p99, ' +
+    'min and max (exact percentiles, interpolated between the closest ranks). Returns {window, ' +
+    'metrics: [{name, unit, count, avg, p50, p95, p99, min, max}]}, by name. Start here for ' +
+    'performance questions.',
   input: apmStatsInput,
   output: apmStatsOutput,
   capability: 'base',

@@ -59,12 +59,11 @@ export const releaseHealth = defineTool({
   name: 'release.health',
   title: 'Release health',
   description:
-    'Health of one app version, or up to 10 side by side, over the last N days (default 14): sessions, ' +
-    'crash-free session rate, ANR rate, startup p95 (app_start_ms), average fps, a 0-100 score from ' +
-    'those (weights 0.5 / 0.2 / 0.15 / 0.15, a missing one shared out) and a grade A-F. Give exactly ' +
-    'one of `version` or `versions`. Returns {window, releases: [{version, found, sessions, ' +
-    'crash_free_session_rate, anr_rate, startup_p95_ms, fps_avg, components, score, grade}]}; a ' +
-    'version without data is listed with found: false. Then apm.stats, crash.stats for details.',
+    'Health of one app version, or up to 10 side by side, over the last N days (default 14): ' +
+    'sessions, crash-free session rate, ANR rate, startup p95 (app_start_ms), average fps, a 0-100 ' +
+    'score from those (weights 0.5 / 0.2 / 0.15 / 0.15, a missing one shared out) and a grade A-F. ' +
+    'Returns {window, releases: [{version, found, sessions, ..., components, score, grade}]}; found ' +
+    'is false for a version without data. Then apm.stats, crash.stats for details.',
   input: releaseHealthInput,
   output: releaseHealthOutput,
   capability: 'base',

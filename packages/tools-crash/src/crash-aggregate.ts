@@ -37,9 +37,8 @@ export const crashAggregate = defineTool({
   description:
     'Crash counts of the last 14 days by signature, error_type, device_os, app_version or user_id, ' +
     "largest first, with distinct users; by signature also each issue's first and last seen and app " +
-    'versions. Returns {window, group_by, total, groups: [{key, count, users, first_seen?, ' +
-    'last_seen?, first_app_version?, last_app_version?}], limit, has_more}. Then crash.by_signature ' +
-    'or crash.by_user.',
+    'versions. Returns {window, group_by, total, groups: [{key, count, users, ...}], limit, ' +
+    'has_more}. Then crash.by_signature or crash.by_user.',
   input: crashAggregateInput,
   output: crashAggregateOutput,
   capability: 'base',

@@ -13,8 +13,8 @@ export const crashByUser = defineTool({
   title: 'Crashes of a user',
   description:
     "One end user's crash events across sessions, newest first. Returns {items, limit, has_more}; an " +
-    'unknown user gives an empty list. For all of a user (logs, events, feedback too) use ' +
-    'user.detail; crash.get shows the frames of one event.',
+    "unknown user gives an empty list. For all of a user use user.detail; crash.get shows one event's" +
+    ' frames.',
   input: crashByUserInput,
   output: crashByUserOutput,
   capability: 'base',

@@ -10,9 +10,8 @@ export const crashRecent = defineTool({
   title: 'Recent crashes',
   description:
     'The most recent crash events, newest first, each with its signature (issue id), error type, ' +
-    'message, app version, device OS, user and the breadcrumbs leading up to it as parsed objects. ' +
-    'Returns {items, limit, has_more}. Use crash.stats or crash.aggregate first for the overall ' +
-    'picture, crash.get for the stack frames of one event.',
+    'message, app version, device OS, user and parsed breadcrumbs. Returns {items, limit, has_more}. ' +
+    "Call crash.stats or crash.aggregate first; crash.get gives one event's stack frames.",
   input: crashRecentInput,
   output: crashRecentOutput,
   capability: 'base',

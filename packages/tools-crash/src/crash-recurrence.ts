@@ -25,10 +25,9 @@ export const crashRecurrence = defineTool({
   name: 'crash.recurrence',
   title: 'Did an issue recur?',
   description:
-    'Deterministic check whether a crash issue (signature) happened again after a time, e.g. after ' +
-    'a fix release: recurred is true iff an event of the signature is later than `since` (ISO 8601). ' +
-    'Returns {signature, since, recurred, count_since, first_since, last_seen, total}. Then use ' +
-    'crash.by_signature for the events.',
+    'Whether a crash issue (signature) happened again after a time, e.g. a fix release: recurred is ' +
+    'true iff an event of the signature is later than `since` (ISO 8601). Returns {signature, since, ' +
+    'recurred, count_since, first_since, last_seen, total}. Then crash.by_signature for the events.',
   input: crashRecurrenceInput,
   output: crashRecurrenceOutput,
   capability: 'base',

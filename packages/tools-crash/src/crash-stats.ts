@@ -36,10 +36,10 @@ export const crashStats = defineTool({
   title: 'Crash statistics',
   description:
     'Crash overview of the last N days, optionally of one app version: total, affected users, the ' +
-    "signature (issue) distribution with shares, each issue's first and last seen and app versions, " +
-    'and a zero-filled daily UTC trend. Returns {window, app_version, total, affected_users, ' +
-    'signature_count, signatures: [{signature, error_type, count, share, first_seen, last_seen, ' +
-    'first_app_version, last_app_version}], daily: [{date, count}]}. Start here for crashes.',
+    'signature (issue) distribution with shares, first and last seen and app versions, and a zero-' +
+    'filled daily UTC trend. Returns {window, app_version, total, affected_users, signature_count, ' +
+    'signatures: [{signature, error_type, count, share, ...}], daily: [{date, count}]}. Start here ' +
+    'for crashes.',
   input: crashStatsInput,
   output: crashStatsOutput,
   capability: 'base',

@@ -49,9 +49,9 @@ export const symbolList = defineTool({
   title: 'Uploaded debug files',
   description:
     'Debug-symbol files uploaded for the project (web source maps, Breakpad files, raw iOS dSYMs, ' +
-    'Android .so files), newest first, optionally of one platform. Returns {items, limit, has_more} ' +
-    'with name, kind, release, module and usable (can symbolicate); at most 1000 files. Check it ' +
-    'before crash.symbolicate.',
+    'Android .so files), newest first, optionally of one platform; at most 1000. Returns {items, ' +
+    'limit, has_more} with name, kind, release, module and usable (can symbolicate). Check it before ' +
+    'crash.symbolicate.',
   input: symbolListInput,
   output: symbolListOutput,
   capability: 'base',

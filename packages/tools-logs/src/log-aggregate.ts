@@ -33,10 +33,10 @@ export const logAggregate = defineTool({
   name: 'log.aggregate',
   title: 'Count logs by dimension',
   description:
-    'Counts of the log lines of the last 24 hours grouped by level, user_id or platform, largest first, ' +
-    'each with its 24 hourly counts (oldest first) to spot spikes. Returns {window, group_by, total, ' +
-    'groups: [{key, count, hourly}], limit, has_more}. Start here, then use log.recent or log.search ' +
-    'for the lines themselves.',
+    'Counts of the log lines of the last 24 hours grouped by level, user_id or platform, largest ' +
+    'first, each with its 24 hourly counts (oldest first) to spot spikes. Returns {window, group_by, ' +
+    'total, groups: [{key, count, hourly}], limit, has_more}. Start here, then log.recent or ' +
+    'log.search for the lines.',
   input: logAggregateInput,
   output: logAggregateOutput,
   capability: 'base',

@@ -12,9 +12,9 @@ export const logByUser = defineTool({
   name: 'log.by_user',
   title: 'Logs of a user',
   description:
-    "One end user's log lines across sessions and sources, newest first. Returns {items, limit, has_more}; " +
-    'an unknown user gives an empty list. For everything about a user (crashes, events, feedback too) ' +
-    'use user.detail.',
+    "One end user's log lines across sessions and sources, newest first. Returns {items, limit, " +
+    'has_more}; an unknown user gives an empty list. For all of a user (crashes, events too) use ' +
+    'user.detail.',
   input: logByUserInput,
   output: logByUserOutput,
   capability: 'base',

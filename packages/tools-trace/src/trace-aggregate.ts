@@ -35,11 +35,11 @@ export const traceAggregate = defineTool({
   name: 'trace.aggregate',
   title: 'Latency and errors per operation',
   description:
-    'Per span operation over the last N days (default 14): span count, p50 and p99 latency and ' +
-    'error rate, restored for head sampling (a kept span weighs 1/sample_rate, an error span 1, ' +
-    'since errors are always kept). Returns {window, total, operations: [{operation, count, spans, ' +
-    'p50_ms, p99_ms, error_rate}], limit, has_more}, busiest first. Start here for latency ' +
-    'questions; then trace.search with operation for example traces.',
+    'Per span operation over the last N days (default 14): span count, p50 and p99 latency and error ' +
+    'rate, restored for head sampling (a kept span weighs 1/sample_rate; error spans, always kept, ' +
+    '1). Returns {window, total, operations: [{operation, count, spans, p50_ms, p99_ms, error_rate}],' +
+    ' limit, has_more}, busiest first. Start here for latency; then trace.search with operation for ' +
+    'example traces.',
   input: traceAggregateInput,
   output: traceAggregateOutput,
   capability: 'vis_trace',

@@ -85,10 +85,10 @@ export const traceGet = defineTool({
   title: 'One trace as a span tree',
   description:
     "One trace's span tree: spans nested under their parents by start time, each with service, " +
-    'operation, status, offset, duration and self time (where the time went); orphans (parent ' +
-    'missing) at the top, flagged. Returns {trace_id, found, started_at, duration_ms, ' +
-    'span_count, error, services, truncated, spans: [{span_id, ..., children: [...]}]}; found is ' +
-    "false for an unknown id. Find trace ids with trace.search (or a log line's trace_id).",
+    'operation, status, offset, duration and self time; orphans (parent missing) at the top, flagged.' +
+    ' Returns {trace_id, found, duration_ms, span_count, error, services, truncated, spans: ' +
+    '[{span_id, ..., children}], ...}; found is false for an unknown id. Find trace ids with ' +
+    "trace.search (or a log line's trace_id).",
   input: traceGetInput,
   output: traceGetOutput,
   capability: 'vis_trace',

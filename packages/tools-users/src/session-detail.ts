@@ -27,10 +27,9 @@ export const sessionDetail = defineTool({
   title: 'Everything about one session',
   description:
     'One session across channels: its record (status, start, end, platform, version), its logs, ' +
-    'crashes, events and feedback, newest first up to limit. Returns {session_id, found, ' +
-    'session, user_ids, first_seen, last_seen, platforms, app_versions, limit, logs, crashes, ' +
-    'events, feedback}; found is false when nothing exists. log.by_session reads the logs oldest ' +
-    'first.',
+    'crashes, events and feedback, newest first up to limit. Returns {session_id, found, session, ' +
+    'user_ids, ..., logs, crashes, events, feedback}; found is false when nothing exists. ' +
+    'log.by_session reads the logs oldest first.',
   input: sessionDetailInput,
   output: sessionDetailOutput,
   capability: 'base',

@@ -25,10 +25,9 @@ export const userDetail = defineTool({
   name: 'user.detail',
   title: 'Everything about one user',
   description:
-    'One end user across channels: logs, crashes, tracking events, feedback and sessions, each ' +
-    'newest first up to limit. Returns {user_id, found, first_seen, last_seen, platforms, app_versions, limit, ' +
-    'logs, crashes, events, feedback, sessions}, each channel {total, items, has_more}; found is ' +
-    'false when nothing exists.',
+    'One end user across channels: logs, crashes, tracking events, feedback and sessions, each newest' +
+    ' first up to limit. Returns {user_id, found, first_seen, last_seen, ..., logs, crashes, events, ' +
+    'feedback, sessions}, each channel {total, items, has_more}; found is false when nothing exists.',
   input: userDetailInput,
   output: userDetailOutput,
   capability: 'base',
