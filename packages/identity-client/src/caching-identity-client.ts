@@ -46,6 +46,10 @@ export function createCachingIdentityClient(
   const lookups = options.metrics.counter('token_cache_lookups_total', 'Token cache lookups by outcome', [
     'outcome',
   ]);
+  // Bound once: every call looks its token up.
+  const hits = lookups.bind({ outcome: 'hit' });
+  const misses = lookups.bind({ outcome: 'miss' });
+  const withoutLease = lookups.bind({ outcome: 'no_lease' });
 
   const keyOf = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
@@ -60,13 +64,13 @@ export function createCachingIdentityClient(
       if (sub.leaseValid()) {
         const hit = entries.get(key);
         if (hit && hit.until > now()) {
-          lookups.inc({ outcome: 'hit' });
+          hits.inc();
           return hit.answer;
         }
         if (hit) entries.delete(key);
-        lookups.inc({ outcome: 'miss' });
+        misses.inc();
       } else {
-        lookups.inc({ outcome: 'no_lease' });
+        withoutLease.inc();
       }
       const generation = sub.generation;
       const answer = await inner.introspect(token, opts);

@@ -10,7 +10,7 @@ import {
 } from '@svc/identity';
 import { openThrowawayCheckpointStore } from '@svc/identity/testing';
 import { silentLogger } from '@svc/logger';
-import { createNoopMetrics } from '@svc/metrics';
+import { createNoopMetrics, createPromMetrics, type Metrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import { type CachingIdentityClient, createCachingIdentityClient } from './caching-identity-client';
 import { createIdentityClient, type IdentityClient } from './identity-client';
@@ -63,7 +63,7 @@ function counting(inner: IdentityClient) {
   };
 }
 
-function gateway() {
+function gateway(cacheMetrics: Metrics = metrics) {
   const backend = createBackendClient({
     name: 'identity',
     baseUrl: url,
@@ -75,7 +75,7 @@ function gateway() {
   const counter = counting(createIdentityClient(backend, silentLogger));
   let subscriber: InvalidationSubscriber;
   const cache: CachingIdentityClient = createCachingIdentityClient(counter.client, () => subscriber, {
-    metrics,
+    metrics: cacheMetrics,
   });
   subscriber = createInvalidationSubscriber({
     identityUrl: url,
@@ -132,6 +132,23 @@ describe('token cache with lease-based invalidation', () => {
       await admin(`/tokens/${token_id}/revoke`, {});
       expect(await g.active(token)).toBe(false);
       expect(g.counter.calls()).toBe(2);
+    } finally {
+      await g.subscriber.stop();
+    }
+  });
+
+  it('counts each lookup by outcome: the first a miss, the rest hits', async () => {
+    const counted = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
+    const g = gateway(counted);
+    try {
+      expect(await g.subscriber.whenLive()).toBe(true);
+      const { token } = await newToken();
+      const calls = 4;
+      for (let i = 0; i < calls; i++) expect(await g.active(token)).toBe(true);
+      const text = await counted.render();
+      expect(text).toContain('t_token_cache_lookups_total{outcome="miss"} 1');
+      expect(text).toContain(`t_token_cache_lookups_total{outcome="hit"} ${calls - g.counter.calls()}`);
+      expect(g.counter.calls()).toBe(1);
     } finally {
       await g.subscriber.stop();
     }
