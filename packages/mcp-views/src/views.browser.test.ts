@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { findChromium } from '@svc/browser-testing';
 import { FUNNEL_STEPS, iterateDemoBatches, LEAKY_RELEASE } from '@svc/demo-data';
 import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/testing';
-import { build } from 'esbuild';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { listViewResources, toolViewMetas } from './index';
+import { viewHostBundle } from './testing/host-bundle';
 import type { ViewName } from './views';
 
 // Each view loaded the way a host loads it (the extension's AppBridge around a sandboxed iframe
@@ -96,17 +96,6 @@ async function ingestDemo(core: LoopbackCore): Promise<void> {
   await core.ingest({ ...hostileRecords(), crashes: [hostileCrash] });
 }
 
-async function hostBundle(): Promise<string> {
-  const result = await build({
-    entryPoints: [fileURLToPath(new URL('./testing/view-host.ts', import.meta.url))],
-    bundle: true,
-    format: 'iife',
-    platform: 'browser',
-    write: false,
-  });
-  return result.outputFiles[0]!.text;
-}
-
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface Mounted {
@@ -132,7 +121,7 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
         now: () => NOW,
       }),
       chromium.launch({ executablePath: executable!, headless: true }),
-      hostBundle(),
+      viewHostBundle(),
     ]);
     await ingestDemo(core);
     page = await browser.newPage({ viewport: { width: 900, height: 700 } });
