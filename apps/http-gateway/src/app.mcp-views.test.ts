@@ -80,6 +80,18 @@ describe.each(['modern', 'legacy'] as const)('MCP Apps views on /mcp, %s era', (
     await client.close();
   });
 
+  it('counts resources/list and resources/read by name in the requests metric', async () => {
+    const client = await connect(era, token);
+    await client.listResources();
+    await client.readResource({ uri: RECENT.uri });
+    await client.close();
+    const text = await h.metrics.render();
+    for (const method of ['resources/list', 'resources/read'])
+      expect(text).toMatch(
+        new RegExp(`svc_gateway_mcp_requests_total\\{era="${era}",method="${method}"\\} [1-9]`),
+      );
+  });
+
   it("answers an unknown URI and a hidden tool's view with resource-not-found", async () => {
     const client = await connect(era, token);
     for (const uri of ['ui://test/nope.html', CONTROLLED.uri])

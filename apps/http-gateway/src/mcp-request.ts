@@ -144,6 +144,8 @@ const KNOWN_METHODS = new Set([
   'ping',
   'tools/list',
   'tools/call',
+  'resources/list',
+  'resources/read',
   'server/discover',
   'subscriptions/listen',
   'logging/setLevel',
