@@ -232,7 +232,7 @@ export function callCostTables(r: CallCostReport): string {
       .reduce((n, x) => n + x.turns.reduce((m, t) => m + t.errors, 0), 0);
     if (errors) out.push(`${tool}: ${errors} answers were not 200`);
   }
-  out.push('', callCostChecks(r));
+  out.push('', callCostChecks(r), ...baselineComparison(r));
   if (typeof r.floor === 'string') out.push('', r.floor);
   else
     out.push(
@@ -256,6 +256,45 @@ export function callCostTables(r: CallCostReport): string {
     ...r.notes,
   );
   return out.join('\n');
+}
+
+/**
+ * With a baseline checkout's gateway in the run: each gateway path here over the same path through
+ * the baseline, round by round (both took their turns in the same rounds), medians [range].
+ */
+function baselineComparison(r: CallCostReport): string[] {
+  const rows: string[][] = [];
+  for (const base of r.results.filter((x) => x.path.startsWith('baseline ') && x.turns.length > 0)) {
+    const here = r.results.find(
+      (x) => x.tool === base.tool && x.path === base.path.slice('baseline '.length) && x.turns.length > 0,
+    );
+    if (!here) continue;
+    const ratio = (f: (t: TurnResult) => number) =>
+      range(
+        here.turns.map((t, i) => f(t) / f(base.turns[i]!)),
+        2,
+      );
+    const total = (t: TurnResult) => here.processes.reduce((sum, p) => sum + t.cpuUs[p], 0);
+    rows.push([
+      `${base.tool} ${here.path}`,
+      ratio((t) => t.cpuUs.gateway),
+      ratio((t) => t.cpuUs.identity),
+      ratio((t) => t.cpuUs.core),
+      ratio(total),
+      ratio((t) => t.rps),
+      ratio((t) => t.p50),
+      ratio((t) => t.p99),
+    ]);
+  }
+  if (rows.length === 0) return [];
+  return [
+    '',
+    'This checkout over the baseline, per round (same rounds), medians [range]; below 1 is less:',
+    textTable(
+      ['path', 'gateway CPU', 'identity CPU', 'core CPU', 'total CPU', 'calls/s', 'p50', 'p99'],
+      rows,
+    ),
+  ];
 }
 
 function callCostChecks(r: CallCostReport): string {

@@ -122,11 +122,19 @@ export const NODE_FLAGS: Record<string, string[]> = {
   'observability-core': [],
 };
 
-/** One of the stack's apps, as deployed (its bundle) or from source with BENCH_TSX=1. */
-export function startApp(app: string, env: Record<string, string>, port: number): Promise<Service> {
+/**
+ * One of the stack's apps, as deployed (its bundle) or from source with BENCH_TSX=1. `appsDir`: the
+ * apps of another checkout (its bundle, built by a run there), for a before/after in one run.
+ */
+export function startApp(
+  app: string,
+  env: Record<string, string>,
+  port: number,
+  appsDir: string = APPS,
+): Promise<Service> {
   const entry = process.env.BENCH_TSX
-    ? ['--import', 'tsx', join(APPS, app, 'src/main.ts')]
-    : [join(APPS, app, 'dist/main.js')];
+    ? ['--import', 'tsx', join(appsDir, app, 'src/main.ts')]
+    : [join(appsDir, app, 'dist/main.js')];
   const args = [
     ...(NODE_FLAGS[app] ?? []),
     ...((process.env.BENCH_PROF ?? '').split(',').includes(app)
@@ -135,7 +143,7 @@ export function startApp(app: string, env: Record<string, string>, port: number)
     ...(process.env.BENCH_TRACE_GC === app ? ['--trace-gc'] : []),
     ...entry,
   ];
-  return startProcess(app, args, env, port, join(APPS, app));
+  return startProcess(app, args, env, port, join(appsDir, app));
 }
 
 /** A fixture script of the bench (a trivial backend, a bare express handler). */

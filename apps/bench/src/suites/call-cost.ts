@@ -50,6 +50,8 @@ export interface ToolCase {
 /** What one path sends for one call; `n` is the call's number (JSON-RPC ids). */
 export interface PreparedCall {
   url: string;
+  /** Processes this path reaches at another pid than the run's own (the baseline's gateway). */
+  pids?: Partial<Record<ProcessName, number>>;
   request: (n: number) => LoadRequest;
   /** Whether an answer (status, body) is the tool's result, not an error in a 200. */
   answered: (status: number, body: string) => boolean;
@@ -215,6 +217,12 @@ export interface CallCostOptions {
   skipFloor?: boolean;
   connections?: number;
   warmupMs?: number;
+  /**
+   * The apps directory of another checkout (its gateway bundle built): its gateway also runs,
+   * against the same identity and core, and each gateway path is measured through it too, as
+   * "baseline ...", in the same alternated rounds (a before/after in one run).
+   */
+  baselineApps?: string;
 }
 
 export async function benchCallCost(options: CallCostOptions): Promise<CallCostReport> {
@@ -232,6 +240,9 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
     keep(identity.service);
     const core = keep(await startCore(dir.path, identity.service.url));
     const gateway = keep(await startGateway(identity.service.url, core.url));
+    const baseline = options.baselineApps
+      ? keep(await startGateway(identity.service.url, core.url, {}, options.baselineApps))
+      : undefined;
     const seeded = await seedSmallProject(identity, core.url);
     const internal = { ...JSON_HEADERS, 'x-internal-secret': SECRET };
     const bearer = { ...JSON_HEADERS, authorization: `Bearer ${seeded.token}` };
@@ -281,8 +292,48 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
       'bare SDK server': bare.pid,
     };
 
-    const legacySession = await mcpSession(gateway.url, seeded.token);
-    const legacyIds = uniqueIds();
+    const gatewayPaths = (target: Service, prefix: string): CallPath[] => {
+      const session = mcpSession(target.url, seeded.token);
+      const legacyIds = uniqueIds();
+      const pidOf = target === gateway ? undefined : { gateway: target.pid };
+      return [
+        {
+          name: `${prefix}gateway REST`,
+          processes: ['gateway', 'identity', 'core'],
+          prepare: async (t) => ({
+            url: `${target.url}/v1/tools/${t.tool}`,
+            request: () => ({ headers: bearer, body: JSON.stringify(t.args) }),
+            answered: restAnswered,
+            ...(pidOf ? { pids: pidOf } : {}),
+          }),
+        },
+        {
+          name: `${prefix}gateway MCP legacy (${LEGACY}, session)`,
+          processes: ['gateway', 'identity', 'core'],
+          peer: 'bare SDK MCP legacy (stateless)',
+          prepare: async (t) => {
+            const headers = await session;
+            return {
+              url: `${target.url}/mcp`,
+              request: () => ({ headers, body: toolCall(legacyIds(), t.tool, t.args) }),
+              answered: mcpAnswered,
+              ...(pidOf ? { pids: pidOf } : {}),
+            };
+          },
+        },
+        {
+          name: `${prefix}gateway MCP modern (${MODERN})`,
+          processes: ['gateway', 'identity', 'core'],
+          peer: 'bare SDK MCP modern',
+          prepare: async (t) => ({
+            url: `${target.url}/mcp`,
+            request: modernCall(t.tool, t.args, bearer),
+            answered: mcpAnswered,
+            ...(pidOf ? { pids: pidOf } : {}),
+          }),
+        },
+      ];
+    };
     const paths: CallPath[] = [
       {
         name: 'core internal API',
@@ -293,37 +344,8 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
           answered: restAnswered,
         }),
       },
-      {
-        name: 'gateway REST',
-        processes: ['gateway', 'identity', 'core'],
-        prepare: async (t) => ({
-          url: `${gateway.url}/v1/tools/${t.tool}`,
-          request: () => ({ headers: bearer, body: JSON.stringify(t.args) }),
-          answered: restAnswered,
-        }),
-      },
-      {
-        name: `gateway MCP legacy (${LEGACY}, session)`,
-        processes: ['gateway', 'identity', 'core'],
-        peer: 'bare SDK MCP legacy (stateless)',
-        prepare: async (t) => ({
-          url: `${gateway.url}/mcp`,
-          request: () => ({ headers: legacySession, body: toolCall(legacyIds(), t.tool, t.args) }),
-          answered: mcpAnswered,
-        }),
-      },
-      // MCP 2026-07-28 through the gateway: measured as soon as the gateway serves that revision
-      // (until then its first answer is not a result and the row says so).
-      {
-        name: `gateway MCP modern (${MODERN})`,
-        processes: ['gateway', 'identity', 'core'],
-        peer: 'bare SDK MCP modern',
-        prepare: async (t) => ({
-          url: `${gateway.url}/mcp`,
-          request: modernCall(t.tool, t.args, bearer),
-          answered: mcpAnswered,
-        }),
-      },
+      ...gatewayPaths(gateway, ''),
+      ...(baseline ? gatewayPaths(baseline, 'baseline ') : []),
       {
         name: 'bare SDK MCP legacy (stateless)',
         processes: ['bare SDK server'],
@@ -367,9 +389,10 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
       }
 
     const turn = async (call: PreparedCall, ms: number): Promise<TurnResult> => {
-      const before = PROCESSES.map((p) => processCpuUs(pids[p]));
+      const pidOf = (p: ProcessName) => call.pids?.[p] ?? pids[p];
+      const before = PROCESSES.map((p) => processCpuUs(pidOf(p)));
       const run = await load(call.url, { connections, durationMs: ms, request: call.request });
-      const after = PROCESSES.map((p) => processCpuUs(pids[p]));
+      const after = PROCESSES.map((p) => processCpuUs(pidOf(p)));
       const calls = run.latency.n;
       const cpuUs = Object.fromEntries(
         PROCESSES.map((p, i) => [p, (after[i]! - before[i]!) / Math.max(1, calls)]),

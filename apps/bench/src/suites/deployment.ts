@@ -69,8 +69,10 @@ export async function startGateway(
   identityUrl: string,
   backendUrl: string,
   env: Record<string, string> = {},
+  /** The apps directory of another checkout whose gateway bundle is started instead. */
+  appsDir?: string,
 ): Promise<Service> {
-  buildApps();
+  if (!appsDir) buildApps();
   const [port, metrics] = [await freePort(), await freePort()];
   return startApp(
     'http-gateway',
@@ -87,6 +89,7 @@ export async function startGateway(
       ...env,
     },
     port,
+    appsDir,
   );
 }
 
