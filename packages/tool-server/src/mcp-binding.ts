@@ -134,7 +134,13 @@ export function createMcpServer(options: McpServerOptions): Server {
     capabilities,
     instructions: usageAdvice(executor.visibleTools(options.principal())),
     supportedProtocolVersions: [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS],
-    cacheHints: { 'tools/list': TOOL_LIST_CACHE_HINT, 'server/discover': TOOL_LIST_CACHE_HINT },
+    // The views' list depends on the caller's tools as tools/list does; a view's HTML changes only
+    // with a deploy, but whether the caller may read it follows its tools: the same hint for both.
+    cacheHints: {
+      'tools/list': TOOL_LIST_CACHE_HINT,
+      'server/discover': TOOL_LIST_CACHE_HINT,
+      ...(views ? { 'resources/list': TOOL_LIST_CACHE_HINT, 'resources/read': TOOL_LIST_CACHE_HINT } : {}),
+    },
   });
 
   server.setRequestHandler('tools/list', async () => ({

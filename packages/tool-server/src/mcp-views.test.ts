@@ -3,7 +3,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Principal } from '@svc/tool-kit';
-import { createMcpServer, type McpEra } from './mcp-binding';
+import { createMcpServer, type McpEra, TOOL_LIST_CACHE_HINT } from './mcp-binding';
 import type { McpViews } from './mcp-views';
 import { echoTool, makeExecutor, principal, recallTool, traceOnlyTool } from './testing/fixtures';
 
@@ -84,6 +84,18 @@ describe.each(['modern', 'legacy'] as const)('MCP Apps views, %s era', (era) => 
     expect(listed.map((r) => r.uri)).toEqual([ECHO_VIEW.uri, TRACED_VIEW.uri]);
     expect(listed.every((r) => !('text' in r))).toBe(true);
     await traced.handle.close();
+  });
+
+  it('gives modern clients the tools/list cache hint on resources/list and resources/read', async () => {
+    const { client, handle } = await connect(era, { views: VIEWS });
+    const listed = (await client.listResources()) as Record<string, unknown>;
+    const read = (await client.readResource({ uri: ECHO_VIEW.uri })) as Record<string, unknown>;
+    for (const answer of [listed, read]) {
+      const hint = { ttlMs: answer.ttlMs, cacheScope: answer.cacheScope };
+      if (era === 'modern') expect(hint).toEqual(TOOL_LIST_CACHE_HINT);
+      else expect(hint).toEqual({ ttlMs: undefined, cacheScope: undefined });
+    }
+    await handle.close();
   });
 
   it('reads a view: its HTML, MIME type and `_meta.ui`', async () => {
