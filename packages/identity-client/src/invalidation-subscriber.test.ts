@@ -2,7 +2,12 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { createInvalidationSubscriber, type InvalidationEvent } from './invalidation-subscriber';
+import type { Logger } from '@svc/tool-kit';
+import {
+  createInvalidationSubscriber,
+  type InvalidationEvent,
+  PERSISTENT_FAILURES,
+} from './invalidation-subscriber';
 
 // The subscriber against a scripted identity (real HTTP on loopback), for the cases a real
 // identity does not produce on demand: a lost event, a stream that goes silent, a refused lease.
@@ -11,11 +16,13 @@ interface Script {
   streams: ServerResponse[];
   acks: { subscriber_id: string; seq: number }[];
   ackStatus: number;
+  /** Acknowledgements cut off without an answer (a connection error at the subscriber). */
+  dropAcks: boolean;
   subscriptions: number;
 }
 
 async function fakeIdentity() {
-  const script: Script = { streams: [], acks: [], ackStatus: 200, subscriptions: 0 };
+  const script: Script = { streams: [], acks: [], ackStatus: 200, dropAcks: false, subscriptions: 0 };
   const server = createServer((req, res) => {
     if (req.url === '/internal/v1/invalidations') {
       script.subscriptions++;
@@ -29,6 +36,10 @@ async function fakeIdentity() {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
+      if (script.dropAcks) {
+        req.socket.destroy();
+        return;
+      }
       script.acks.push(JSON.parse(body));
       res.writeHead(script.ackStatus, { 'content-type': 'application/json' }).end('{}');
     });
@@ -49,14 +60,31 @@ async function fakeIdentity() {
   };
 }
 
-function subscriberOf(url: string) {
+/** A logger that keeps each line's level and message. */
+function recordingLogger(lines: { level: string; msg: string }[]): Logger {
+  const at =
+    (level: string) =>
+    (_obj: object, msg = '') => {
+      lines.push({ level, msg });
+    };
+  const logger: Logger = {
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
+    child: () => logger,
+  };
+  return logger;
+}
+
+function subscriberOf(url: string, logger: Logger = silentLogger) {
   const evicted: InvalidationEvent[] = [];
   let clears = 0;
   const sub = createInvalidationSubscriber({
     identityUrl: url,
     internalSecret: 'x'.repeat(20),
     target: { evict: (e) => evicted.push(e), clear: () => clears++ },
-    logger: silentLogger,
+    logger,
     metrics: createNoopMetrics(),
     retryMs: 20,
   });
@@ -70,6 +98,37 @@ const until = async (check: () => boolean, ms = 2000) => {
 };
 
 describe('invalidation subscriber', () => {
+  it('logs isolated acknowledgement failures at info and warns only once they persist', async () => {
+    const f = await fakeIdentity();
+    const lines: { level: string; msg: string }[] = [];
+    const s = subscriberOf(f.url, recordingLogger(lines));
+    const failures = () => lines.filter((l) => l.msg.startsWith('invalidation acknowledgement failed'));
+    try {
+      s.sub.start();
+      await s.sub.whenLive();
+      f.script.dropAcks = true;
+      for (let i = 1; i <= PERSISTENT_FAILURES; i++) {
+        f.send('heartbeat', { seq: 5 });
+        expect(await until(() => failures().length >= i, 60_000)).toBe(true);
+      }
+      expect(failures().map((l) => l.level)).toEqual([
+        ...Array.from({ length: PERSISTENT_FAILURES - 1 }, () => 'info'),
+        'warn',
+      ]);
+      // One that goes through starts the count again.
+      f.script.dropAcks = false;
+      f.send('heartbeat', { seq: 5 });
+      expect(await until(() => f.script.acks.length >= 2, 60_000)).toBe(true);
+      f.script.dropAcks = true;
+      f.send('heartbeat', { seq: 5 });
+      expect(await until(() => failures().length > PERSISTENT_FAILURES, 60_000)).toBe(true);
+      expect(failures().at(-1)!.level).toBe('info');
+    } finally {
+      await s.sub.stop();
+      await f.close();
+    }
+  });
+
   it('takes a lease only from an acknowledged hello, applies events in order and acknowledges them', async () => {
     const f = await fakeIdentity();
     const s = subscriberOf(f.url);

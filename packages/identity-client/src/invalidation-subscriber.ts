@@ -54,6 +54,12 @@ export interface InvalidationSubscriber {
 }
 
 const MAX_RETRY_MS = 2000;
+/**
+ * Failures in a row before one is logged at warn. A single failed acknowledgement or a dropped
+ * stream costs only cache hits (nothing is trusted without a lease), and a busy machine produces
+ * them now and then: logged at info. Failures that persist are an operator's concern.
+ */
+export const PERSISTENT_FAILURES = 3;
 
 export function createInvalidationSubscriber(options: InvalidationSubscriberOptions): InvalidationSubscriber {
   const now = options.now ?? Date.now;
@@ -78,6 +84,14 @@ export function createInvalidationSubscriber(options: InvalidationSubscriberOpti
   let acking = false;
   let ackWanted = false;
   let wasValid = false;
+  let ackFailures = 0;
+  let streamFailures = 0;
+
+  /** At info while failures are isolated, at warn once `count` of them came in a row. */
+  const logFailure = (count: number, err: unknown, message: string) =>
+    count >= PERSISTENT_FAILURES
+      ? logger.warn({ err, in_a_row: count }, message)
+      : logger.info({ err, in_a_row: count }, message);
 
   function reset(reason: string): void {
     generation++;
@@ -109,6 +123,7 @@ export function createInvalidationSubscriber(options: InvalidationSubscriberOpti
           signal: AbortSignal.timeout(Math.max(500, leaseMs / 2)),
         });
         await res.arrayBuffer();
+        ackFailures = 0;
         if (res.status === 200 && id === subscriberId) {
           // The safety margin covers clock rate differences and the time the answer spent in flight.
           const safety = Math.min(1000, leaseMs / 5);
@@ -122,7 +137,7 @@ export function createInvalidationSubscriber(options: InvalidationSubscriberOpti
         }
       }
     } catch (err) {
-      logger.warn({ err }, 'invalidation acknowledgement failed; the lease will run out');
+      logFailure(++ackFailures, err, 'invalidation acknowledgement failed; the lease will run out');
     } finally {
       acking = false;
     }
@@ -132,6 +147,7 @@ export function createInvalidationSubscriber(options: InvalidationSubscriberOpti
     if (event === 'hello') {
       const hello = helloSchema.parse(JSON.parse(data));
       reset('subscribed');
+      streamFailures = 0;
       subscriberId = hello.subscriber_id;
       lastSeq = hello.seq;
       leaseMs = hello.lease_ms;
@@ -188,7 +204,7 @@ export function createInvalidationSubscriber(options: InvalidationSubscriberOpti
       try {
         await readStream(controller.signal);
       } catch (err) {
-        if (!stopped) logger.warn({ err }, 'invalidation stream failed');
+        if (!stopped) logFailure(++streamFailures, err, 'invalidation stream failed');
       }
       // Without the stream no invalidation can reach us: stop trusting the cache at once.
       subscriberId = undefined;
