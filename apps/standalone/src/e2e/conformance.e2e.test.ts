@@ -35,6 +35,8 @@ const ERAS: Era[] = [
       'tools-list',
       'server-sse-multiple-streams',
       'dns-rebinding-protection',
+      // The MCP Apps views are resources: listed like any.
+      'resources-list',
     ],
     partlyFixtures: {},
   },
@@ -47,12 +49,15 @@ const ERAS: Era[] = [
       'server-sse-multiple-streams',
       'dns-rebinding-protection',
       'http-header-validation',
+      // The MCP Apps views: listed, and an unknown URI is -32602 with data.uri.
+      'resources-list',
+      'sep-2164-resource-not-found',
     ],
     partlyFixtures: {
       // Exercised through diagnostic tools a server lists for the suite only.
       'server-stateless': /^Not testable: server does not list the diagnostic tool/,
-      // The cache hints of lists this server does not have (prompts, resources).
-      caching: /^(prompts|resources|resources\/templates)\/list returned JSON-RPC error -32601/,
+      // The cache hints of lists this server does not have (prompts, resource templates).
+      caching: /^(prompts|resources\/templates)\/list returned JSON-RPC error -32601/,
     },
   },
 ];
