@@ -8,7 +8,7 @@ import { viewHostBundle } from '@svc/mcp-views/testing';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { CONDITION_CEILING_MS, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
-import { bearer, connectModernMcp } from './support';
+import { bearer, connectMcp, connectModernMcp } from './support';
 
 // The MCP Apps views served by the whole stack (`pnpm start` as a process): a 2026-07-28 client
 // reads a view's HTML with resources/read at the gateway and a real answer of its tool with
@@ -164,6 +164,28 @@ describeInBrowser('MCP Apps views from the running stack', () => {
       trace.span_count,
     );
     await page.screenshot({ path: join(SHOTS, 'trace-waterfall.png'), fullPage: true });
+  });
+
+  it('a client without Apps support (SDK 1.32.2, 2025-11-25) gets the same text and structured content', async () => {
+    const found = (await call('trace.search', { limit: 5 })).structuredContent as {
+      items: { trace_id: string }[];
+    };
+    const args = { trace_id: found.items[0]!.trace_id };
+    const legacy = await connectMcp(stack.ready.urls.mcp, bearer(stack.ready.token!));
+    try {
+      const { tools } = await legacy.listTools();
+      const meta = tools.find((t) => t.name === 'trace.get')?._meta as
+        | { ui?: { resourceUri?: string } }
+        | undefined;
+      expect(meta?.ui?.resourceUri).toBe((await viewOf('trace.get')).uri);
+      const plain = await legacy.callTool({ name: 'trace.get', arguments: args });
+      const modern = await call('trace.get', args);
+      expect(plain.isError).toBeFalsy();
+      expect(plain.content).toEqual(modern.content);
+      expect(plain.structuredContent).toEqual(modern.structuredContent);
+    } finally {
+      await legacy.close();
+    }
   });
 
   it('analytics.funnel: the demo funnel drawn as a bar per step with its conversions', async () => {
