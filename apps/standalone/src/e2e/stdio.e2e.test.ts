@@ -4,7 +4,7 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { allTools } from '@svc/tool-catalog';
+import { allTools, catalogViews } from '@svc/tool-catalog';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
 import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
@@ -125,6 +125,34 @@ describe('stdio server', () => {
       expect(String(stdio[0]!.user_id)).toMatch(/^local:/);
     },
   );
+
+  it.each(MCP_ERAS)('serves the MCP Apps views of the tools it lists (%s era)', async (era) => {
+    const client = await connectStdio(era, { SVC_MCP_ORG_ID: stack.orgId });
+    try {
+      const { tools } = await client.listTools();
+      const expected = new Set(
+        tools.flatMap((t) => {
+          const meta = catalogViews.toolMetas[t.name];
+          expect(t._meta).toEqual(meta);
+          return meta ? [meta.ui.resourceUri] : [];
+        }),
+      );
+      expect(expected.size).toBeGreaterThan(0);
+      const { resources } = await client.listResources();
+      expect(resources.map((r) => r.uri).sort()).toEqual([...expected].sort());
+      const uri = [...expected][0]!;
+      const read = await client.readResource({ uri });
+      expect(read.contents).toEqual([
+        expect.objectContaining({
+          uri,
+          mimeType: 'text/html;profile=mcp-app',
+          text: catalogViews.resources.find((r) => r.uri === uri)!.text,
+        }),
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
 
   it('without SVC_MCP_ORG_ID the base tools still work (controlled ones fail closed)', async () => {
     const client = new Client({ name: 'stdio-e2e', version: '1' });
