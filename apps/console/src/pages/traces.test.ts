@@ -1,3 +1,4 @@
+import { AXIS_WIDTH, MIN_BAR_WIDTH, type TraceSpan } from '@svc/mcp-views/waterfall-layout';
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { TEST_PAGE_CONTEXT } from '../testing/page-context';
@@ -11,7 +12,6 @@ import {
   type TraceSummary,
   TraceWaterfallPage,
 } from './traces';
-import { AXIS_WIDTH, MIN_BAR_WIDTH, type TraceSpan } from '@svc/mcp-views/waterfall-layout';
 
 // The pages rendered to HTML as the server sends them, read back with a few patterns: the markup
 // is ours and regular, and what matters is in attributes (data-*, the rect's geometry and class).

@@ -1,9 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 
-import type { traceGetOutput, traceSearchOutput } from '@svc/tools-trace';
-import type { z } from 'zod';
-import { formatTime, href, Layout, type PageContext } from './layout';
-import { nextLimit, type TraceFilterValues } from './trace-filters';
 import {
   AXIS_WIDTH,
   barClasses,
@@ -12,6 +8,10 @@ import {
   type TraceSpan,
   type WaterfallRow,
 } from '@svc/mcp-views/waterfall-layout';
+import type { traceGetOutput, traceSearchOutput } from '@svc/tools-trace';
+import type { z } from 'zod';
+import { formatTime, href, Layout, type PageContext } from './layout';
+import { nextLimit, type TraceFilterValues } from './trace-filters';
 
 // The trace pages: the list (trace.search with the filters of a GET form) and one trace as a
 // waterfall (trace.get). Bars are SVG rects: their geometry is markup, which the CSP allows, while
