@@ -3,21 +3,22 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { findChromium } from '@svc/browser-testing';
 import { FUNNEL_STEPS, iterateDemoBatches, LEAKY_RELEASE } from '@svc/demo-data';
+import { listViewResources, toolViewMetas, type ViewName } from '@svc/mcp-views';
+import { viewHostBundle } from '@svc/mcp-views/testing';
 import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/testing';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
-import { listViewResources, toolViewMetas } from './index';
-import { viewHostBundle } from './testing/host-bundle';
-import type { ViewName } from './views';
 
 // Each view loaded the way a host loads it (the extension's AppBridge around a sandboxed iframe
 // holding the resource), fed the answer of the real tool on a real core with the demo project and
 // hostile text ingested, then read back: the DOM against the tool's numbers, the hostile text as
 // text, axe-core, and a screenshot of each under test-output/. Clicks are the element's own
 // click(): the frame resizes to its content as it draws, which playwright's pointer waits on.
+// It lives here, not in @svc/mcp-views, because it runs the core: the catalog depends on the views
+// and the core on the catalog, so the views' package cannot depend on the core.
 
 const NOW = Math.floor(Date.now() / 3_600_000) * 3_600_000;
 const KEY = { keyId: 'key_views', secret: 'secret-views-0123456789', projectId: 'proj_views' };
-const OUTPUT_DIR = fileURLToPath(new URL('../test-output/', import.meta.url));
+const OUTPUT_DIR = fileURLToPath(new URL('../../test-output/views-browser/', import.meta.url));
 const XSS =
   '<img src=x onerror="document.body.dataset.pwned=1"><script>document.body.dataset.pwned=1</script>';
 const XSS_TRACE = 'f'.repeat(32);
