@@ -418,8 +418,12 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
 
     const loadBefore = loadAverage();
     for (const call of prepared.values()) await turn(call, warmupMs);
+    // Odd rounds run the paths in reverse order, so no path always follows the same one (a path
+    // measured right after another would carry the machine's drift within a round, one way only).
+    const order = [...prepared];
     for (let round = 0; round < options.rounds; round++)
-      for (const [result, call] of prepared) result.turns.push(await turn(call, options.turnMs));
+      for (const [result, call] of round % 2 ? [...order].reverse() : order)
+        result.turns.push(await turn(call, options.turnMs));
 
     // The engine's floor for the same SQL, and our client's path over it (engine-floor.ts).
     const floor = options.skipFloor
