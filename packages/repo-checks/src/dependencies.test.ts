@@ -25,3 +25,25 @@ describe.each(PACKAGES.map((p) => [p.name, p] as const))('%s', (name, pkg) => {
     expect([...used].filter((u) => !declared.includes(u)).sort()).toEqual([]);
   });
 });
+
+// turbo refuses to run anything over a cycle (dev dependencies count), so one added for a test
+// stops `pnpm test` for the whole repository; a package's own suite would never show it.
+it('has no cycle among the workspace packages, dev dependencies included', () => {
+  const edges = new Map(
+    PACKAGES.map((p) => [p.name, Object.keys(p.deps).filter((d) => d.startsWith('@svc/') && d !== p.name)]),
+  );
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const visit = (name: string, path: string[]) => {
+    if (state.get(name) === 'done') return;
+    if (state.get(name) === 'open') {
+      cycles.push([...path.slice(path.indexOf(name)), name].join(' -> '));
+      return;
+    }
+    state.set(name, 'open');
+    for (const next of edges.get(name) ?? []) visit(next, [...path, name]);
+    state.set(name, 'done');
+  };
+  for (const name of edges.keys()) visit(name, []);
+  expect(cycles).toEqual([]);
+});
