@@ -23,6 +23,13 @@ function text(value: unknown, min: number, max: number): string {
 const optionalText = (value: unknown, min: number, max: number) =>
   value === undefined ? undefined : text(value, min, max);
 
+/** An id as the schema keeps it: one with whitespace around it goes to the schema, which trims it. */
+function optionalId(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  need(typeof value === 'string' && !/^\s|\s$/.test(value));
+  return text(value, 1, 200);
+}
+
 const HEX32 = /^[0-9a-fA-F]{32}$/;
 const HEX16 = /^[0-9a-fA-F]{16}$/;
 
@@ -110,8 +117,8 @@ function span(record: Record<string, unknown>): Record<string, unknown> {
     start_time: time(record.start_time),
     duration_ms: duration,
     attributes: attributes(record.attributes),
-    user_id: optionalText(record.user_id, 1, 200),
-    session_id: optionalText(record.session_id, 1, 200),
+    user_id: optionalId(record.user_id),
+    session_id: optionalId(record.session_id),
     sample_rate: rate === undefined || rate === 0 ? 1 : rate,
   };
 }
@@ -145,12 +152,12 @@ function log(record: Record<string, unknown>): Record<string, unknown> {
     source,
     platform: optionalText(record.platform, 1, 50),
     app_version: optionalText(record.app_version, 1, 100),
-    user_id: optionalText(record.user_id, 1, 200),
-    session_id: optionalText(record.session_id, 1, 200),
-    device_id: optionalText(record.device_id, 1, 200),
+    user_id: optionalId(record.user_id),
+    session_id: optionalId(record.session_id),
+    device_id: optionalId(record.device_id),
     trace_id: optionalHex(record.trace_id, HEX32),
     span_id: optionalHex(record.span_id, HEX16),
-    event_id: optionalText(record.event_id, 1, 200),
+    event_id: optionalId(record.event_id),
     attributes: attributes(record.attributes),
   };
 }

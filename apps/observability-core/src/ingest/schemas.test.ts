@@ -67,6 +67,23 @@ describe('ingest schemas', () => {
     expect(crashRecord.safeParse({ ...demo.crashes[0]!, signature: 'xyz' }).success).toBe(false);
   });
 
+  it('trim ids as the tools trim what they are asked for, and refuse a blank one', () => {
+    const log = { ...demo.logs[0]!, user_id: ' user 1\t', session_id: '\u00a0s1 ', device_id: 'd1' };
+    // Both paths: the batch's (a fast path vouches for plain records) and the schema's.
+    for (const parsed of [validateBatch({ logs: [log] }).logs[0]!, logRecord.parse(log)]) {
+      expect(parsed).toMatchObject({ user_id: 'user 1', session_id: 's1', device_id: 'd1' });
+    }
+    expect(() => validateBatch({ logs: [{ ...log, user_id: ' \t ' }] })).toThrow(/1 invalid record/);
+    try {
+      validateBatch({ crashes: [{ ...demo.crashes[0]!, user_id: '   ' }] });
+    } catch (err) {
+      expect((err as { details: unknown }).details).toEqual([
+        { type: 'crashes', index: 0, reason: expect.stringContaining('user_id') },
+      ]);
+    }
+    expect.assertions(4);
+  });
+
   it('report every bad record of a batch with its type and index', () => {
     const logs = [demo.logs[0], { ...demo.logs[1], level: 'TRACE' }, demo.logs[2], { message: 'x' }];
     expect(() => validateBatch({ logs })).toThrow(/2 invalid record/);

@@ -40,7 +40,11 @@ export const TEXT_MAX = {
 export const MAX_ATTRIBUTES = 64;
 
 const text = (max: number) => z.string().min(1).max(max);
-const id = text(TEXT_MAX.id);
+/**
+ * An id is trimmed where it is stored, as the tools trim the ids they are asked for: one sent with
+ * whitespace around it stays findable, and a blank one is refused (no tool could ask for it).
+ */
+const id = z.string().trim().min(1).max(TEXT_MAX.id);
 export const ALL_ZEROS = /^0+$/;
 
 /** An id of `length` hex characters; all zeros is W3C's "invalid id", never a real one. */
