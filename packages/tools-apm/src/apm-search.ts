@@ -10,7 +10,8 @@ export const apmSearchInput = z.strictObject({
     .describe('Exact metric name (app_start_ms, fps, memory_mb, ...).')
     .optional(),
   search: searchText(
-    'Text to find in the metric name or its attributes (each as key=value): case-insensitive literal substring.',
+    'Text to find in the metric name, its attributes, session_id or user_id (each as key=value): ' +
+      'case-insensitive literal substring.',
   ).optional(),
   limit: limit(20),
 });

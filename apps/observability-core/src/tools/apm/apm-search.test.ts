@@ -72,10 +72,16 @@ const asItem = (s: Sample) => ({
   attributes: s.attributes ?? {},
 });
 
-/** The documented semantics: the needle in the name or in an attribute's `key=value`, any case. */
+/**
+ * The documented semantics: the needle in the name or in an attribute's `key=value`, any case; the
+ * session and user ids count as the attributes `session_id` and `user_id` when the sample has them.
+ */
 function matches(s: Sample, needle: string): boolean {
   const n = needle.toLowerCase();
-  const attributes = Object.entries(s.attributes ?? {}).map(([k, v]) => `${k}=${v}`.toLowerCase());
+  const ids = { session_id: s.session_id, user_id: s.user_id };
+  const attributes = [...Object.entries(s.attributes ?? {}), ...Object.entries(ids)]
+    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .map(([k, v]) => `${k}=${v}`.toLowerCase());
   return s.name.toLowerCase().includes(n) || attributes.some((line) => line.includes(n));
 }
 
@@ -121,6 +127,21 @@ describe('apm.search on chDB', () => {
       );
     },
   );
+
+  it.each(['session_id=s1', 'SESSION_ID=S3', 'user_id=u2', 'd=s', 'session_id=', 'user_id='])(
+    'search %p matches the session and user ids as if they were key=value attributes',
+    async (needle) => {
+      const body = await search({ search: needle, limit: 1000 });
+      expect(body).toEqual(expected((s) => matches(s, needle), 1000));
+      expect(body.items.length).toBeGreaterThan(0);
+    },
+  );
+
+  it("selects one session's samples of one metric, the way the memory-growth view asks", async () => {
+    const body = await search({ name: 'memory_mb', search: 'session_id=s4', limit: 1000 });
+    expect(body).toEqual(expected((s) => s.name === 'memory_mb' && s.session_id === 's4', 1000));
+    expect(body.items.length).toBeGreaterThan(0);
+  });
 
   it('combines name and search', async () => {
     const body = await search({ name: 'http_ms', search: 'home', limit: 1000 });

@@ -23,10 +23,15 @@ interface SampleRow {
 const ATTRIBUTES_TEXT =
   "arrayStringConcat(arrayMap((k, v) -> concat(k, '=', v), mapKeys(attributes), mapValues(attributes)), '\\n')";
 
+/** The ids as `search` sees them, like attributes: `session_id=<id>`, nothing when the sample has none. */
+const idText = (column: string) => `if(${column} = '', '', concat('${column}=', ${column}))`;
+
+/** Where `search` looks; the ids let the memory-growth view select one session's samples. */
+const SEARCHED = ['name', ATTRIBUTES_TEXT, idText('session_id'), idText('user_id')];
+
 /** Newest first; ties by name, session, value, so pages are stable. */
 export const apmSearchQuery = serve(apmSearch, async (ctx, input) => {
-  const search =
-    input.search === undefined ? undefined : containsAny(['name', ATTRIBUTES_TEXT], [input.search], 'search');
+  const search = input.search === undefined ? undefined : containsAny(SEARCHED, [input.search], 'search');
   const filter = combine(equals('name', input.name), search);
   const rows = await ctx.ch.query<SampleRow>(
     `SELECT toUnixTimestamp64Milli(timestamp) AS ts, name, ${METRIC_VALUE_SQL} AS value, unit, platform, app_version, session_id,
