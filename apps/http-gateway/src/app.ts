@@ -128,7 +128,13 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     if (toolBackends.has(name)) void toolListChanged();
   });
 
-  const auth = authenticate({ identity: deps.identity, logger, metrics, now });
+  const auth = authenticate({
+    identity: deps.identity,
+    logger,
+    metrics,
+    now,
+    resource: oauthResourceOf(config).resource,
+  });
   const limits = createLimits(config.limits, now, metrics);
   const jsonBody = express.json({ limit: maxBodyBytes });
   const mcp = createMcpEndpoint({

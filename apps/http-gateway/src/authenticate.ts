@@ -9,6 +9,8 @@ export interface AuthenticateOptions {
   logger: Logger;
   metrics: Metrics;
   now: () => number;
+  /** This gateway's MCP resource URL: an OAuth access token issued for another one is refused. */
+  resource: string;
 }
 
 /** The credential part of an Authorization header, for a fingerprint even when malformed. */
@@ -35,6 +37,12 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
       const token = parseBearer(header);
       const answer = await options.identity.introspect(token, { requestId: String(res.locals.requestId) });
       const principal = principalFromIntrospection(answer, options.now());
+      // RFC 8707: identity checks the token against the resource it issues for, but this gateway
+      // may be reached at another URL (a second deployment sharing identity, a mistyped public
+      // URL): only a token for this very resource is accepted. Pasted tokens carry no audience.
+      if (answer.active && answer.audience !== undefined && answer.audience !== options.resource) {
+        throw new UnauthorizedError('wrong_resource');
+      }
       res.locals.principal = principal;
       // Only identity can say a token is the web console's (it issues those to the console
       // service alone): nothing a client sends makes a call the console's.

@@ -66,3 +66,23 @@ describe.each(Object.entries(ROUTES))('401 challenge (RFC 6750, RFC 9728): %s', 
     );
   });
 });
+
+describe('an OAuth token is accepted only for this gateway (RFC 8707)', () => {
+  it.each(Object.entries(ROUTES))(
+    '%s: a token issued for another resource is 401 invalid_token',
+    async (_route, call) => {
+      const { token } = h.identity.issue({ audience: 'https://other-gateway.example.test/mcp' });
+      const res = await call(`Bearer ${token}`);
+      expect(res.status).toBe(401);
+      expect(res.headers['www-authenticate']).toBe(
+        `Bearer resource_metadata="${METADATA_URL}", scope="mcp:read", error="invalid_token"`,
+      );
+    },
+  );
+
+  it('a token issued for this resource reads, as a pasted token does', async () => {
+    const { token } = h.identity.issue({ audience: `${PUBLIC}/mcp` });
+    const res = await ROUTES['POST /v1/tools/log.recent']!(`Bearer ${token}`);
+    expect(res.status).toBe(200);
+  });
+});

@@ -58,6 +58,41 @@ describe('identity config', () => {
     });
   });
 
+  it('names the OAuth parties by their public URLs (non-default ports too): issuer, resource, consent page', () => {
+    expect(loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET }).oauth).toEqual({
+      issuer: 'http://localhost:8081/oauth',
+      resource: 'http://localhost:8092/mcp',
+      consoleUrl: 'http://localhost:8094',
+      accessTokenTtlSeconds: 600,
+    });
+    // No public URL for identity: its own (listening) port, which follows SVC_IDENTITY_PORT.
+    expect(loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_IDENTITY_PORT: '9181' }).oauth.issuer).toBe(
+      'http://localhost:9181/oauth',
+    );
+    expect(
+      loadIdentityConfig({
+        SVC_INTERNAL_SECRET: SECRET,
+        SVC_IDENTITY_PUBLIC_URL: 'https://id.example.com/',
+        SVC_PUBLIC_URL: 'https://mcp.example.com:8443/',
+        SVC_CONSOLE_PUBLIC_URL: 'https://console.example.com',
+        SVC_OAUTH_ACCESS_TOKEN_TTL_SECONDS: '30',
+      }).oauth,
+    ).toEqual({
+      issuer: 'https://id.example.com/oauth',
+      resource: 'https://mcp.example.com:8443/mcp',
+      consoleUrl: 'https://console.example.com',
+      accessTokenTtlSeconds: 30,
+    });
+  });
+
+  it('keeps OAuth access tokens short-lived: 1 s to an hour', () => {
+    for (const ttl of ['0', '3601', '1.5', 'soon']) {
+      expect(() =>
+        loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_OAUTH_ACCESS_TOKEN_TTL_SECONDS: ttl }),
+      ).toThrow(/SVC_OAUTH_ACCESS_TOKEN_TTL_SECONDS/);
+    }
+  });
+
   it('fails fast with a clear message', () => {
     expect(() => loadIdentityConfig({})).toThrow(ConfigError);
     expect(() => loadIdentityConfig({})).toThrow(/SVC_INTERNAL_SECRET/);

@@ -4,7 +4,12 @@ import { httpUrl, internalSecret, logLevel, parseEnv, portOf, resolveDataDir } f
 import type { PostgresOptions } from '@svc/postgres';
 import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-trace';
 import { z } from 'zod';
-import { OAUTH_MOUNT, type OAuthOptions } from './oauth/oauth-options';
+import {
+  ACCESS_TOKEN_TTL_SECONDS,
+  MAX_ACCESS_TOKEN_TTL_SECONDS,
+  OAUTH_MOUNT,
+  type OAuthOptions,
+} from './oauth/oauth-options';
 
 const emptyAsUnset = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? undefined : v);
 
@@ -40,6 +45,16 @@ const identityEnvSchema = z
     SVC_IDENTITY_PUBLIC_URL: z.preprocess(emptyAsUnset, httpUrl.optional()),
     SVC_PUBLIC_URL: z.preprocess(emptyAsUnset, httpUrl.default('http://localhost:8092')),
     SVC_CONSOLE_PUBLIC_URL: z.preprocess(emptyAsUnset, httpUrl.default('http://localhost:8094')),
+    // Short-lived by design (a client refreshes); tests shorten it to see a token expire.
+    SVC_OAUTH_ACCESS_TOKEN_TTL_SECONDS: z.preprocess(
+      emptyAsUnset,
+      z.coerce
+        .number()
+        .int()
+        .min(1)
+        .max(MAX_ACCESS_TOKEN_TTL_SECONDS, 'must be at most 3600 (an hour): access tokens are short-lived')
+        .default(ACCESS_TOKEN_TTL_SECONDS),
+    ),
     ...selfTraceEnv,
   })
   .transform((env) => ({
@@ -60,6 +75,7 @@ const identityEnvSchema = z
     identityPublicUrl: env.SVC_IDENTITY_PUBLIC_URL,
     gatewayPublicUrl: env.SVC_PUBLIC_URL,
     consolePublicUrl: env.SVC_CONSOLE_PUBLIC_URL,
+    accessTokenTtlSeconds: env.SVC_OAUTH_ACCESS_TOKEN_TTL_SECONDS,
   }));
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
@@ -82,6 +98,7 @@ export type IdentityConfig = Omit<
   | 'identityPublicUrl'
   | 'gatewayPublicUrl'
   | 'consolePublicUrl'
+  | 'accessTokenTtlSeconds'
 > & {
   /** The OAuth authorization server's addresses. */
   oauth: OAuthOptions;
@@ -113,6 +130,7 @@ export function loadIdentityConfig(
     identityPublicUrl,
     gatewayPublicUrl,
     consolePublicUrl,
+    accessTokenTtlSeconds,
     ...rest
   } = parseEnv('identity', identityEnvSchema, env);
   const dataDir = resolveDataDir(env, cwd);
@@ -122,6 +140,7 @@ export function loadIdentityConfig(
       issuer: `${trimSlash(identityPublicUrl ?? `http://localhost:${rest.port}`)}${OAUTH_MOUNT}`,
       resource: `${trimSlash(gatewayPublicUrl)}/mcp`,
       consoleUrl: trimSlash(consolePublicUrl),
+      accessTokenTtlSeconds,
     },
     selfTrace: selfTraceConfig('identity', selfTraceEnv, { url: coreUrl, variable: 'SVC_CORE_URL' }),
     database: databaseUrl ? { url: databaseUrl } : { dataDir: join(dataDir, 'identity') },

@@ -42,6 +42,12 @@ describe('introspectionResponseSchema', () => {
     expect(introspectionResponseSchema.safeParse({ ...active, console: 'yes' }).success).toBe(false);
   });
 
+  it("reads an OAuth access token's audience (a URL, or absent)", () => {
+    const oauth = { ...active, audience: 'https://mcp.example.test/mcp' };
+    expect(introspectionResponseSchema.parse(oauth)).toEqual(oauth);
+    expect(introspectionResponseSchema.safeParse({ ...active, audience: 'gateway' }).success).toBe(false);
+  });
+
   it('rejects unknown capabilities, missing fields and extra keys', () => {
     expect(introspectionResponseSchema.safeParse({ ...active, capabilities: ['admin'] }).success).toBe(false);
     const { token_id: _, ...missing } = active;

@@ -19,6 +19,11 @@ export const introspectionResponseSchema = z.discriminatedUnion('active', [
     capabilities: z.array(controlledCapability),
     /** The web console's own token of a session: its calls are audited with transport `console`. */
     console: z.literal(true).optional(),
+    /**
+     * An OAuth access token's resource (RFC 8707): the one gateway URL it was issued for. A
+     * gateway refuses it unless it is its own; pasted tokens have none (any gateway of the stack).
+     */
+    audience: z.url().optional(),
   }),
 ]);
 export type IntrospectionResponse = z.infer<typeof introspectionResponseSchema>;

@@ -26,6 +26,7 @@ interface TokenRow {
   revokedAt: Date | null;
   /** The web console's own token of a session (introspection says `console: true`). */
   console: boolean;
+  audience: string | undefined;
 }
 
 export interface IdentityContractFixture {
@@ -42,6 +43,8 @@ export interface IdentityContractFixture {
     scopes?: string[];
     expiresAt?: Date;
     console?: boolean;
+    /** An OAuth access token's resource, answered as `audience`. */
+    audience?: string;
   }): FixtureToken;
   revoke(tokenId: string): void;
   close(): Promise<void>;
@@ -71,6 +74,7 @@ export async function startIdentityContractFixture(secret: string): Promise<Iden
         expiresAt: options.expiresAt ?? new Date(Date.now() + 90 * 86_400_000),
         revokedAt: null,
         console: options.console ?? false,
+        audience: options.audience,
       });
       return { token, tokenId };
     },
@@ -111,6 +115,7 @@ export async function startIdentityContractFixture(secret: string): Promise<Iden
       expires_at: row.expiresAt.toISOString(),
       capabilities: row.orgId ? (fixture.orgCapabilities.get(row.orgId) ?? []) : [],
       ...(row.console ? { console: true } : {}),
+      ...(row.audience ? { audience: row.audience } : {}),
     });
   });
   app.post('/internal/v1/audit', (req, res) => {

@@ -171,6 +171,8 @@ describe('authorization code flow', () => {
       org_id: person.orgId,
       scopes: ['mcp:read'],
       token_id: expect.stringMatching(/^tok_/),
+      // The gateway refuses it unless this is its own resource URL.
+      audience: RESOURCE,
     });
     const principal = principalFromIntrospection(answer, h.clock.now);
     expect(principal.projectId).toBe(person.projectId);

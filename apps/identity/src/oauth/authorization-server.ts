@@ -36,10 +36,11 @@ export function createAuthorizationServer(
   options: OAuthOptions,
   internalSecret: string,
 ): OidcProvider {
+  const accessTokenTtl = options.accessTokenTtlSeconds ?? ACCESS_TOKEN_TTL_SECONDS;
   const resourceServer = {
     scope: MCP_SCOPE,
     audience: options.resource,
-    accessTokenTTL: ACCESS_TOKEN_TTL_SECONDS,
+    accessTokenTTL: accessTokenTtl,
     accessTokenFormat: 'opaque' as const,
   };
   // The signing key only signs what oidc-provider insists on having keys for (no ID tokens are
@@ -87,7 +88,7 @@ export function createAuthorizationServer(
     issueRefreshToken: async (_oidc, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
     ttl: {
-      AccessToken: ACCESS_TOKEN_TTL_SECONDS,
+      AccessToken: accessTokenTtl,
       AuthorizationCode: 60,
       Grant: GRANT_TTL_SECONDS,
       Interaction: INTERACTION_TTL_SECONDS,

@@ -14,6 +14,8 @@ export type OAuthIntrospection =
       scopes: string[];
       expires_at: string;
       capabilities: string[];
+      /** The resource the token was issued for: the gateway checks that it is its own. */
+      audience: string;
     };
 
 /**
@@ -49,5 +51,6 @@ export async function introspectOAuthToken(
     scopes: row.scopes,
     expires_at: new Date(expiresAt).toISOString(),
     capabilities: row.capabilities,
+    audience: resource,
   };
 }

@@ -11,11 +11,15 @@ export interface OAuthOptions {
    * loopback addresses. Tests only: in production the documents come from public https hosts.
    */
   trustedClientDocumentCa?: string;
+  /** How long an access token lives (seconds); default ACCESS_TOKEN_TTL_SECONDS. */
+  accessTokenTtlSeconds?: number;
 }
 
 export const OAUTH_MOUNT = '/oauth';
 /** Access tokens live 10 minutes: a client refreshes, and a revoked grant ends in one call anyway. */
 export const ACCESS_TOKEN_TTL_SECONDS = 10 * 60;
+/** The longest SVC_OAUTH_ACCESS_TOKEN_TTL_SECONDS may ask for: an access token stays short-lived. */
+export const MAX_ACCESS_TOKEN_TTL_SECONDS = 60 * 60;
 /** How long one refresh token may wait to be used; each use rotates it. */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 /** A grant (the /mcp page's row) lasts as long as a pasted token by default. */
