@@ -1,4 +1,4 @@
-import { ConfigError } from '@svc/config';
+import { ConfigError, withServerTimeouts } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { monitorLoopHolds } from '@svc/metrics';
 import { loadConsoleConfig } from './config';
@@ -8,9 +8,11 @@ function main(): void {
   const config = loadConsoleConfig(process.env);
   const logger = createLogger({ name: 'console', level: config.logLevel });
   const app = wireConsole(config, { logger });
-  const server = app.listen(config.port, config.host, () => {
-    logger.info({ port: config.port, host: config.host, url: config.publicUrl }, 'console listening');
-  });
+  const server = withServerTimeouts(
+    app.listen(config.port, config.host, () => {
+      logger.info({ port: config.port, host: config.host, url: config.publicUrl }, 'console listening');
+    }),
+  );
   // Holds of the event loop past 50 ms (main-thread CPU) are logged: one request's work should
   // never keep the others waiting.
   monitorLoopHolds({ logger });

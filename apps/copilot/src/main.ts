@@ -1,4 +1,4 @@
-import { ConfigError } from '@svc/config';
+import { ConfigError, withServerTimeouts } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
@@ -15,17 +15,19 @@ function main(): void {
   });
   const metrics = createPromMetrics({ prefix: 'svc_copilot_' });
   const copilot = wireCopilot(config, { logger, metrics });
-  const server = copilot.app.listen(config.port, config.host, () => {
-    logger.info(
-      {
-        port: config.port,
-        host: config.host,
-        core: config.coreUrl,
-        llm: config.llm ? config.llm.model : null,
-      },
-      'copilot listening',
-    );
-  });
+  const server = withServerTimeouts(
+    copilot.app.listen(config.port, config.host, () => {
+      logger.info(
+        {
+          port: config.port,
+          host: config.host,
+          core: config.coreUrl,
+          llm: config.llm ? config.llm.model : null,
+        },
+        'copilot listening',
+      );
+    }),
+  );
   // Holds of the event loop past 50 ms (main-thread CPU) are logged and counted: one request's work
   // should never keep the others waiting.
   monitorLoopHolds({ metrics, logger });

@@ -1,4 +1,5 @@
 import { createServer, type Server } from 'node:http';
+import { withServerTimeouts } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
@@ -25,8 +26,8 @@ function listen(server: Server, port: number, what: string): Promise<void> {
   });
 }
 
-const gatewayServer = createServer(gateway.app);
-const metricsServer = createServer(gateway.metricsApp);
+const gatewayServer = withServerTimeouts(createServer(gateway.app));
+const metricsServer = withServerTimeouts(createServer(gateway.metricsApp));
 
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {

@@ -1,4 +1,4 @@
-import { ConfigError } from '@svc/config';
+import { ConfigError, withServerTimeouts } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
@@ -15,9 +15,11 @@ async function main(): Promise<void> {
   });
   const metrics = createPromMetrics({ prefix: 'svc_identity_' });
   const identity = await wireIdentity(config, { logger, metrics });
-  const server = identity.app.listen(config.port, config.host, () => {
-    logger.info({ port: config.port, host: config.host, store: identity.db.kind }, 'identity listening');
-  });
+  const server = withServerTimeouts(
+    identity.app.listen(config.port, config.host, () => {
+      logger.info({ port: config.port, host: config.host, store: identity.db.kind }, 'identity listening');
+    }),
+  );
   // Holds of the event loop past 50 ms (main-thread CPU) are logged and counted: one request's work
   // should never keep the others waiting.
   monitorLoopHolds({ metrics, logger });

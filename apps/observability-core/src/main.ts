@@ -1,4 +1,5 @@
 import { createServer } from 'node:http';
+import { withServerTimeouts } from '@svc/config';
 import { createLogger } from '@svc/logger';
 import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
@@ -16,7 +17,7 @@ const logger = createLogger({
 try {
   const metrics = createPromMetrics();
   const core = await wireCore(config, { logger, metrics });
-  const server = createServer(core.app);
+  const server = withServerTimeouts(createServer(core.app));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host, resolve);

@@ -1,6 +1,7 @@
 import type { RequestListener } from 'node:http';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { withServerTimeouts } from '@svc/config';
 
 export class PortInUseError extends Error {
   constructor(
@@ -22,7 +23,7 @@ export async function listen(
   host: string,
   port: number,
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
-  const server = createServer(handler);
+  const server = withServerTimeouts(createServer(handler));
   await new Promise<void>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) =>
       reject(err.code === 'EADDRINUSE' ? new PortInUseError(what, host, port) : err),

@@ -15,3 +15,4 @@ export {
   port,
   portOf,
 } from './parse-env';
+export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, withServerTimeouts } from './server-timeouts';

@@ -1,3 +1,4 @@
+import { Agent, request } from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { hasPostgresBinaries } from '@svc/postgres/testing';
 import { type ComposeStack, startComposeStack } from '../testing/compose-stack';
@@ -15,6 +16,19 @@ import { bearer, callBoth, callRest, connectMcp, ingestBatch } from './support';
 // a throwaway PostgreSQL 15 cluster instead of the postgres image, and, since no ClickHouse server
 // is at hand, the core on embedded chDB (from the repository's bundle; its image has no chDB).
 // With SVC_TEST_CLICKHOUSE_URL the core runs on that server instead, as in docker-compose.yml.
+
+/** The Keep-Alive header a service sends on a kept-alive answer (how long it keeps the connection idle). */
+function keepAliveOf(url: string): Promise<string | undefined> {
+  const agent = new Agent({ keepAlive: true });
+  return new Promise<string | undefined>((resolve, reject) => {
+    const req = request(url, { agent }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.headers['keep-alive']));
+    });
+    req.once('error', reject);
+    req.end();
+  }).finally(() => agent.destroy());
+}
 
 const CLICKHOUSE_URL = process.env.SVC_TEST_CLICKHOUSE_URL?.trim() || undefined;
 
@@ -205,6 +219,21 @@ describeWithPostgres(
       );
       expect(refused.status).toBe(401);
       await expect(mcp.listTools()).rejects.toThrow();
+    });
+
+    it('keeps idle connections open for 65 s in every service, so clients close them first', async () => {
+      const services = [
+        ['identity', 8081],
+        ['observability-core', 8080],
+        ['recall', 8087],
+        ['copilot', 8093],
+        ['http-gateway', 8092],
+        ['console', 8094],
+      ] as const;
+      for (const [service, port] of services) {
+        const announced = await keepAliveOf(`${stack.url(service, port)}/healthz`);
+        expect({ service, announced }).toEqual({ service, announced: 'timeout=65' });
+      }
     });
 
     it('keeps an intact audit chain, anchored in the checkpoint log on identity’s volume', async () => {
