@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
-import type { Metrics } from '@svc/metrics';
+import { bindEach, type Metrics } from '@svc/metrics';
 import type { RequestHandler } from 'express';
 
 // What an MCP request on /mcp is, read once before anything else looks at it: its era and the
@@ -157,21 +157,23 @@ const KNOWN_METHODS = new Set([
  * and method (gateway_mcp_requests_total: how many clients still speak a legacy revision).
  */
 export function mcpRequestRules(metrics: Metrics): RequestHandler {
-  const requests = metrics.counter('gateway_mcp_requests_total', 'MCP requests by protocol era and method', [
-    'era',
-    'method',
-  ]);
+  const labels = ['era', 'method'];
+  // Bound per (era, method): both come from small fixed sets, and this runs on every request.
+  const requests = bindEach(
+    metrics.counter('gateway_mcp_requests_total', 'MCP requests by protocol era and method', labels),
+    labels,
+  );
   return (req, res, next) => {
     const read = readMcpRequest(req.method, (name) => req.get(name), req.body);
     if ('status' in read) {
-      requests.inc({ era: 'unknown', method: 'refused' });
+      requests('unknown', 'refused').inc();
       res.status(read.status).json(read.body);
       return;
     }
     recorded.set(req, read);
-    if (read.messages.length === 0) requests.inc({ era: read.era, method: `http:${req.method}` });
+    if (read.messages.length === 0) requests(read.era, `http:${req.method}`).inc();
     for (const m of read.messages) {
-      requests.inc({ era: read.era, method: KNOWN_METHODS.has(m.method) ? m.method : 'other' });
+      requests(read.era, KNOWN_METHODS.has(m.method) ? m.method : 'other').inc();
     }
     next();
   };

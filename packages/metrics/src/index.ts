@@ -8,6 +8,7 @@ export {
   type BoundCounter,
   type BoundGauge,
   type BoundHistogram,
+  bindEach,
   type CounterMetric,
   createNoopMetrics,
   createPromMetrics,

@@ -1,4 +1,4 @@
-import { createNoopMetrics, createPromMetrics } from './metrics';
+import { bindEach, createNoopMetrics, createPromMetrics } from './metrics';
 
 describe('prom metrics', () => {
   it('exposes counters and histograms in Prometheus text format under the prefix', async () => {
@@ -57,5 +57,42 @@ describe('prom metrics', () => {
     m.gauge('c', 'c').bind({}).set(1);
     m.histogram('b', 'b').bind({}).observe(1);
     expect(await m.render()).toBe('');
+  });
+});
+
+describe('bindEach', () => {
+  it('counts each label set as the unbound counter and histogram would, binding each set once', async () => {
+    const bound = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
+    const plain = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
+    const calls = [
+      ['log.recent', 'mcp', 'ok'],
+      ['log.recent', 'rest', 'ok'],
+      ['log.recent', 'mcp', 'ok'],
+      ['crash.get', 'mcp', 'not_found'],
+      // Values that would meet if they were joined into one key.
+      ['a', 'b.c', 'ok'],
+      ['a.b', 'c', 'ok'],
+    ] as const;
+    const names = ['tool', 'transport', 'status'];
+    const counter = bound.counter('calls_total', 'calls', names);
+    const binds: unknown[] = [];
+    const counterOf = bindEach(
+      {
+        bind: (labels) => {
+          binds.push(labels);
+          return counter.bind(labels);
+        },
+      },
+      names,
+    );
+    const latencyOf = bindEach(bound.histogram('latency_seconds', 'latency', ['tool']), ['tool']);
+    for (const [i, [tool, transport, status]] of calls.entries()) {
+      counterOf(tool, transport, status).inc();
+      latencyOf(tool).observe(i / 1000);
+      plain.counter('calls_total', 'calls', names).inc({ tool, transport, status });
+      plain.histogram('latency_seconds', 'latency', ['tool']).observe({ tool }, i / 1000);
+    }
+    expect(binds).toHaveLength(new Set(calls.map((c) => c.join('/'))).size);
+    expect(await bound.render()).toBe(await plain.render());
   });
 });

@@ -138,6 +138,39 @@ export function createPromMetrics(options: { prefix?: string; defaultMetrics?: b
   };
 }
 
+/**
+ * The bound instrument of each label set, bound the first time its values are met: for a hot path
+ * whose labels are known only per call but take few values (a tool name, a transport, an outcome).
+ * The values must come from a bounded set, as every label's must; each set is kept for good.
+ */
+export function bindEach<Bound>(
+  metric: { bind(labels: Labels): Bound },
+  labelNames: readonly string[],
+): (...values: string[]) => Bound {
+  // One map level per label: no key is built from the values, so no two label sets can share one.
+  type Level = Map<string, Level | Bound>;
+  const root: Level = new Map();
+  return (...values) => {
+    let level = root;
+    for (let i = 0; i < labelNames.length - 1; i++) {
+      const value = values[i] ?? '';
+      let next = level.get(value) as Level | undefined;
+      if (next === undefined) {
+        next = new Map();
+        level.set(value, next);
+      }
+      level = next;
+    }
+    const last = values[labelNames.length - 1] ?? '';
+    let instrument = level.get(last) as Bound | undefined;
+    if (instrument === undefined) {
+      instrument = metric.bind(Object.fromEntries(labelNames.map((name, i) => [name, values[i] ?? ''])));
+      level.set(last, instrument);
+    }
+    return instrument;
+  };
+}
+
 const noopBound = { inc() {}, observe() {}, set() {} };
 const noop = { ...noopBound, bind: () => noopBound };
 

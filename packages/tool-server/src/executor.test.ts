@@ -1,3 +1,4 @@
+import { createPromMetrics } from '@svc/metrics';
 import { BackendUnavailableError, InternalError, NotFoundError, UserInputError } from '@svc/tool-kit';
 import { makeExecutor, principal } from './testing/fixtures';
 
@@ -93,5 +94,40 @@ describe('ToolExecutor', () => {
     const { executor, audit } = makeExecutor();
     await executor.call(call({ word: 'x'.repeat(20000) })).catch(() => undefined);
     expect(JSON.stringify(audit.entries[0]?.params).length).toBeLessThan(9000);
+  });
+
+  it('counts each call by tool, transport and outcome, and its latency by tool and transport', async () => {
+    const metrics = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
+    const { executor } = makeExecutor({ metrics });
+    const calls = [
+      { tool: 'demo.echo', args: { word: 'a' }, transport: 'rest' },
+      { tool: 'demo.echo', args: { word: 'b' }, transport: 'mcp' },
+      { tool: 'demo.echo', args: { word: 'c' }, transport: 'mcp' },
+      { tool: 'demo.echo', args: { limit: 0 }, transport: 'mcp' },
+      { tool: 'demo.nope', args: {}, transport: 'stdio' },
+    ] as const;
+    const outcomes: string[] = [];
+    for (const c of calls) {
+      const outcome = await executor
+        .call({ ...call(c.args, c.tool), transport: c.transport })
+        .then(() => 'ok')
+        .catch((err) => (err instanceof NotFoundError ? 'not_found' : 'invalid_input'));
+      outcomes.push(`${executor.registry.get(c.tool) ? c.tool : '(unknown)'}|${c.transport}|${outcome}`);
+    }
+    const text = await metrics.render();
+    for (const key of new Set(outcomes)) {
+      const [tool, transport, status] = key.split('|');
+      const n = outcomes.filter((o) => o === key).length;
+      expect(text).toContain(
+        `t_tool_calls_total{tool="${tool}",transport="${transport}",status="${status}"} ${n}`,
+      );
+    }
+    for (const key of new Set(outcomes.map((o) => o.split('|').slice(0, 2).join('|')))) {
+      const [tool, transport] = key.split('|');
+      const n = outcomes.filter((o) => o.startsWith(`${key}|`)).length;
+      expect(text).toContain(
+        `t_tool_call_duration_seconds_count{tool="${tool}",transport="${transport}"} ${n}`,
+      );
+    }
   });
 });

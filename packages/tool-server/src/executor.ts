@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditSink, AuditStatus } from '@svc/audit';
-import type { Metrics } from '@svc/metrics';
+import { type BoundCounter, type BoundHistogram, bindEach, type Metrics } from '@svc/metrics';
 import {
   type AnyTool,
   asServiceError,
@@ -113,21 +113,24 @@ function auditedParams(args: unknown): unknown {
 export class ToolExecutor {
   readonly #deps: ExecutorDeps;
   readonly #now: () => number;
-  readonly #calls;
-  readonly #latency;
+  readonly #calls: (tool: string, transport: string, status: string) => BoundCounter;
+  readonly #latency: (tool: string, transport: string) => BoundHistogram;
 
   constructor(deps: ExecutorDeps) {
     this.#deps = deps;
     this.#now = deps.now ?? Date.now;
-    this.#calls = deps.metrics.counter('tool_calls_total', 'Tool calls by outcome', [
-      'tool',
-      'transport',
-      'status',
-    ]);
-    this.#latency = deps.metrics.histogram('tool_call_duration_seconds', 'Tool call latency', [
-      'tool',
-      'transport',
-    ]);
+    // Bound per label set (the registry's tools, the transports, the outcomes): a call adds to a
+    // number instead of prom-client building a key from a label object.
+    const callLabels = ['tool', 'transport', 'status'];
+    this.#calls = bindEach(
+      deps.metrics.counter('tool_calls_total', 'Tool calls by outcome', callLabels),
+      callLabels,
+    );
+    const latencyLabels = ['tool', 'transport'];
+    this.#latency = bindEach(
+      deps.metrics.histogram('tool_call_duration_seconds', 'Tool call latency', latencyLabels),
+      latencyLabels,
+    );
   }
 
   get registry(): ToolRegistry {
@@ -186,11 +189,9 @@ export class ToolExecutor {
     }
     const durationMs = Math.max(0, Math.round(this.#now() - started));
     const status: AuditStatus = failure ? auditStatusOf(failure) : 'ok';
-    this.#calls.inc({ tool: tool ? tool.name : '(unknown)', transport: request.transport, status });
-    this.#latency.observe(
-      { tool: tool ? tool.name : '(unknown)', transport: request.transport },
-      durationMs / 1000,
-    );
+    const metricTool = tool ? tool.name : '(unknown)';
+    this.#calls(metricTool, request.transport, status).inc();
+    this.#latency(metricTool, request.transport).observe(durationMs / 1000);
     try {
       await this.#audit(request, toolName, status, durationMs);
     } finally {
@@ -251,6 +252,8 @@ export class ToolExecutor {
     const budget = this.#deps.answerBudget;
     const workers = this.#deps.answerWorkers;
     const projectId = request.principal.projectId;
+    const parentLogger = this.#deps.logger;
+    let logger: Logger | undefined;
     return {
       // Every large answer comes unparsed when there is a pool: asking the pool whether it serves
       // the tool is left to the answer's arrival, since that is what starts a worker.
@@ -268,7 +271,11 @@ export class ToolExecutor {
       requestId: request.requestId,
       ...(request.traceparent ? { traceparent: request.traceparent } : {}),
       signal: request.signal ?? NEVER_ABORTED,
-      logger: this.#deps.logger.child({ request_id: request.requestId }),
+      // Made when first asked for: most calls log nothing, and a child logger costs its bindings.
+      get logger() {
+        logger ??= parentLogger.child({ request_id: request.requestId });
+        return logger;
+      },
       backend(name: BackendName) {
         const caller = backends[name];
         if (!caller) throw new BackendUnavailableError(name);

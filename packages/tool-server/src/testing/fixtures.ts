@@ -3,7 +3,7 @@
 import { isMainThread } from 'node:worker_threads';
 import type { AuditEntry, AuditSink } from '@svc/audit';
 import { silentLogger } from '@svc/logger';
-import { createNoopMetrics } from '@svc/metrics';
+import { createNoopMetrics, type Metrics } from '@svc/metrics';
 import { defineTool, limit, listOf, type Principal, UserInputError } from '@svc/tool-kit';
 import { z } from 'zod';
 import { ToolExecutor } from '../executor';
@@ -99,7 +99,7 @@ export function principal(overrides: Partial<Principal> = {}): Principal {
   };
 }
 
-export function makeExecutor(options: { recallUp?: boolean } = {}) {
+export function makeExecutor(options: { recallUp?: boolean; metrics?: Metrics } = {}) {
   const audit = new MemoryAuditSink();
   let clock = 1_700_000_000_000;
   const executor = new ToolExecutor({
@@ -108,7 +108,7 @@ export function makeExecutor(options: { recallUp?: boolean } = {}) {
     backends: {},
     isBackendAvailable: (b) => b === 'core' || (b === 'recall' && options.recallUp === true),
     logger: silentLogger,
-    metrics: createNoopMetrics(),
+    metrics: options.metrics ?? createNoopMetrics(),
     now: () => (clock += 7),
   });
   return { executor, audit };
