@@ -26,6 +26,8 @@ const XSS_SESSION = `sess ${XSS}`;
 const XSS_EVENT = `evt ${XSS}`;
 const XSS_CRASH = `Crash${XSS}`;
 const THEMES = ['light', 'dark'] as const;
+const MISMATCH_SESSION = 'sess-mismatch';
+const SHADOW_SAMPLES = 998;
 
 const executable = findChromium();
 const describeInBrowser = executable ? describe : describe.skip;
@@ -80,7 +82,26 @@ function hostileRecords() {
     session_id: XSS_SESSION,
     user_id: `user ${XSS}`,
   }));
-  return { spans, events, metrics };
+  return { spans, events, metrics: [...metrics, ...shadowedSession()] };
+}
+
+/**
+ * MISMATCH_SESSION's 4 samples, then SHADOW_SAMPLES newer ones of a session whose id contains its id:
+ * apm.search's 1,000 newest for `session_id=<MISMATCH_SESSION>` hold only some of its samples.
+ */
+function shadowedSession() {
+  const sample = (session_id: string, at: number, value: number) => ({
+    timestamp: iso(at),
+    name: 'memory_mb',
+    value,
+    unit: 'MB',
+    session_id,
+  });
+  const own = [0, 1, 2, 3].map((i) => sample(MISMATCH_SESSION, NOW - 7_200_000 + i * 60_000, 50 + 400 * i));
+  const shadow = Array.from({ length: SHADOW_SAMPLES }, (_, i) =>
+    sample(`${MISMATCH_SESSION}-shadow`, NOW - 3_600_000 - 1000 * i, 80),
+  );
+  return [...own, ...shadow];
 }
 
 async function ingestDemo(core: LoopbackCore): Promise<void> {
@@ -94,7 +115,9 @@ async function ingestDemo(core: LoopbackCore): Promise<void> {
   // A demo crash again with a hostile type: a signature of its own, its type in the table.
   const { signature: _signature, ...unsigned } = crash;
   const hostileCrash = { ...unsigned, event_id: 'e'.repeat(32), error_type: XSS_CRASH, message: XSS };
-  await core.ingest({ ...hostileRecords(), crashes: [hostileCrash] });
+  const { metrics, ...hostile } = hostileRecords();
+  await core.ingest({ ...hostile, crashes: [hostileCrash] });
+  for (let i = 0; i < metrics.length; i += 500) await core.ingest({ metrics: metrics.slice(i, i + 500) });
 }
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -111,6 +134,7 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
   let host: string;
   const html = new Map(listViewResources().map((r) => [r.name, r.text]));
   const metas = toolViewMetas();
+  const hostCalls: { name: string; arguments?: unknown }[] = [];
 
   beforeAll(async () => {
     mkdirSync(OUTPUT_DIR, { recursive: true });
@@ -126,6 +150,12 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     ]);
     await ingestDemo(core);
     page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    // The host forwards the view's tool calls to the real tool, as a host forwards them to its server.
+    await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: unknown }) => {
+      hostCalls.push(params);
+      const answer = await core.tool<Record<string, unknown>>(params.name, params.arguments ?? {});
+      return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer };
+    });
   });
 
   afterAll(async () => {
@@ -156,6 +186,28 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     return { frame, answer };
   }
 
+  const rectOf = (el: Element) => {
+    const { x, y, width, height } = el.getBoundingClientRect();
+    return { x, y, width, height };
+  };
+
+  /**
+   * A screenshot of the whole view, or of `part` of it. The viewport grows to the frame's height
+   * for it: Chromium leaves a frame's content below the viewport unpainted in page screenshots.
+   */
+  async function screenshot(file: string, part?: { frame: Frame; selector: string }): Promise<void> {
+    const iframe = await page.locator('iframe').evaluate(rectOf);
+    await page.setViewportSize({ width: 900, height: Math.max(700, Math.ceil(iframe.y + iframe.height)) });
+    const inFrame = part && (await part.frame.locator(part.selector).evaluate(rectOf));
+    await page.screenshot({
+      path: `${OUTPUT_DIR}${file}`,
+      ...(inFrame
+        ? { clip: { ...inFrame, x: iframe.x + inFrame.x, y: iframe.y + inFrame.y } }
+        : { fullPage: true }),
+    });
+    await page.setViewportSize({ width: 900, height: 700 });
+  }
+
   async function check(frame: Frame, name: ViewName | string, theme = 'light'): Promise<void> {
     // Hostile text never became markup, and no script of it ran.
     expect(await frame.locator('img, #view script, iframe, object').count()).toBe(0);
@@ -177,10 +229,32 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
         .map((v) => `${v.id} (${v.nodes.length})`);
     });
     expect(violations).toEqual([]);
-    await page.screenshot({ path: `${OUTPUT_DIR}${name}-${theme}.png`, fullPage: true });
+    await screenshot(`${name}-${theme}.png`);
   }
 
   const cellTexts = (frame: Frame, selector: string) => frame.locator(selector).allTextContents();
+
+  /**
+   * The funnel's event names as laid out: the cell's text and the label's title (the full name), and
+   * the words a line break splits (a range over one word has boxes on more than one line).
+   */
+  const eventNameCells = (frame: Frame) =>
+    frame.locator('tr[data-step] td:nth-child(2)').evaluateAll((tds) =>
+      tds.map((td) => {
+        const split: string[] = [];
+        const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(node, word.index);
+            range.setEnd(node, word.index + word[0].length);
+            const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
+            if (lines.size > 1) split.push(word[0]);
+          }
+        }
+        return { text: td.textContent, title: td.querySelector('[title]')?.getAttribute('title'), split };
+      }),
+    );
 
   it('trace.get: the waterfall of a demo trace, bars on one axis with the console rules', async () => {
     const found = await core.tool<{ items: { trace_id: string; span_count: number }[] }>('trace.search', {
@@ -416,13 +490,19 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
       expect(await cellTexts(frame, 'tr[data-step] td:nth-child(5)')).toEqual(
         steps.map((s) => pct(s.conversion_from_previous)),
       );
+      // At the page's 900 px, no event name breaks inside a word; the full name is text and title.
+      expect(await eventNameCells(frame)).toEqual(
+        FUNNEL_STEPS.map((name) => ({ text: name, title: name, split: [] })),
+      );
       await check(frame, 'funnel', theme);
     },
   );
 
   it('analytics.funnel: a hostile event name is a step label as text', async () => {
     const { frame } = await mount('analytics.funnel', { steps: [XSS_EVENT, XSS_EVENT], days: 14 });
-    expect(await cellTexts(frame, 'tr[data-step] td:nth-child(2)')).toEqual([XSS_EVENT, XSS_EVENT]);
+    expect(await eventNameCells(frame)).toEqual(
+      [XSS_EVENT, XSS_EVENT].map((name) => ({ text: name, title: name, split: [] })),
+    );
     await check(frame, 'funnel-hostile');
   });
 
@@ -504,11 +584,85 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     await check(frame, 'release-health-hostile');
   });
 
+  type Growth = {
+    window: { from: string; to: string };
+    items: { session_id: string; samples: number; slope_mb_per_min: number }[];
+  };
+  type Drawn = { ms: number; mb: number; cx: number; cy: number };
+
+  /** The session's memory samples from apm.search: that session exactly, in the window, oldest first. */
+  async function sessionSamples(session: string, window: Growth['window']) {
+    const found = await core.tool<{
+      items: { timestamp: string; value: number; session_id: string | null }[];
+    }>('apm.search', { name: 'memory_mb', search: `session_id=${session}`, limit: 1000 });
+    return found.items
+      .filter((s) => s.session_id === session)
+      .map((s) => ({ ms: Date.parse(s.timestamp), mb: s.value }))
+      .filter((s) => s.ms >= Date.parse(window.from) && s.ms <= Date.parse(window.to))
+      .sort((a, b) => a.ms - b.ms || a.mb - b.mb);
+  }
+
+  /** Waits for the session's samples to be drawn, then reads the points and the line. */
+  async function drawnSession(frame: Frame, session: string) {
+    await frame.waitForFunction(
+      (id) => (document.querySelector('section[data-samples]') as HTMLElement | null)?.dataset.session === id,
+      session,
+    );
+    return frame.locator('section[data-samples]').evaluate((section) => {
+      const n = (el: Element, name: string) => Number(el.getAttribute(name));
+      const points = [...section.querySelectorAll('circle')].map((c) => ({
+        ms: n(c, 'data-ms'),
+        mb: n(c, 'data-value'),
+        cx: n(c, 'cx'),
+        cy: n(c, 'cy'),
+      }));
+      const line = section.querySelector('line[data-slope]');
+      return {
+        points,
+        line: line && { x1: n(line, 'x1'), y1: n(line, 'y1'), x2: n(line, 'x2'), y2: n(line, 'y2') },
+        status: section.querySelector('[role="status"]')?.textContent ?? '',
+      };
+    });
+  }
+
+  /** The points are the samples, placed monotonically in time and in MB. */
+  function expectPointsAreSamples(points: Drawn[], samples: { ms: number; mb: number }[]): void {
+    const byTime = [...points].sort((a, b) => a.ms - b.ms || a.mb - b.mb);
+    expect(byTime.map((p) => [p.ms, p.mb])).toEqual(samples.map((s) => [s.ms, s.mb]));
+    for (let i = 1; i < byTime.length; i++) {
+      const [a, b] = [byTime[i - 1]!, byTime[i]!];
+      if (b.ms > a.ms) expect(b.cx).toBeGreaterThan(a.cx);
+      else expect(b.cx).toBe(a.cx);
+    }
+    const byValue = [...points].sort((a, b) => a.mb - b.mb);
+    for (let i = 1; i < byValue.length; i++) {
+      const [a, b] = [byValue[i - 1]!, byValue[i]!];
+      // SVG's y grows downwards: more MB is higher up.
+      if (b.mb > a.mb) expect(b.cy).toBeLessThan(a.cy);
+      else expect(b.cy).toBe(a.cy);
+    }
+  }
+
+  /** The line's slope in SVG units, turned back into MB per minute with the points' own scales. */
+  function slopeOfLine(points: Drawn[], line: { x1: number; y1: number; x2: number; y2: number }): number {
+    const [early, late] = [
+      points.reduce((a, b) => (b.ms < a.ms ? b : a)),
+      points.reduce((a, b) => (b.ms > a.ms ? b : a)),
+    ];
+    const [low, high] = [
+      points.reduce((a, b) => (b.mb < a.mb ? b : a)),
+      points.reduce((a, b) => (b.mb > a.mb ? b : a)),
+    ];
+    const pxPerMinute = ((late.cx - early.cx) / (late.ms - early.ms)) * 60_000;
+    const pxPerMb = (low.cy - high.cy) / (high.mb - low.mb);
+    return (-(line.y2 - line.y1) / (line.x2 - line.x1)) * (pxPerMinute / pxPerMb);
+  }
+
   it.each(THEMES)(
     'apm.memory_growth: the sessions steepest first with the tool slopes, hostile ids as text (%s theme)',
     async (theme) => {
       const { frame, answer } = await mount('apm.memory_growth', { days: 14, limit: 20 }, theme);
-      const items = (answer as { items: { session_id: string; slope_mb_per_min: number }[] }).items;
+      const items = (answer as Growth).items;
       expect(items.map((i) => i.session_id)).toContain(XSS_SESSION);
       const rows = await frame
         .locator('tr[data-session]')
@@ -520,7 +674,63 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
           ]),
         );
       expect(rows).toEqual(items.map((i) => [i.session_id, i.slope_mb_per_min, i.session_id]));
+      await drawnSession(frame, items[0]!.session_id);
       await check(frame, 'memory-growth', theme);
     },
   );
+
+  it("apm.memory_growth: a session's samples from apm.search with the tool's line; another row redraws", async () => {
+    const { frame, answer } = await mount('apm.memory_growth', { days: 14, limit: 20 });
+    const growth = answer as Growth;
+    const demo = growth.items.find((i) => i.session_id !== XSS_SESSION && i.session_id !== MISMATCH_SESSION);
+    if (!demo) throw new Error('no demo session grows');
+    // The first session is drawn without a click; then a demo session's row.
+    for (const [session, select] of [
+      [growth.items[0]!, false],
+      [demo, true],
+    ] as const) {
+      if (select)
+        await frame
+          .locator('tr[data-session] button')
+          .nth(growth.items.indexOf(session))
+          .evaluate((el) => (el as HTMLElement).click());
+      const samples = await sessionSamples(session.session_id, growth.window);
+      expect(samples.length).toBe(session.samples);
+      expect(samples.length).toBeGreaterThanOrEqual(3);
+      const drawn = await drawnSession(frame, session.session_id);
+      expect(drawn.points).toHaveLength(session.samples);
+      expectPointsAreSamples(drawn.points, samples);
+      expect(drawn.line).not.toBeNull();
+      const slope = slopeOfLine(drawn.points, drawn.line!);
+      expect(Math.abs(slope - session.slope_mb_per_min)).toBeLessThanOrEqual(
+        1e-6 * Math.max(1, Math.abs(session.slope_mb_per_min)),
+      );
+      expect(drawn.status).toContain(`${num(session.slope_mb_per_min)} MB/min`);
+      expect(hostCalls.at(-1)).toEqual({
+        name: 'apm.search',
+        arguments: { name: 'memory_mb', search: `session_id=${session.session_id}`, limit: 1000 },
+      });
+    }
+    await screenshot('memory-growth-samples.png', { frame, selector: 'section[data-samples]' });
+    await check(frame, 'memory-growth-selected');
+  });
+
+  it('apm.memory_growth: when apm.search finds another count than the tool fitted, points and no line', async () => {
+    const { frame, answer } = await mount('apm.memory_growth', { days: 14, limit: 20 });
+    const growth = answer as Growth;
+    const index = growth.items.findIndex((i) => i.session_id === MISMATCH_SESSION);
+    const session = growth.items[index]!;
+    await frame
+      .locator('tr[data-session] button')
+      .nth(index)
+      .evaluate((el) => (el as HTMLElement).click());
+    const samples = await sessionSamples(MISMATCH_SESSION, growth.window);
+    expect(samples.length).toBeGreaterThan(0);
+    expect(samples.length).toBeLessThan(session.samples);
+    const drawn = await drawnSession(frame, MISMATCH_SESSION);
+    expectPointsAreSamples(drawn.points, samples);
+    expect(drawn.line).toBeNull();
+    expect(drawn.status).toContain(`found ${num(samples.length)} samples`);
+    expect(drawn.status).toContain(`fitted ${num(session.samples)}`);
+  });
 });

@@ -1,5 +1,5 @@
 // The view's side of the MCP Apps protocol (ui/initialize, the tool result, the host's theme, the
-// size it needs), spoken over postMessage with the host frame only.
+// size it needs, tools/call through the host), spoken over postMessage with the host frame only.
 // Written here rather than taken from the extension's App class: that class bundles the SDK
 // client and zod (about 660 KB minified), which would be most of every view. The browser tests
 // run every view against the extension's own AppBridge, so the two cannot drift unnoticed.
@@ -17,6 +17,12 @@ export interface HostContext {
   theme?: 'light' | 'dark';
   styles?: { variables?: Record<string, string | undefined> };
   toolInfo?: { tool?: { name?: string } };
+}
+
+/** The view's way back to the server: a tool call the host forwards (through our gateway, auth and audit). */
+export interface ViewHost {
+  /** The tool's result; undefined when the host does not forward tool calls or the call failed. */
+  callTool(name: string, args: Record<string, unknown>): Promise<ToolResult | undefined>;
 }
 
 export interface ViewHandlers {
@@ -41,10 +47,11 @@ function applyContext(context: HostContext): void {
     if (name.startsWith('--') && typeof value === 'string') root.style.setProperty(name, value);
 }
 
-export function connectView(appName: string, handlers: ViewHandlers): void {
+export function connectView(appName: string, handlers: ViewHandlers): ViewHost {
   const host = window.parent;
   let nextId = 1;
   let context: HostContext = {};
+  let forwardsTools = false;
   const pending = new Map<number | string, (message: Message) => void>();
   const send = (message: Omit<Message, 'jsonrpc'>) => host.postMessage({ jsonrpc: '2.0', ...message }, '*');
   const request = (method: string, params: Record<string, unknown>) =>
@@ -96,7 +103,19 @@ export function connectView(appName: string, handlers: ViewHandlers): void {
     protocolVersion: PROTOCOL_VERSION,
   }).then((answer) => {
     context = (answer.result?.hostContext as HostContext | undefined) ?? {};
+    // A host that forwards tool calls says so with the serverTools capability.
+    forwardsTools = Boolean(
+      (answer.result?.hostCapabilities as { serverTools?: object } | undefined)?.serverTools,
+    );
     applyContext(context);
     send({ method: 'ui/notifications/initialized', params: {} });
   });
+
+  return {
+    async callTool(name, args) {
+      if (!forwardsTools) return undefined;
+      const answer = await request('tools/call', { name, arguments: args });
+      return answer.error ? undefined : (answer.result as ToolResult | undefined);
+    },
+  };
 }

@@ -19,7 +19,9 @@ function draw(funnel: Funnel): void {
       'tr',
       { 'data-step': String(step.step), 'data-users': String(step.users) },
       h('td', { class: 'n' }, num(step.step)),
-      h('td', { class: 'wrap' }, step.event_name),
+      // One line, never broken inside a word: a name wider than the column ends in an ellipsis, the
+      // full name in the title and in the text that screen readers read.
+      h('td', {}, h('span', { class: 'label', title: step.event_name }, step.event_name)),
       h('td', { class: 'n' }, num(step.users)),
       h(
         'td',

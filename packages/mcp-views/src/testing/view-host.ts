@@ -1,6 +1,8 @@
 // A host page for the browser tests, the way an MCP Apps host embeds a view: the extension's own
 // AppBridge and PostMessageTransport around a sandboxed iframe (scripts only, an opaque origin)
 // holding the resource's HTML; after the view's ui/initialize, the tool result is sent to it.
+// The view's tools/call requests go to `window.hostCallTool`, which the test exposes (playwright's
+// exposeFunction) to call the real tool, as a host forwards them to its server.
 
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 
@@ -10,9 +12,12 @@ interface MountOptions {
   theme: 'light' | 'dark';
 }
 
+type CallToolResult = { content: unknown[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
 declare global {
   interface Window {
     mountView(options: MountOptions): Promise<void>;
+    hostCallTool?(params: { name: string; arguments?: Record<string, unknown> }): Promise<CallToolResult>;
   }
 }
 
@@ -33,6 +38,10 @@ window.mountView = async ({ html, result, theme }) => {
     { serverTools: {} },
     { hostContext: { theme, displayMode: 'inline', platform: 'web' } },
   );
+  bridge.oncalltool = async (params) => {
+    if (!window.hostCallTool) throw new Error('this host forwards no tool calls');
+    return (await window.hostCallTool(params)) as Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
+  };
   bridge.onsizechange = ({ height }) => {
     if (height) iframe.style.height = `${height}px`;
   };
