@@ -287,7 +287,7 @@ describeWithServer('on PostgreSQL 15', () => {
   beforeAll(async () => {
     cluster = await startThrowawayCluster();
     pg = await startHarness(await createPostgres({ url: cluster.url, maxConnections: 8 }));
-  }, 60_000);
+  });
   afterAll(async () => {
     await pg?.close();
     await cluster?.stop();

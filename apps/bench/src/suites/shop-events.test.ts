@@ -30,7 +30,7 @@ beforeAll(async () => {
     `SELECT event_name, toString(toUnixTimestamp64Milli(timestamp)) AS ts, user_id, session_id, platform,
        experiment_key, variant FROM events WHERE project_id = 'prj_t'`,
   );
-}, 120_000);
+});
 afterAll(() => core.close());
 
 const bySession = () => {
