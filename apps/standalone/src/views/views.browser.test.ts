@@ -7,6 +7,7 @@ import { listViewResources, toolViewMetas, type ViewName } from '@svc/mcp-views'
 import { viewHostBundle } from '@svc/mcp-views/testing';
 import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/testing';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
+import { CONDITION_CEILING_MS } from '../testing/wait-on-progress';
 
 // Each view loaded the way a host loads it (the extension's AppBridge around a sandboxed iframe
 // holding the resource), fed the answer of the real tool on a real core with the demo project and
@@ -150,6 +151,7 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     ]);
     await ingestDemo(core);
     page = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    page.setDefaultTimeout(CONDITION_CEILING_MS);
     // The host forwards the view's tool calls to the real tool, as a host forwards them to its server.
     await page.exposeFunction('hostCallTool', async (params: { name: string; arguments?: unknown }) => {
       hostCalls.push(params);
