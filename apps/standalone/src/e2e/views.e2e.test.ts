@@ -8,6 +8,7 @@ import { viewHostBundle } from '@svc/mcp-views/testing';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { CONDITION_CEILING_MS, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
+import { expectFunnel, expectWaterfall, mountInHost, type ToolAnswer } from '../views/view-checks';
 import { bearer, connectMcp, connectModernMcp } from './support';
 
 // The MCP Apps views served by the whole stack (`pnpm start` as a process): a 2026-07-28 client
@@ -38,6 +39,10 @@ beforeAll(async () => {
   ]);
   page = await browser.newPage({ viewport: { width: 900, height: 700 } });
   page.setDefaultTimeout(CONDITION_CEILING_MS);
+  // The host forwards a view's tool calls to the gateway over MCP, as a host forwards them to its server.
+  await page.exposeFunction('hostCallTool', (params: { name: string; arguments?: Record<string, unknown> }) =>
+    mcp.callTool({ name: params.name, arguments: params.arguments ?? {} }),
+  );
 }, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
@@ -45,11 +50,6 @@ afterAll(async () => {
   await mcp?.close();
   await stack?.dispose();
 });
-
-interface ToolAnswer {
-  content: { type: 'text'; text: string }[];
-  structuredContent: Record<string, unknown>;
-}
 
 /** The view a tool names in tools/list, read over MCP. */
 async function viewOf(tool: string): Promise<{ uri: string; html: string }> {
@@ -74,26 +74,7 @@ async function call(tool: string, args: Record<string, unknown>): Promise<ToolAn
 }
 
 /** Mounts the view's HTML in the host page, sends it the answer and waits for it to draw. */
-async function mount(html: string, answer: ToolAnswer): Promise<Frame> {
-  await page.setContent(
-    '<!doctype html><html lang="en"><head><title>host</title></head><body></body></html>',
-  );
-  await page.addScriptTag({ content: host });
-  await page.evaluate((options) => window.mountView(options), {
-    html,
-    result: answer,
-    theme: 'light' as const,
-  });
-  const frame = page.frames().find((f) => f !== page.mainFrame())!;
-  await frame.waitForSelector('#view h1');
-  return frame;
-}
-
-declare global {
-  interface Window {
-    mountView(options: { html: string; result: ToolAnswer; theme: 'light' | 'dark' }): Promise<void>;
-  }
-}
+const mount = (html: string, answer: ToolAnswer): Promise<Frame> => mountInHost(page, host, html, answer);
 
 describeInBrowser('MCP Apps views from the running stack', () => {
   it('lists every view in resources/list, none with its HTML', async () => {
@@ -115,54 +96,8 @@ describeInBrowser('MCP Apps views from the running stack', () => {
     };
     const traceId = [...found.items].sort((a, b) => b.span_count - a.span_count)[0]!.trace_id;
     const answer = await call('trace.get', { trace_id: traceId });
-    type Span = {
-      span_id: string;
-      offset_ms: number;
-      duration_ms: number;
-      self_ms: number;
-      children: Span[];
-    };
-    const trace = answer.structuredContent as { duration_ms: number; span_count: number; spans: Span[] };
-    const expected: { span: Span; depth: number }[] = [];
-    const visit = (spans: Span[], depth: number) => {
-      for (const span of [...spans].sort((a, b) => a.offset_ms - b.offset_ms)) {
-        expected.push({ span, depth });
-        visit(span.children, depth + 1);
-      }
-    };
-    visit(trace.spans, 0);
-    expect(expected.length).toBeGreaterThan(1);
-    const axis = Math.max(
-      trace.duration_ms,
-      ...expected.map(({ span }) => span.offset_ms + span.duration_ms),
-    );
-
-    const frame = await mount(html, answer);
-    const rows = await frame.locator('li[data-span-id]').evaluateAll((items) =>
-      items.map((li) => {
-        const rect = li.querySelector('rect')!;
-        return {
-          id: li.getAttribute('data-span-id'),
-          depth: Number(li.getAttribute('data-depth')),
-          self: Number(li.getAttribute('data-self-ms')),
-          x: Number(rect.getAttribute('x')),
-          width: Number(rect.getAttribute('width')),
-        };
-      }),
-    );
-    expect(rows.map((r) => [r.id, r.depth])).toEqual(
-      expected.map(({ span, depth }) => [span.span_id, depth]),
-    );
-    rows.forEach((row, i) => {
-      const { span } = expected[i]!;
-      const width = Math.min(1000, Math.max(3, (span.duration_ms / axis) * 1000));
-      expect(row.width).toBeCloseTo(width, 1);
-      expect(row.x).toBeCloseTo(Math.min((span.offset_ms / axis) * 1000, 1000 - width), 1);
-      expect(row.self).toBe(span.self_ms);
-    });
-    expect(Number((await frame.locator('[data-field="span_count"]').textContent())?.replace(/,/g, ''))).toBe(
-      trace.span_count,
-    );
+    expect((answer.structuredContent as { span_count: number }).span_count).toBeGreaterThan(1);
+    await expectWaterfall(await mount(html, answer), answer.structuredContent);
     await page.screenshot({ path: join(SHOTS, 'trace-waterfall.png'), fullPage: true });
   });
 
@@ -191,27 +126,29 @@ describeInBrowser('MCP Apps views from the running stack', () => {
   it('analytics.funnel: the demo funnel drawn as a bar per step with its conversions', async () => {
     const { html } = await viewOf('analytics.funnel');
     const answer = await call('analytics.funnel', { steps: [...FUNNEL_STEPS], days: 14 });
-    const steps = (
-      answer.structuredContent as { steps: { users: number; conversion_from_previous: number | null }[] }
-    ).steps;
+    const steps = (answer.structuredContent as { steps: { users: number }[] }).steps;
     expect(steps[0]!.users).toBeGreaterThan(0);
-    const max = Math.max(...steps.map((s) => s.users));
-
-    const frame = await mount(html, answer);
-    const rows = await frame
-      .locator('tr[data-step]')
-      .evaluateAll((trs) =>
-        trs.map((tr) => [
-          Number(tr.getAttribute('data-users')),
-          Number(tr.querySelector('rect')!.getAttribute('width')),
-        ]),
-      );
-    expect(rows.map(([users]) => users)).toEqual(steps.map((s) => s.users));
-    for (const [users, width] of rows) expect(width).toBeCloseTo((users! / max) * 1000, 3);
-    const pct = (r: number | null) => (r === null ? '–' : `${(r * 100).toFixed(1)}%`);
-    expect(await frame.locator('tr[data-step] td:nth-child(5)').allTextContents()).toEqual(
-      steps.map((s) => pct(s.conversion_from_previous)),
-    );
+    await expectFunnel(await mount(html, answer), answer.structuredContent);
     await page.screenshot({ path: join(SHOTS, 'funnel.png'), fullPage: true });
+  });
+
+  it("apm.memory_growth: the first session's samples, fetched by the view through the gateway, with the fitted line", async () => {
+    const { html } = await viewOf('apm.memory_growth');
+    const answer = await call('apm.memory_growth', { days: 14, limit: 20 });
+    const growth = answer.structuredContent as {
+      items: { session_id: string; samples: number; slope_mb_per_min: number }[];
+    };
+    const first = growth.items[0];
+    if (!first) throw new Error('the demo project has no session with growing memory');
+    const frame = await mount(html, answer);
+    await frame.waitForFunction(
+      (id) => (document.querySelector('section[data-samples]') as HTMLElement | null)?.dataset.session === id,
+      first.session_id,
+    );
+    expect(await frame.locator('section[data-samples] circle').count()).toBe(first.samples);
+    expect(await frame.locator('section[data-samples] line[data-slope]').getAttribute('data-slope')).toBe(
+      String(first.slope_mb_per_min),
+    );
+    await page.screenshot({ path: join(SHOTS, 'memory-growth.png'), fullPage: true });
   });
 });

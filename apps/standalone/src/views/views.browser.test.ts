@@ -8,6 +8,7 @@ import { viewHostBundle } from '@svc/mcp-views/testing';
 import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/testing';
 import { type Browser, chromium, type Frame, type Page } from 'playwright-core';
 import { CONDITION_CEILING_MS } from '../testing/wait-on-progress';
+import { eventNameCells, expectFunnel, expectWaterfall, mountInHost, num, pct } from './view-checks';
 
 // Each view loaded the way a host loads it (the extension's AppBridge around a sandboxed iframe
 // holding the resource), fed the answer of the real tool on a real core with the demo project and
@@ -33,9 +34,6 @@ const SHADOW_SAMPLES = 998;
 const executable = findChromium();
 const describeInBrowser = executable ? describe : describe.skip;
 
-const grouped = new Intl.NumberFormat('en-US', { maximumFractionDigits: 20 });
-const num = (n: number) => grouped.format(n);
-const pct = (r: number | null) => (r === null ? '–' : `${(r * 100).toFixed(1)}%`);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Records with attacker-controlled text in every field a view writes out. */
@@ -170,21 +168,11 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     const answer = await core.tool<Record<string, unknown>>(tool, input);
     const uri = metas[tool]!.ui.resourceUri;
     const view = listViewResources().find((r) => r.uri === uri)!;
-    await page.setContent(
-      `<!doctype html><html lang="en"><head><title>host</title></head><body></body></html>`,
-    );
-    await page.addScriptTag({ content: host });
     const result = {
       content: [{ type: 'text' as const, text: JSON.stringify(answer) }],
       structuredContent: answer,
     };
-    await page.evaluate((options) => window.mountView(options), {
-      html: html.get(view.name)!,
-      result,
-      theme,
-    });
-    const frame = page.frames().find((f) => f !== page.mainFrame())!;
-    await frame.waitForSelector('#view h1');
+    const frame = await mountInHost(page, host, html.get(view.name)!, result, theme);
     return { frame, answer };
   }
 
@@ -236,28 +224,6 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
 
   const cellTexts = (frame: Frame, selector: string) => frame.locator(selector).allTextContents();
 
-  /**
-   * The funnel's event names as laid out: the cell's text and the label's title (the full name), and
-   * the words a line break splits (a range over one word has boxes on more than one line).
-   */
-  const eventNameCells = (frame: Frame) =>
-    frame.locator('tr[data-step] td:nth-child(2)').evaluateAll((tds) =>
-      tds.map((td) => {
-        const split: string[] = [];
-        const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
-        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-          for (const word of (node.textContent ?? '').matchAll(/\S+/g)) {
-            const range = document.createRange();
-            range.setStart(node, word.index);
-            range.setEnd(node, word.index + word[0].length);
-            const lines = new Set([...range.getClientRects()].map((r) => Math.round(r.top)));
-            if (lines.size > 1) split.push(word[0]);
-          }
-        }
-        return { text: td.textContent, title: td.querySelector('[title]')?.getAttribute('title'), split };
-      }),
-    );
-
   it('trace.get: the waterfall of a demo trace, bars on one axis with the console rules', async () => {
     const found = await core.tool<{ items: { trace_id: string; span_count: number }[] }>('trace.search', {
       limit: 50,
@@ -265,69 +231,14 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     const traceId = [...found.items].sort((a, b) => b.span_count - a.span_count)[0]!.trace_id;
     for (const theme of THEMES) {
       const { frame, answer } = await mount('trace.get', { trace_id: traceId }, theme);
-      type Span = {
-        span_id: string;
-        offset_ms: number;
-        duration_ms: number;
-        self_ms: number;
-        kind: string;
-        status: string;
-        children: Span[];
-      };
-      const trace = answer as { duration_ms: number; span_count: number; spans: Span[] };
-      // Depth first, children by start time; one axis for the trace.
-      const expected: { span: Span; depth: number }[] = [];
-      const visit = (spans: Span[], depth: number) => {
-        for (const span of [...spans].sort((a, b) => a.offset_ms - b.offset_ms)) {
-          expected.push({ span, depth });
-          visit(span.children, depth + 1);
-        }
-      };
-      visit(trace.spans, 0);
-      const axis = Math.max(
-        trace.duration_ms,
-        ...expected.map(({ span }) => span.offset_ms + span.duration_ms),
-      );
-      const rows = await frame.locator('li[data-span-id]').evaluateAll((items) =>
-        items.map((li) => {
-          const rect = li.querySelector('rect')!;
-          return {
-            id: li.getAttribute('data-span-id'),
-            depth: Number(li.getAttribute('data-depth')),
-            self: Number(li.getAttribute('data-self-ms')),
-            x: Number(rect.getAttribute('x')),
-            width: Number(rect.getAttribute('width')),
-            classes: rect.getAttribute('class'),
-          };
-        }),
-      );
-      expect(rows.map((r) => [r.id, r.depth])).toEqual(
-        expected.map(({ span, depth }) => [span.span_id, depth]),
-      );
-      rows.forEach((row, i) => {
-        const { span } = expected[i]!;
-        const width = Math.min(1000, Math.max(3, (span.duration_ms / axis) * 1000));
-        expect(row.width).toBeCloseTo(width, 1);
-        expect(row.x).toBeCloseTo(Math.min((span.offset_ms / axis) * 1000, 1000 - width), 1);
-        expect(row.self).toBe(span.self_ms);
-        const color =
-          span.status === 'error'
-            ? 'status-error'
-            : span.kind === 'server'
-              ? 'kind-server'
-              : span.kind === 'client'
-                ? 'kind-client'
-                : 'kind-other';
-        expect(row.classes).toContain(color);
-      });
-      expect(await frame.locator('[data-field="span_count"]').textContent()).toBe(num(trace.span_count));
+      const spans = await expectWaterfall(frame, answer);
       // A span opens to its details, self time included.
       await frame
         .locator('summary')
         .first()
         .evaluate((el) => (el as HTMLElement).click());
       expect(await frame.locator('details[open] .details').textContent()).toContain(
-        `${num(expected[0]!.span.self_ms)} ms`,
+        `${num(spans[0]!.self_ms)} ms`,
       );
       await check(frame, 'trace-waterfall', theme);
     }
@@ -476,26 +387,11 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
         { steps: [...FUNNEL_STEPS], days: 14 },
         theme,
       );
-      const steps = (answer as { steps: { users: number; conversion_from_previous: number | null }[] }).steps;
+      const steps = (answer as { steps: { event_name: string; users: number }[] }).steps;
+      expect(steps.map((s) => s.event_name)).toEqual(FUNNEL_STEPS);
       expect(steps[0]!.users).toBeGreaterThan(0);
-      const max = Math.max(...steps.map((s) => s.users));
-      const rows = await frame
-        .locator('tr[data-step]')
-        .evaluateAll((trs) =>
-          trs.map((tr) => [
-            Number(tr.getAttribute('data-users')),
-            Number(tr.querySelector('rect')!.getAttribute('width')),
-          ]),
-        );
-      expect(rows.map(([users]) => users)).toEqual(steps.map((s) => s.users));
-      for (const [users, width] of rows) expect(width).toBeCloseTo((users! / max) * 1000, 3);
-      expect(await cellTexts(frame, 'tr[data-step] td:nth-child(5)')).toEqual(
-        steps.map((s) => pct(s.conversion_from_previous)),
-      );
-      // At the page's 900 px, no event name breaks inside a word; the full name is text and title.
-      expect(await eventNameCells(frame)).toEqual(
-        FUNNEL_STEPS.map((name) => ({ text: name, title: name, split: [] })),
-      );
+      // Also: at the page's 900 px, no event name breaks inside a word.
+      await expectFunnel(frame, answer);
       await check(frame, 'funnel', theme);
     },
   );
