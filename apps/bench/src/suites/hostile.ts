@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import {
   type Answer,
   type HostileTarget,
+  prepareWorstInputs,
   type SpawnedStack,
   signedFetch,
   spawnStack,
@@ -192,6 +193,8 @@ export async function benchHostile(phaseMs: number): Promise<HostileReport> {
       token: token!,
     };
 
+    // Built before B's clients start: building one holds this process's event loop for seconds.
+    await prepareWorstInputs();
     const unloaded = await victimLoad(stack, b, new Promise((r) => setTimeout(r, phaseMs)));
     const holdsBefore = await scrapeHolds(stack);
     const attacker: HostileReport['attacker'] = [];

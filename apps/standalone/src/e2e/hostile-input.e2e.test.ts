@@ -17,6 +17,7 @@ import {
   type Answer,
   callTool,
   type HostileTarget,
+  prepareWorstInputs,
   signedFetch,
   uploadRecallFile,
   WORST_INPUTS,
@@ -129,6 +130,7 @@ const answerOf = async (res: Response): Promise<Answer> => ({ status: res.status
 
 describe('the worst inputs found so far', () => {
   it(`answer 2xx or a clear 4xx, hold the event loop under ${HOLD_BOUND_MS} ms, and fail none of B's ingest`, async () => {
+    await prepareWorstInputs();
     const before = await loopHolds();
     const victim = victimIngest();
     const seen: { input: string; statuses: number[] }[] = [];

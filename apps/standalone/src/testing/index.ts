@@ -15,6 +15,7 @@ export {
   type Answer,
   callTool,
   type HostileTarget,
+  prepareWorstInputs,
   RECALL_FILES,
   signedFetch,
   uploadRecallFile,
