@@ -11,7 +11,12 @@ export interface ToolAnswer {
 
 declare global {
   interface Window {
-    mountView(options: { html: string; result: ToolAnswer; theme: 'light' | 'dark' }): Promise<void>;
+    mountView(options: {
+      html: string;
+      result: ToolAnswer;
+      theme: 'light' | 'dark';
+      forwardsTools?: boolean;
+    }): Promise<void>;
   }
 }
 
@@ -24,6 +29,7 @@ export const pct = (r: number | null) => (r === null ? '–' : `${(r * 100).toFi
 /**
  * Loads `html` the way a host does (`hostScript`: the view host bundle of @svc/mcp-views/testing,
  * the extension's AppBridge around a sandboxed iframe), sends it `result` and waits for it to draw.
+ * `forwardsTools`: whether the host announces serverTools (forwards the view's tool calls).
  */
 export async function mountInHost(
   page: Page,
@@ -31,12 +37,13 @@ export async function mountInHost(
   html: string,
   result: ToolAnswer,
   theme: 'light' | 'dark' = 'light',
+  forwardsTools = true,
 ): Promise<Frame> {
   await page.setContent(
     '<!doctype html><html lang="en"><head><title>host</title></head><body></body></html>',
   );
   await page.addScriptTag({ content: hostScript });
-  await page.evaluate((options) => window.mountView(options), { html, result, theme });
+  await page.evaluate((options) => window.mountView(options), { html, result, theme, forwardsTools });
   const frame = page.frames().find((f) => f !== page.mainFrame())!;
   await frame.waitForSelector('#view h1');
   return frame;

@@ -164,7 +164,12 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
   });
 
   /** Calls `tool` on the core, mounts its view with the answer and waits for it to draw. */
-  async function mount(tool: string, input: unknown, theme: 'light' | 'dark' = 'light'): Promise<Mounted> {
+  async function mount(
+    tool: string,
+    input: unknown,
+    theme: 'light' | 'dark' = 'light',
+    forwardsTools = true,
+  ): Promise<Mounted> {
     const answer = await core.tool<Record<string, unknown>>(tool, input);
     const uri = metas[tool]!.ui.resourceUri;
     const view = listViewResources().find((r) => r.uri === uri)!;
@@ -172,7 +177,7 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
       content: [{ type: 'text' as const, text: JSON.stringify(answer) }],
       structuredContent: answer,
     };
-    const frame = await mountInHost(page, host, html.get(view.name)!, result, theme);
+    const frame = await mountInHost(page, host, html.get(view.name)!, result, theme, forwardsTools);
     return { frame, answer };
   }
 
@@ -630,5 +635,22 @@ describeInBrowser('MCP Apps views in Chromium, fed real tool results', () => {
     expect(drawn.line).toBeNull();
     expect(drawn.status).toContain(`found ${num(samples.length)} samples`);
     expect(drawn.status).toContain(`fitted ${num(session.samples)}`);
+  });
+
+  it('apm.memory_growth: a host that forwards no tool calls gets the sessions and a note, no call', async () => {
+    const calls = hostCalls.length;
+    const { frame, answer } = await mount('apm.memory_growth', { days: 14, limit: 20 }, 'light', false);
+    const first = (answer as Growth).items[0]!;
+    await frame.waitForFunction(
+      (id) => (document.querySelector('section[data-samples]') as HTMLElement | null)?.dataset.session === id,
+      first.session_id,
+    );
+    expect(await frame.locator('section[data-samples] [role="status"]').textContent()).toContain(
+      'did not return the samples',
+    );
+    expect(await frame.locator('section[data-samples] circle').count()).toBe(0);
+    expect(await frame.locator('tr[data-session]').count()).toBe((answer as Growth).items.length);
+    expect(hostCalls.length).toBe(calls);
+    await check(frame, 'memory-growth-no-bridge');
   });
 });

@@ -2,7 +2,8 @@
 // AppBridge and PostMessageTransport around a sandboxed iframe (scripts only, an opaque origin)
 // holding the resource's HTML; after the view's ui/initialize, the tool result is sent to it.
 // The view's tools/call requests go to `window.hostCallTool`, which the test exposes (playwright's
-// exposeFunction) to call the real tool, as a host forwards them to its server.
+// exposeFunction) to call the real tool, as a host forwards them to its server; with
+// `forwardsTools: false` the host announces no serverTools capability, like a host that forwards none.
 
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
 
@@ -10,6 +11,7 @@ interface MountOptions {
   html: string;
   result: { content: { type: 'text'; text: string }[]; structuredContent: Record<string, unknown> };
   theme: 'light' | 'dark';
+  forwardsTools?: boolean;
 }
 
 type CallToolResult = { content: unknown[]; structuredContent?: Record<string, unknown>; isError?: boolean };
@@ -21,7 +23,7 @@ declare global {
   }
 }
 
-window.mountView = async ({ html, result, theme }) => {
+window.mountView = async ({ html, result, theme, forwardsTools = true }) => {
   document.body.replaceChildren();
   document.documentElement.style.background = theme === 'dark' ? '#000' : '#fff';
   const iframe = document.createElement('iframe');
@@ -35,7 +37,7 @@ window.mountView = async ({ html, result, theme }) => {
   const bridge = new AppBridge(
     null,
     { name: 'view-test-host', version: '1.0.0' },
-    { serverTools: {} },
+    forwardsTools ? { serverTools: {} } : {},
     { hostContext: { theme, displayMode: 'inline', platform: 'web' } },
   );
   bridge.oncalltool = async (params) => {
