@@ -52,7 +52,15 @@ function samplesSection(session: Session, samples: MemorySample[] | undefined): 
   const title = h('h2', {}, `Samples of session ${session.session_id}`);
   if (!samples)
     return [title, h('p', { role: 'status' }, 'The host did not return the samples (apm.search).')];
-  if (samples.length === 0) return [title, h('p', { role: 'status' }, 'apm.search found no samples.')];
+  if (samples.length === 0)
+    return [
+      title,
+      h(
+        'p',
+        { role: 'status' },
+        `apm.search found no samples, apm.memory_growth fitted ${num(session.samples)}.`,
+      ),
+    ];
   const same = samples.length === session.samples;
   return [
     title,
