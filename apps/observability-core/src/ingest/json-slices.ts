@@ -6,10 +6,12 @@ import type { WorkSlices } from './work-slices';
 // JSON.parse of a whole 10 MB body holds the event loop for 25-70 ms, and 2 MB of `[[[[...` for
 // most of a second (its nesting, not its size). So a body is parsed in slices:
 // 1. one scan of its characters, paused between slices, checks that it nests at most
-//    MAX_JSON_DEPTH deep (refused with the path where it went deeper, before any parse);
+//    MAX_JSON_DEPTH deep (refused with the path where it went deeper, before any parse) and notes
+//    where each container longer than LEAF_CHARS ends and where its own commas are;
 // 2. a value of at most LEAF_CHARS characters is handed to JSON.parse at once (a few ms at most,
-//    its nesting now bounded); a larger array or object is split into its members by a scan of
-//    its own characters and each member parsed the same way, pausing between slices.
+//    its nesting now bounded); a larger array or object is split into its members at the commas
+//    the scan noted and each member parsed the same way; the characters parsed count in the same
+//    slices as the scan's, so a body's leaves are parsed with pauses between them too.
 // The result is JSON.parse's (the same values, the last of duplicate keys, "__proto__" an own
 // key); anything JSON.parse refuses is refused.
 
@@ -78,8 +80,30 @@ function pathAt(text: string, position: number): string {
   return formatPath(frames.map((f) => (f.array ? f.index : (f.key ?? '?')))) || '(the body)';
 }
 
-/** Step 1: the body nests at most MAX_JSON_DEPTH deep (strings and escapes skipped). */
-async function checkNesting(text: string, slices: WorkSlices | undefined): Promise<void> {
+/** A container longer than a leaf: where it ends, and its own commas (the splits between its members). */
+interface LargeContainer {
+  /** The index after its closing bracket. */
+  end: number;
+  commas: number[];
+}
+
+/**
+ * Step 1, one scan of the body's characters (strings and escapes skipped): the body nests at most
+ * MAX_JSON_DEPTH deep, and every container longer than `leafChars` is indexed by where it opens,
+ * with where it ends and its own commas, so that step 2 splits it without reading it again (a
+ * scan per level of an OTLP body's six large levels was a fifth of the core's ingest CPU).
+ */
+async function scanBody(
+  text: string,
+  slices: WorkSlices | undefined,
+  leafChars: number,
+): Promise<Map<number, LargeContainer>> {
+  const large = new Map<number, LargeContainer>();
+  // The open containers, innermost last: where each opened and where its commas start in `commas`
+  // (those of a container that closes short are dropped; a large one's are moved to `large`).
+  const opened: number[] = [];
+  const firstComma: number[] = [];
+  const commas: number[] = [];
   let depth = 0;
   let inString = false;
   let i = 0;
@@ -92,12 +116,23 @@ async function checkNesting(text: string, slices: WorkSlices | undefined): Promi
         if (c === BACKSLASH) i++;
         else if (c === QUOTE) inString = false;
       } else if (c === QUOTE) inString = true;
+      else if (c === COMMA) commas.push(i);
       else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
         if (++depth > MAX_JSON_DEPTH) throw tooDeep(pathAt(text, i));
-      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+        opened.push(i);
+        firstComma.push(commas.length);
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        depth--;
+        const start = opened.pop();
+        if (start === undefined) continue;
+        const own = firstComma.pop()!;
+        if (i + 1 - start > leafChars) large.set(start, { end: i + 1, commas: commas.slice(own) });
+        commas.length = own;
+      }
     }
     if (slices?.add(i - from)) await slices.pause();
   }
+  return large;
 }
 
 function leaf(text: string, start: number, end: number): unknown {
@@ -109,37 +144,16 @@ function leaf(text: string, start: number, end: number): unknown {
 }
 
 /**
- * The members of the container at [start, end) (its brackets included), as [start, end) ranges
- * without surrounding whitespace, split at its own commas; refuses an empty member.
+ * The members of the container at [start, end) (its brackets included) split at `commas`, its
+ * own, as [start, end) ranges without surrounding whitespace; refuses an empty member.
  */
-async function members(
-  text: string,
-  start: number,
-  end: number,
-  slices?: WorkSlices,
-): Promise<[number, number][]> {
+function membersAt(text: string, start: number, end: number, commas: readonly number[]): [number, number][] {
   const out: [number, number][] = [];
-  let depth = 0;
   let memberStart = start + 1;
-  let i = start + 1;
-  while (i < end - 1) {
-    const from = i;
-    const to = Math.min(end - 1, i + (slices?.room() ?? end));
-    for (; i < to; i++) {
-      const c = text.charCodeAt(i);
-      if (c === QUOTE) i = stringEnd(text, i, end - 1) - 1;
-      else if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        // The container closed before its end: something follows it that is not JSON.
-        if (--depth < 0) throw notJson();
-      } else if (c === COMMA && depth === 0) {
-        out.push(trimmed(text, memberStart, i));
-        memberStart = i + 1;
-      }
-    }
-    if (slices?.add(i - from)) await slices.pause();
+  for (const comma of commas) {
+    out.push(trimmed(text, memberStart, comma));
+    memberStart = comma + 1;
   }
-  if (depth !== 0) throw notJson();
   const last = trimmed(text, memberStart, end - 1);
   if (last[0] === last[1]) {
     if (out.length > 0) throw notJson();
@@ -158,26 +172,39 @@ function trimmed(text: string, start: number, end: number): [number, number] {
   return [s, e];
 }
 
+interface Parse {
+  text: string;
+  large: Map<number, LargeContainer>;
+  slices: WorkSlices | undefined;
+  leafChars: number;
+}
+
+/** A leaf parsed, its characters counted in the slices (a pause once one is full). */
+async function leafInSlices(parse: Parse, start: number, end: number): Promise<unknown> {
+  const value = leaf(parse.text, start, end);
+  if (parse.slices?.add(end - start)) await parse.slices.pause();
+  return value;
+}
+
 /** The value at [start, end), trimmed: a leaf at once, a large container member by member. */
-async function valueAt(
-  text: string,
-  start: number,
-  end: number,
-  slices: WorkSlices | undefined,
-  leafChars: number,
-): Promise<unknown> {
-  if (end - start <= leafChars) return leaf(text, start, end);
+async function valueAt(parse: Parse, start: number, end: number): Promise<unknown> {
+  const { text } = parse;
+  if (end - start <= parse.leafChars) return leafInSlices(parse, start, end);
   const open = text.charCodeAt(start);
   const close = text.charCodeAt(end - 1);
-  if (open === OPEN_BRACKET && close === CLOSE_BRACKET) {
-    const out: unknown[] = [];
-    for (const [s, e] of await members(text, start, end, slices))
-      out.push(await valueAt(text, s, e, slices, leafChars));
-    return out;
-  }
-  if (open === OPEN_BRACE && close === CLOSE_BRACE) {
+  if ((open === OPEN_BRACKET && close === CLOSE_BRACKET) || (open === OPEN_BRACE && close === CLOSE_BRACE)) {
+    // Not indexed as ending here: its brackets do not match up (or a string runs past it), and
+    // JSON.parse would refuse it too.
+    const container = parse.large.get(start);
+    if (container?.end !== end) throw notJson();
+    const members = membersAt(text, start, end, container.commas);
+    if (open === OPEN_BRACKET) {
+      const out: unknown[] = [];
+      for (const [s, e] of members) out.push(await valueAt(parse, s, e));
+      return out;
+    }
     const out: Record<string, unknown> = {};
-    for (const [s, e] of await members(text, start, end, slices)) {
+    for (const [s, e] of members) {
       if (text.charCodeAt(s) !== QUOTE) throw notJson();
       const keyEnd = stringEnd(text, s, e);
       const [colon] = trimmed(text, keyEnd, e);
@@ -187,7 +214,7 @@ async function valueAt(
       if (vs === ve) throw notJson();
       // As JSON.parse makes it: an own property, "__proto__" included (never the prototype).
       Object.defineProperty(out, key, {
-        value: await valueAt(text, vs, ve, slices, leafChars),
+        value: await valueAt(parse, vs, ve),
         writable: true,
         enumerable: true,
         configurable: true,
@@ -196,7 +223,7 @@ async function valueAt(
     return out;
   }
   // A long string or a long run of something else: one JSON.parse (strings parse at memory speed).
-  return leaf(text, start, end);
+  return leafInSlices(parse, start, end);
 }
 
 /**
@@ -208,8 +235,8 @@ export async function parseJsonInSlices(
   slices?: WorkSlices,
   leafChars = LEAF_CHARS,
 ): Promise<unknown> {
-  await checkNesting(text, slices);
+  const large = await scanBody(text, slices, leafChars);
   const [start, end] = trimmed(text, 0, text.length);
   if (start === end) throw notJson();
-  return valueAt(text, start, end, slices, leafChars);
+  return valueAt({ text, large, slices, leafChars }, start, end);
 }
