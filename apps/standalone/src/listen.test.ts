@@ -9,7 +9,7 @@ it("keeps idle connections open as long as every service does, not Node's 5 s", 
     const announced = await new Promise<string | undefined>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port: served.port, agent }, (res) => {
         res.resume();
-        res.once('end', () => resolve(res.headers['keep-alive']));
+        res.once('end', () => resolve(res.headers['keep-alive']?.toString()));
       });
       req.once('error', reject);
       req.end();

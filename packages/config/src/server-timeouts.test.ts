@@ -10,7 +10,7 @@ async function keepAliveHeader(server: ReturnType<typeof createServer>): Promise
     return await new Promise((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, headers: { connection: 'keep-alive' } }, (res) => {
         res.resume();
-        res.once('end', () => resolve(res.headers['keep-alive']));
+        res.once('end', () => resolve(res.headers['keep-alive']?.toString()));
       });
       req.once('error', reject);
       req.end();

@@ -23,7 +23,7 @@ function keepAliveOf(url: string): Promise<string | undefined> {
   return new Promise<string | undefined>((resolve, reject) => {
     const req = request(url, { agent }, (res) => {
       res.resume();
-      res.once('end', () => resolve(res.headers['keep-alive']));
+      res.once('end', () => resolve(res.headers['keep-alive']?.toString()));
     });
     req.once('error', reject);
     req.end();
