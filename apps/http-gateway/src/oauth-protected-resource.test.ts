@@ -31,6 +31,21 @@ describe('protected resource metadata (RFC 9728)', () => {
       expect(res.headers['access-control-allow-origin']).toBe('*');
     },
   );
+
+  it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])(
+    '%s answers a browser preflight (the Inspector sends MCP-Protocol-Version with it)',
+    async (path) => {
+      const res = await request(h.url)
+        .options(path)
+        .set('Origin', 'http://localhost:6274')
+        .set('Access-Control-Request-Method', 'GET')
+        .set('Access-Control-Request-Headers', 'mcp-protocol-version');
+      expect(res.status).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-methods']).toBe('GET');
+      expect(res.headers['access-control-allow-headers']).toBe('mcp-protocol-version');
+    },
+  );
 });
 
 type Call = (authorization: string | undefined) => request.Test;

@@ -48,6 +48,16 @@ export function protectedResourceRouter(options: ProtectedResourceOptions): Rout
     resource_name: 'Observability MCP server',
   };
   const paths = [PROTECTED_RESOURCE_PATH, new URL(resourceMetadataUrl(options.resource)).pathname];
+  // The preflight a browser sends first when the page adds a header (the Inspector's
+  // MCP-Protocol-Version): any origin, GET only, no credentials to protect.
+  router.options([...new Set(paths)], (req, res) => {
+    res.set('Access-Control-Allow-Origin', '*');
+    res.set('Access-Control-Allow-Methods', 'GET');
+    const asked = req.get('access-control-request-headers');
+    if (asked) res.set('Access-Control-Allow-Headers', asked);
+    res.set('Access-Control-Max-Age', '3600');
+    res.status(204).end();
+  });
   router.get([...new Set(paths)], (_req, res) => {
     res.set('Access-Control-Allow-Origin', '*');
     res.set('Cache-Control', 'public, max-age=300');

@@ -78,7 +78,9 @@ export function createIdentityApp(deps: IdentityDeps): Express {
   const provider = createAuthorizationServer(ctx, oauth, deps.internalSecret);
   const oauthServer = provider.callback();
   app.use(OAUTH_MOUNT, oauthServer);
-  app.get(`/.well-known/oauth-authorization-server${new URL(oauth.issuer).pathname}`, (req, res) => {
+  // GET and its CORS preflight (browser clients such as the Inspector send MCP-Protocol-Version).
+  app.all(`/.well-known/oauth-authorization-server${new URL(oauth.issuer).pathname}`, (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'OPTIONS') return next();
     req.url = '/.well-known/oauth-authorization-server';
     req.originalUrl = `${OAUTH_MOUNT}/.well-known/oauth-authorization-server`;
     oauthServer(req, res);

@@ -114,7 +114,9 @@ describe('metadata', () => {
       authorization_response_iss_parameter_supported: true,
       client_id_metadata_document_supported: true,
     });
-    expect(meta.scopes_supported).toContain('mcp:read');
+    // Only what it issues: no openid (no ID tokens), or clients that ask for every scope listed
+    // (the MCP Inspector) are refused with invalid_scope.
+    expect(meta.scopes_supported).toEqual(['mcp:read']);
     expect(meta.grant_types_supported).toEqual(
       expect.arrayContaining(['authorization_code', 'refresh_token']),
     );
@@ -132,13 +134,14 @@ describe('browser clients', () => {
       headers: {
         origin,
         'access-control-request-method': 'POST',
-        'access-control-request-headers': 'content-type',
+        // The Inspector sends its MCP protocol version on every request, registration included.
+        'access-control-request-headers': 'content-type,mcp-protocol-version',
       },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
-    expect(preflight.headers.get('access-control-allow-headers')).toContain('content-type');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('content-type,mcp-protocol-version');
     const registered = await fetch(`${h.issuer}/reg`, {
       method: 'POST',
       headers: { origin, 'content-type': 'application/json' },
@@ -151,6 +154,31 @@ describe('browser clients', () => {
     expect(registered.status).toBe(201);
     expect(registered.headers.get('access-control-allow-origin')).toBe('*');
     expect(registered.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it.each([
+    ['the path-aware address', () => `/.well-known/oauth-authorization-server${new URL(h.issuer).pathname}`],
+    [
+      "the issuer's own address",
+      () => `${new URL(h.issuer).pathname}/.well-known/oauth-authorization-server`,
+    ],
+  ])('may read the metadata at %s from any page, with the MCP protocol version header', async (_at, path) => {
+    const origin = 'http://localhost:6274';
+    const url = new URL(path(), h.issuer);
+    const preflight = await fetch(url, {
+      method: 'OPTIONS',
+      headers: {
+        origin,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'mcp-protocol-version',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeTruthy();
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('mcp-protocol-version');
+    const res = await fetch(url, { headers: { origin, 'mcp-protocol-version': '2025-11-25' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeTruthy();
   });
 });
 

@@ -6,6 +6,7 @@ import type { IdentityContext } from '../context';
 import { getUser } from '../store/users';
 import { pgAdapterClass } from './adapter';
 import { clientDocumentFetch } from './client-document-fetch';
+import { advertiseMcpScopeOnly } from './discovery';
 import { logProviderEvents } from './events';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
@@ -135,6 +136,7 @@ export function createAuthorizationServer(
   const provider = new Provider(options.issuer, configuration);
   logProviderEvents(ctx, provider);
   allowBrowserRegistration(provider);
+  advertiseMcpScopeOnly(provider);
   throttleAuthorizationServer(ctx, provider);
   return provider;
 }

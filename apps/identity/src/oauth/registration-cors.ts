@@ -15,7 +15,9 @@ export function allowBrowserRegistration(provider: Provider): void {
       koa.status = 204;
       koa.set('Access-Control-Allow-Origin', '*');
       koa.set('Access-Control-Allow-Methods', 'POST');
-      koa.set('Access-Control-Allow-Headers', 'content-type');
+      // Whatever headers the page asks to send (the Inspector adds MCP-Protocol-Version): nothing
+      // here reads a header that could carry a credential.
+      koa.set('Access-Control-Allow-Headers', koa.get('access-control-request-headers') || 'content-type');
       koa.set('Access-Control-Max-Age', '3600');
       return;
     }
