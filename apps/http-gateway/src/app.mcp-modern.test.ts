@@ -55,6 +55,21 @@ describe('Mcp-Method and Mcp-Name on a modern request', () => {
     expect(h.core.calls.length).toBe(calls);
   });
 
+  it('answers a call as one JSON body with its Content-Length, not a chunked stream', async () => {
+    const res = await post(modernHeaders(token, 'tools/call', 'log.recent'), call('log.recent'));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    const body = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get('transfer-encoding')).toBeNull();
+    expect(res.headers.get('content-length')).toBe(String(body.length));
+    const answer = JSON.parse(body.toString('utf8')) as {
+      id: number;
+      result: { structuredContent: unknown };
+    };
+    expect(answer.id).toBe(7);
+    expect(answer.result.structuredContent).toBeDefined();
+  });
+
   it('accepts Mcp-Name in the Base64 sentinel form', async () => {
     const encoded = `=?base64?${Buffer.from('log.recent', 'utf8').toString('base64')}?=`;
     const res = await post(modernHeaders(token, 'tools/call', encoded), call('log.recent'));

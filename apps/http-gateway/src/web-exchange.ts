@@ -47,7 +47,10 @@ function drained(res: ExpressResponse): Promise<void> {
   });
 }
 
-/** Writes a web Response to express as it comes; an event stream's headers go out at once. */
+/**
+ * Writes a web Response to express: an event stream as it comes (its headers at once), anything
+ * else whole.
+ */
 export async function sendWebResponse(res: ExpressResponse, response: Response): Promise<void> {
   res.status(response.status);
   response.headers.forEach((value, name) => {
@@ -57,7 +60,14 @@ export async function sendWebResponse(res: ExpressResponse, response: Response):
     res.end();
     return;
   }
-  if (response.headers.get('content-type')?.startsWith('text/event-stream')) res.flushHeaders();
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    // A whole answer (JSON): one write with its Content-Length, not a chunked stream of a write
+    // per chunk and another for the end.
+    const body = Buffer.from(await response.arrayBuffer());
+    if (!res.destroyed) res.end(body);
+    return;
+  }
+  res.flushHeaders();
   const reader = response.body.getReader();
   const cancel = () => void reader.cancel().catch(() => {});
   res.once('close', cancel);
