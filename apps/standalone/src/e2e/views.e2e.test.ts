@@ -98,7 +98,15 @@ describeInBrowser('MCP Apps views from the running stack', () => {
     const answer = await call('trace.get', { trace_id: traceId });
     expect((answer.structuredContent as { span_count: number }).span_count).toBeGreaterThan(1);
     await expectWaterfall(await mount(html, answer), answer.structuredContent);
+    // Chromium leaves a frame's content below the viewport unpainted: the viewport grows to the frame.
+    const viewport = page.viewportSize() ?? { width: 900, height: 700 };
+    const bottom = await page.locator('iframe').evaluate((el) => el.getBoundingClientRect().bottom);
+    await page.setViewportSize({
+      width: viewport.width,
+      height: Math.max(700, Math.ceil(bottom)),
+    });
     await page.screenshot({ path: join(SHOTS, 'trace-waterfall.png'), fullPage: true });
+    await page.setViewportSize(viewport);
   });
 
   it('a client without Apps support (SDK 1.32.2, 2025-11-25) gets the same text and structured content', async () => {
