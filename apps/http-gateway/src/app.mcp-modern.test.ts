@@ -70,6 +70,24 @@ describe('Mcp-Method and Mcp-Name on a modern request', () => {
     expect(answer.result.structuredContent).toBeDefined();
   });
 
+  it('refuses a call with plain headers but an invalid envelope: 400, -32602, nothing called or audited', async () => {
+    const calls = h.core.calls.length;
+    const audited = h.identity.audit.length;
+    const body = call('log.recent');
+    const res = await post(modernHeaders(token, 'tools/call', 'log.recent'), {
+      ...body,
+      params: {
+        ...body.params,
+        _meta: { ...body.params._meta, 'io.modelcontextprotocol/clientCapabilities': 'all' },
+      },
+    });
+    expect(res.status).toBe(400);
+    const answer = (await res.json()) as { id: unknown; error: { code: number } };
+    expect(answer).toMatchObject({ id: 7, error: { code: -32602 } });
+    expect(h.core.calls.length).toBe(calls);
+    expect(h.identity.audit.length).toBe(audited);
+  });
+
   it('accepts Mcp-Name in the Base64 sentinel form', async () => {
     const encoded = `=?base64?${Buffer.from('log.recent', 'utf8').toString('base64')}?=`;
     const res = await post(modernHeaders(token, 'tools/call', encoded), call('log.recent'));

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { bindEach, type Metrics } from '@svc/metrics';
+import { MODERN_PROTOCOL_VERSIONS } from '@svc/tool-server';
 import type { RequestHandler } from 'express';
 
 // What an MCP request on /mcp is, read once before anything else looks at it: its era and the
@@ -83,12 +84,65 @@ function messageOf(value: unknown): McpMessage | undefined {
   return tool === undefined ? { method } : { method, tool };
 }
 
+/** The `_meta` key whose presence makes a request claim a revision (2026-07-28: the envelope). */
+const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+const RELATED_TASK_META_KEY = 'io.modelcontextprotocol/related-task';
+const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A modern request whose every part is plainly what it says (the method and id of a JSON-RPC
+ * request, the envelope claiming a revision we serve, the MCP-Protocol-Version and Mcp-Method
+ * headers equal to the body's, byte for byte), told apart without the SDK's classifier: the SDK's
+ * handler classifies every modern request again (a dozen microseconds and ten kilobytes of
+ * schema parsing each time). Anything else, unusual or wrong, goes to the classifier, which answers
+ * for it as before, and so does every refusal. The envelope's other keys are left to the SDK's
+ * handler, which refuses a bad one (400, -32602) before serving anything.
+ */
+function plainModernRequest(
+  header: (name: string) => string | undefined,
+  body: unknown,
+): { method: string; params: Record<string, unknown> } | undefined {
+  if (!isPlainObject(body) || body.jsonrpc !== '2.0') return undefined;
+  // Exactly a JSON-RPC request's keys (the SDK's schema is strict): no result, error or anything else.
+  for (const key in body) if (!REQUEST_KEYS.has(key)) return undefined;
+  const { id, method, params } = body;
+  if (typeof method !== 'string' || method === 'initialize' || !isPlainObject(params)) return undefined;
+  if (typeof id !== 'string' && !Number.isSafeInteger(id)) return undefined;
+  const meta = params._meta;
+  // The keys of `_meta` the SDK's request schema checks the form of are left to it.
+  if (!isPlainObject(meta) || 'progressToken' in meta || RELATED_TASK_META_KEY in meta) return undefined;
+  const version = meta[PROTOCOL_VERSION_META_KEY];
+  if (typeof version !== 'string' || !MODERN_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  if (header('mcp-protocol-version') !== version || header('mcp-method') !== method) return undefined;
+  return { method, params };
+}
+
 /**
  * The era of a request on /mcp and its messages, or the refusal the 2026-07-28 revision asks for:
  * classification is the SDK's (body first; the MCP-Protocol-Version header a cross-check), the
- * standard headers of a modern request are checked here.
+ * standard headers of a modern request are checked here. A plain modern request skips the SDK's
+ * classifier (plainModernRequest), which the SDK's handler runs on it anyway.
  */
 export function readMcpRequest(
+  httpMethod: string,
+  header: (name: string) => string | undefined,
+  body: unknown,
+): McpRequest | McpRefusal {
+  const plain = httpMethod === 'POST' ? plainModernRequest(header, body) : undefined;
+  if (plain) {
+    const read = checkModernHeaders(plain.method, plain.params, header, body);
+    // A refusal is the classifier's to word: it checks the envelope before the headers are ours.
+    if (!('status' in read)) return read;
+  }
+  return classifiedMcpRequest(httpMethod, header, body);
+}
+
+/** readMcpRequest with every request through the SDK's classifier (and the tests' reference). */
+export function classifiedMcpRequest(
   httpMethod: string,
   header: (name: string) => string | undefined,
   body: unknown,
@@ -112,6 +166,16 @@ export function readMcpRequest(
   }
   const method = outcome.message.method;
   if (outcome.messageKind === 'notification') return { era: 'modern', messages: [{ method }], listen: false };
+  return checkModernHeaders(method, outcome.message.params, header, body);
+}
+
+/** The standard headers of a modern request (not a notification): present, and what the body says. */
+function checkModernHeaders(
+  method: string,
+  params: unknown,
+  header: (name: string) => string | undefined,
+  body: unknown,
+): McpRequest | McpRefusal {
   const mismatch = (message: string) => refusal(400, HEADER_MISMATCH, `Header mismatch: ${message}.`, body);
   if (header('mcp-protocol-version') === undefined)
     return mismatch('the MCP-Protocol-Version header is required');
@@ -119,7 +183,7 @@ export function readMcpRequest(
   if (header('mcp-method') === undefined) return mismatch('the Mcp-Method header is required');
   if (method !== 'tools/call')
     return { era: 'modern', messages: [{ method }], listen: method === 'subscriptions/listen' };
-  const bodyName = (outcome.message.params as { name?: unknown } | undefined)?.name;
+  const bodyName = (params as { name?: unknown } | undefined)?.name;
   const nameHeader = header('mcp-name');
   if (nameHeader === undefined) {
     if (typeof bodyName !== 'string') return { era: 'modern', messages: [{ method }], listen: false };
