@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { generateToken } from '@svc/auth';
 import request from 'supertest';
+import { resourcePortMismatch } from './oauth-protected-resource';
 import { type Harness, startHarness } from './testing/gateway-harness';
 
 const PUBLIC = 'https://mcp.example.test';
@@ -99,5 +100,31 @@ describe('an OAuth token is accepted only for this gateway (RFC 8707)', () => {
     const { token } = h.identity.issue({ audience: `${PUBLIC}/mcp` });
     const res = await ROUTES['POST /v1/tools/log.recent']!(`Bearer ${token}`);
     expect(res.status).toBe(200);
+  });
+});
+
+describe('a resource URL that is not where this gateway listens', () => {
+  const loopback = { host: '127.0.0.1', port: 9092 };
+
+  it('is named, with its fix, when a loopback gateway is told another loopback port (default 8092 included)', () => {
+    for (const publicUrl of [undefined, 'http://localhost:8092']) {
+      const warning = resourcePortMismatch({ ...loopback, publicUrl });
+      expect(warning).toContain('SVC_PUBLIC_URL');
+      expect(warning).toContain('http://localhost:8092/mcp');
+      expect(warning).toContain('127.0.0.1:9092');
+      expect(warning).toContain('SVC_PUBLIC_URL=http://localhost:9092');
+    }
+    expect(resourcePortMismatch({ ...loopback, publicUrl: 'https://localhost' })).toContain('port 443');
+  });
+
+  it('is not when the ports agree, when the system picks the port, or when something may map it', () => {
+    expect(resourcePortMismatch({ ...loopback, publicUrl: 'http://localhost:9092' })).toBeUndefined();
+    expect(resourcePortMismatch({ ...loopback, publicUrl: 'http://127.0.0.1:9092/' })).toBeUndefined();
+    expect(resourcePortMismatch({ host: '127.0.0.1', port: 0, publicUrl: undefined })).toBeUndefined();
+    // All interfaces (a container, a port mapping) or a public name (a proxy): the port may differ.
+    expect(
+      resourcePortMismatch({ host: '0.0.0.0', port: 8092, publicUrl: 'http://localhost:9000' }),
+    ).toBeUndefined();
+    expect(resourcePortMismatch({ ...loopback, publicUrl: 'https://mcp.example.com' })).toBeUndefined();
   });
 });

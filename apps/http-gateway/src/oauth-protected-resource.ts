@@ -1,6 +1,7 @@
 import { MCP_SCOPE } from '@svc/auth';
 import { toHttpError, UnauthorizedError } from '@svc/tool-kit';
 import express, { type ErrorRequestHandler, type Router } from 'express';
+import { isLoopbackBind } from './origin-guard';
 
 /** The gateway as an OAuth protected resource (RFC 9728), for MCP clients that sign in. */
 export interface ProtectedResourceOptions {
@@ -22,6 +23,37 @@ export function oauthResourceOf(config: {
     resource: `${(config.publicUrl ?? DEFAULT_PUBLIC_URL).replace(/\/+$/, '')}/mcp`,
     authorizationServer: config.oauthIssuer ?? DEFAULT_ISSUER,
   };
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * Why the resource URL clients are told about cannot be this gateway, or undefined. Compared only
+ * when the gateway listens on loopback and the URL names loopback: then nothing (no container port
+ * mapping) can sit between them, so another port sends clients to another server, and MCP clients
+ * that sign in with OAuth, which check the resource against the URL they connected to, refuse it.
+ * A warning rather than a refusal to start: a proxy on the same machine may forward that port here.
+ */
+export function resourcePortMismatch(config: {
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+}): string | undefined {
+  if (config.port === 0 || !isLoopbackBind(config.host)) return undefined;
+  const { resource } = oauthResourceOf(config);
+  const url = new URL(resource);
+  if (!LOOPBACK_NAMES.has(url.hostname)) return undefined;
+  const told = Number(url.port || (url.protocol === 'https:' ? 443 : 80));
+  if (told === config.port) return undefined;
+  const named = config.publicUrl
+    ? `SVC_PUBLIC_URL (${config.publicUrl})`
+    : `SVC_PUBLIC_URL (unset: ${DEFAULT_PUBLIC_URL})`;
+  return (
+    `${named} names port ${told}, but the gateway listens on ${config.host}:${config.port}: MCP clients ` +
+    `signing in with OAuth are told the resource is ${resource} and refuse this server. Set ` +
+    `SVC_PUBLIC_URL=http://localhost:${config.port} (identity's SVC_PUBLIC_URL too), unless a proxy ` +
+    `on this machine forwards port ${told} here.`
+  );
 }
 
 export const PROTECTED_RESOURCE_PATH = '/.well-known/oauth-protected-resource';

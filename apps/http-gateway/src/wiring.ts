@@ -23,6 +23,7 @@ import type { Express } from 'express';
 import { createGatewayApp, type GatewayApp } from './app';
 import type { GatewayConfig } from './config';
 import { createMetricsApp } from './metrics-app';
+import { resourcePortMismatch } from './oauth-protected-resource';
 
 const HEALTH_INTERVAL_MS = 15_000;
 /** Answers this long or longer are checked in a worker: on the loop, one costs a few ms and more. */
@@ -61,6 +62,8 @@ export interface WireOptions {
 /** Builds the gateway and its backend clients from configuration; used by main.ts and the standalone. */
 export function wireGateway(config: GatewayConfig, options: WireOptions): WiredGateway {
   const { logger, metrics } = options;
+  const mismatch = resourcePortMismatch(config);
+  if (mismatch) logger.warn({ event: 'public_url_port_mismatch' }, mismatch);
   const tracer = createSelfTracer({
     service: 'gateway',
     internalSecret: config.internalSecret,

@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { INTERNAL_SECRET_FILE, parseEnv, port, resolveDataDir } from '@svc/config';
+import { INTERNAL_SECRET_FILE, parseEnv, port, portOf, resolveDataDir } from '@svc/config';
 import { z } from 'zod';
+import { oauthPublicUrls } from './public-urls';
 
 // The standalone takes its ports from the same variables as the separate services, its data dir
 // as every entry point does (resolveDataDir: default .data at the repository root), and defaults
@@ -12,6 +13,12 @@ const standaloneEnv = z.object({
   SVC_DEMO_SEED: z.coerce.number().int().default(20261122),
   SVC_DEMO_DAYS: z.coerce.number().int().min(1).max(60).default(30),
   SVC_MCP_HTTP_PORT: port(8092),
+  // Read here only for the public URLs' defaults (public-urls.ts); each service parses its own.
+  SVC_CONSOLE_PORT: port(8094),
+  SVC_IDENTITY_PORT: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? undefined : v),
+    z.coerce.number().int().min(0).max(65535).optional(),
+  ),
   SVC_STANDALONE_HOST: z.string().min(1).default('127.0.0.1'),
   /** Tests: where to write {urls, project_id, org_id, token} once everything listens. */
   SVC_STANDALONE_READY_FILE: z.string().optional(),
@@ -84,6 +91,13 @@ export function loadStandaloneConfig(
     // The console calls tools through this stack's gateway (its port is known once it listens).
     SVC_GATEWAY_URL: env.SVC_GATEWAY_URL || `http://localhost:${e.SVC_MCP_HTTP_PORT}`,
     SVC_LOG_LEVEL: e.SVC_LOG_LEVEL,
+    // What OAuth clients are told (the gateway's resource, identity's issuer, the consent page):
+    // the ports this process listens on, unless set.
+    ...oauthPublicUrls(env, {
+      gateway: e.SVC_MCP_HTTP_PORT,
+      identity: e.SVC_IDENTITY_PORT ?? portOf(env.SVC_IDENTITY_INTERNAL_URL || 'http://localhost:8081', 8081),
+      console: e.SVC_CONSOLE_PORT,
+    }),
     // Set by withSelfTraceProject once the project exists; off means off for every service.
     ...(selfTrace.kind === 'given' ? {} : { SVC_SELF_TRACE_PROJECT: undefined }),
     ...(selfTrace.kind === 'off' ? { SVC_SELF_TRACE_SAMPLE_RATE: undefined } : {}),
