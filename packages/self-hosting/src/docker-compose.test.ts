@@ -3,6 +3,8 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConsoleConfig } from '@svc/console';
+import { loadGatewayConfig } from '@svc/http-gateway';
+import { loadIdentityConfig } from '@svc/identity';
 import { APP_SERVICES, loadRecordingReads } from './app-services';
 import {
   type ComposeProject,
@@ -187,6 +189,38 @@ describe('docker-compose.yml', () => {
       SVC_PUBLIC_URL: 'https://mcp.example.com',
     });
     expect(tls.services['http-gateway']!.environment.SVC_PUBLIC_URL).toBe('https://mcp.example.com');
+  });
+
+  it('tells identity and the gateway the same OAuth addresses: resource, issuer, consent page', () => {
+    const oauthOf = (project: ComposeProject) => {
+      const envOf = (name: string) => containerEnv(project.services[name]!, stages.get(name));
+      const gateway = loadGatewayConfig(envOf('http-gateway'));
+      return {
+        identity: loadIdentityConfig(envOf('identity')).oauth,
+        gateway: {
+          resource: `${gateway.publicUrl}/mcp`,
+          issuer: gateway.oauthIssuer ?? 'http://localhost:8081/oauth',
+        },
+        console: loadConsoleConfig(envOf('console')).publicUrl,
+      };
+    };
+    for (const project of [
+      compose,
+      loadCompose({ ...env, SVC_GATEWAY_PORT: '9092', SVC_CONSOLE_PUBLISHED_PORT: '9094' }),
+      loadCompose({
+        ...env,
+        SVC_PUBLIC_URL: 'https://mcp.example.com',
+        SVC_IDENTITY_PUBLIC_URL: 'https://mcp.example.com',
+        SVC_CONSOLE_PUBLIC_URL: 'https://console.example.com',
+      }),
+    ]) {
+      const { identity, gateway, console } = oauthOf(project);
+      expect(gateway).toEqual({ resource: identity.resource, issuer: identity.issuer });
+      expect(identity.consoleUrl).toBe(console);
+    }
+    expect(
+      oauthOf(loadCompose({ ...env, SVC_IDENTITY_PUBLIC_URL: 'https://id.example.com' })).gateway.issuer,
+    ).toBe('https://id.example.com/oauth');
   });
 
   it('names every other service by its service name and a port it listens on', () => {
