@@ -138,6 +138,32 @@ describe('no session in the modern era', () => {
     expect(h.core.calls.at(-1)).toMatchObject({ projectId: 'proj_a' });
   });
 
+  it("server/discover carries the instructions a legacy initialize does, for the caller's tools", async () => {
+    const discover = await post(modernHeaders(token, 'server/discover'), modernBody(3, 'server/discover'));
+    const found = rpcAnswerOf(await discover.text()) as { result: { instructions?: string } };
+    const init = await fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    });
+    const initialized = rpcAnswerOf(await init.text()) as { result: { instructions?: string } };
+    expect(initialized.result.instructions).toContain('Start with the overview tools (');
+    expect(found.result.instructions).toBe(initialized.result.instructions);
+  });
+
   it('server/discover answers the modern version; tools/list carries the private one-minute cache hint', async () => {
     const discover = await post(modernHeaders(token, 'server/discover'), modernBody(1, 'server/discover'));
     expect(discover.status).toBe(200);

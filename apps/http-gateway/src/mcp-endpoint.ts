@@ -20,7 +20,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
 import { negotiatedVersion } from './mcp-batches';
 import type { ListenStreams } from './mcp-listen';
-import { mcpRequestOf } from './mcp-request';
+import { type McpRequest, mcpRequestOf } from './mcp-request';
 import type { McpSession, McpSessionStore } from './mcp-sessions';
 import { abortOnClientGone, sendWebResponse, webRequestOf } from './web-exchange';
 
@@ -51,8 +51,14 @@ export interface McpEndpoint {
  * The SDK's word for "who is calling": the gateway's principal rides in `extra`. The token itself
  * is not passed on (authentication is the gateway's, done before the SDK sees the request).
  */
-function authInfoOf(principal: Principal): AuthInfo {
-  return { token: '', clientId: principal.tokenId ?? 'local', scopes: [], extra: { principal } };
+function authInfoOf(principal: Principal, method?: string): AuthInfo {
+  return {
+    token: '',
+    clientId: principal.tokenId ?? 'local',
+    scopes: [],
+    // A modern request's method (read and checked before, mcp-request.ts): its server is made for it.
+    extra: method === undefined ? { principal } : { principal, method },
+  };
 }
 
 function principalOfAuthInfo(authInfo: AuthInfo | undefined): Principal {
@@ -72,7 +78,7 @@ function principalOfAuthInfo(authInfo: AuthInfo | undefined): Principal {
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { executor, sessions, listen, logger } = options;
 
-  function newServer(principal: () => Principal, era: McpEra): Server {
+  function newServer(principal: () => Principal, era: McpEra, method?: string): Server {
     return createMcpServer({
       executor,
       principal,
@@ -81,6 +87,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       newRequestId: () => randomUUID(),
       era,
       ...(options.views ? { views: options.views } : {}),
+      ...(method !== undefined ? { method } : {}),
     });
   }
 
@@ -88,7 +95,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const modern: McpHttpHandler = createMcpHandler(
     (ctx) => {
       const principal = principalOfAuthInfo(ctx.authInfo);
-      return newServer(() => principal, ctx.era);
+      const method = ctx.authInfo?.extra?.method;
+      return newServer(() => principal, ctx.era, typeof method === 'string' ? method : undefined);
     },
     {
       // Legacy requests never reach this handler: they are told apart before (mcp-request.ts).
@@ -108,16 +116,17 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     { maxRequestBodySize: options.maxBodyBytes },
   );
 
-  async function serveModern(req: Request, res: Response, principal: Principal, listens: boolean) {
+  async function serveModern(req: Request, res: Response, principal: Principal, read: McpRequest) {
     const abort = abortOnClientGone(res);
     const handle = async () =>
       sendWebResponse(
         res,
         await modern.fetch(webRequestOf(req, abort.signal), {
-          authInfo: authInfoOf(principal),
+          authInfo: authInfoOf(principal, read.messages[0]?.method),
           parsedBody: req.body,
         }),
       );
+    const listens = read.era === 'modern' && read.listen;
     if (listens) await listen.serve(principal, abort, handle);
     else await handle();
   }
@@ -221,7 +230,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       try {
         const principal = principalOf(res);
         const read = mcpRequestOf(req);
-        if (read?.era === 'modern') return await serveModern(req, res, principal, read.listen);
+        if (read?.era === 'modern') return await serveModern(req, res, principal, read);
         if (options.stateless) return await serveStateless(req, res, principal);
         if (req.get('mcp-session-id'))
           return await serveInSession(sessionOf(req, principal), req, res, principal);

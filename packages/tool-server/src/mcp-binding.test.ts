@@ -233,3 +233,43 @@ describe.each(['modern', 'legacy'] as const)('tools/call arguments as sent, %s e
     ]);
   });
 });
+
+describe('a server made for one request', () => {
+  const made = (method: string | undefined) => {
+    const { executor } = makeExecutor();
+    return createMcpServer({
+      executor,
+      principal: () => principal(),
+      transport: 'mcp',
+      serverInfo: { name: 'test', version: '0.0.0' },
+      newRequestId: () => 'req-mcp',
+      era: 'modern',
+      ...(method !== undefined ? { method } : {}),
+    });
+  };
+  // The modern SDK's handler builds one server per request: what that request needs, no more.
+  const handled = (method: string | undefined) =>
+    ['tools/list', 'tools/call'].filter((m) =>
+      (made(method) as unknown as { _requestHandlers: Map<string, unknown> })._requestHandlers.has(m),
+    );
+
+  it('registers only the handler of its method, and every handler when its method is not known', () => {
+    expect(handled('tools/call')).toEqual(['tools/call']);
+    expect(handled('tools/list')).toEqual(['tools/list']);
+    expect(handled(undefined)).toEqual(['tools/list', 'tools/call']);
+  });
+
+  it('writes its instructions only for a request answered with them', async () => {
+    const served = serve();
+    const client = new Client({ name: 'c', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(served.clientSide);
+    const everything = client.getInstructions();
+    await served.handle.close();
+    expect(everything).toContain('demo.echo');
+    const instructionsOf = (method: string) =>
+      (made(method) as unknown as { _instructions?: string })._instructions;
+    expect(instructionsOf('server/discover')).toBe(everything);
+    expect(instructionsOf('initialize')).toBe(everything);
+    expect(instructionsOf('tools/call')).toBeUndefined();
+  });
+});

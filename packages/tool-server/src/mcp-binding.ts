@@ -51,7 +51,17 @@ export interface McpServerOptions {
    * Clients without Apps support ignore both; tools/call answers the same either way.
    */
   views?: McpViews;
+  /**
+   * The one request this instance answers, when that is known as it is made (a modern request's
+   * server lives for that request alone): only its handler is registered, and the instructions
+   * are written only for the requests that return them. Absent: everything (a legacy session,
+   * stdio, a modern request of unknown method).
+   */
+  method?: string;
 }
+
+/** The requests whose answer carries the server's instructions. */
+const ANSWERS_WITH_INSTRUCTIONS = ['initialize', 'server/discover'];
 
 /** A tool as tools/list carries it (the output schema as an envelope: see json-schema.ts). */
 export function toMcpTool(tool: AnyTool, meta?: Record<string, unknown>): Tool {
@@ -114,10 +124,11 @@ function serveToolCallsAsSent(server: Server, handler: RawHandler): void {
 }
 
 /**
- * A low-level MCP server over the executor: one per request (modern), per session (legacy over
- * HTTP) or per connection (stdio). The SDK is the protocol and transport layer; listing,
- * validation, the call, the output check and the audit are the executor's, the one pipeline of
- * every binding. Its instructions are written from the tools this caller can see.
+ * A low-level MCP server over the executor: one per request (modern, made for that request's
+ * method when it is known), per session (legacy over HTTP) or per connection (stdio). The SDK is
+ * the protocol and transport layer; listing, validation, the call, the output check and the audit
+ * are the executor's, the one pipeline of every binding. Its instructions are written from the
+ * tools this caller can see.
  */
 export function createMcpServer(options: McpServerOptions): Server {
   const { executor } = options;
@@ -130,9 +141,12 @@ export function createMcpServer(options: McpServerOptions): Server {
     ...(views ? { resources: {} } : {}),
     ...(options.era === 'legacy' ? { logging: {} } : {}),
   };
+  const serves = (method: string) => options.method === undefined || options.method === method;
   const server = new Server(options.serverInfo, {
     capabilities,
-    instructions: usageAdvice(executor.visibleTools(options.principal())),
+    ...(ANSWERS_WITH_INSTRUCTIONS.some(serves)
+      ? { instructions: usageAdvice(executor.visibleTools(options.principal())) }
+      : {}),
     supportedProtocolVersions: [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS],
     // The views' list depends on the caller's tools as tools/list does; a view's HTML changes only
     // with a deploy, but whether the caller may read it follows its tools: the same hint for both.
@@ -143,11 +157,20 @@ export function createMcpServer(options: McpServerOptions): Server {
     },
   });
 
-  server.setRequestHandler('tools/list', async () => ({
-    tools: executor.visibleTools(options.principal()).map(listed),
-  }));
-  if (views) serveViews(server, views, () => executor.visibleTools(options.principal()));
+  if (serves('tools/list')) {
+    server.setRequestHandler('tools/list', async () => ({
+      tools: executor.visibleTools(options.principal()).map(listed),
+    }));
+  }
+  if (views && (serves('resources/list') || serves('resources/read')))
+    serveViews(server, views, () => executor.visibleTools(options.principal()));
+  if (serves('tools/call')) serveToolCalls(server, options);
+  return server;
+}
 
+/** tools/call through the executor, arguments as sent (serveToolCallsAsSent). */
+function serveToolCalls(server: Server, options: McpServerOptions): void {
+  const { executor } = options;
   serveToolCallsAsSent(server, async (request, ctx) => {
     const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
     if (typeof params.name !== 'string') {
@@ -174,6 +197,4 @@ export function createMcpServer(options: McpServerOptions): Server {
       return toMcpToolError(err, name);
     }
   });
-
-  return server;
 }
