@@ -76,6 +76,18 @@ async function call(tool: string, args: Record<string, unknown>): Promise<ToolAn
 /** Mounts the view's HTML in the host page, sends it the answer and waits for it to draw. */
 const mount = (html: string, answer: ToolAnswer): Promise<Frame> => mountInHost(page, host, html, answer);
 
+/**
+ * The page with its view, whole. Chromium leaves a frame's content below the viewport unpainted in
+ * a page screenshot, so the viewport grows to the frame's bottom for it.
+ */
+async function screenshot(file: string): Promise<void> {
+  const viewport = page.viewportSize() ?? { width: 900, height: 700 };
+  const bottom = await page.locator('iframe').evaluate((el) => el.getBoundingClientRect().bottom);
+  await page.setViewportSize({ width: viewport.width, height: Math.max(viewport.height, Math.ceil(bottom)) });
+  await page.screenshot({ path: join(SHOTS, file), fullPage: true });
+  await page.setViewportSize(viewport);
+}
+
 describeInBrowser('MCP Apps views from the running stack', () => {
   it('lists every view in resources/list, none with its HTML', async () => {
     const { resources } = await mcp.listResources();
@@ -98,15 +110,7 @@ describeInBrowser('MCP Apps views from the running stack', () => {
     const answer = await call('trace.get', { trace_id: traceId });
     expect((answer.structuredContent as { span_count: number }).span_count).toBeGreaterThan(1);
     await expectWaterfall(await mount(html, answer), answer.structuredContent);
-    // Chromium leaves a frame's content below the viewport unpainted: the viewport grows to the frame.
-    const viewport = page.viewportSize() ?? { width: 900, height: 700 };
-    const bottom = await page.locator('iframe').evaluate((el) => el.getBoundingClientRect().bottom);
-    await page.setViewportSize({
-      width: viewport.width,
-      height: Math.max(700, Math.ceil(bottom)),
-    });
-    await page.screenshot({ path: join(SHOTS, 'trace-waterfall.png'), fullPage: true });
-    await page.setViewportSize(viewport);
+    await screenshot('trace-waterfall.png');
   });
 
   it('a client without Apps support (SDK 1.32.2, 2025-11-25) gets the same text and structured content', async () => {
@@ -137,7 +141,7 @@ describeInBrowser('MCP Apps views from the running stack', () => {
     const steps = (answer.structuredContent as { steps: { users: number }[] }).steps;
     expect(steps[0]!.users).toBeGreaterThan(0);
     await expectFunnel(await mount(html, answer), answer.structuredContent);
-    await page.screenshot({ path: join(SHOTS, 'funnel.png'), fullPage: true });
+    await screenshot('funnel.png');
   });
 
   it("apm.memory_growth: the first session's samples, fetched by the view through the gateway, with the fitted line", async () => {
@@ -157,6 +161,6 @@ describeInBrowser('MCP Apps views from the running stack', () => {
     expect(await frame.locator('section[data-samples] line[data-slope]').getAttribute('data-slope')).toBe(
       String(first.slope_mb_per_min),
     );
-    await page.screenshot({ path: join(SHOTS, 'memory-growth.png'), fullPage: true });
+    await screenshot('memory-growth.png');
   });
 });
