@@ -237,6 +237,62 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
     expect(await count(project)).toBe(1 + later);
   });
 
+  it('under load, the next write waits for more calls: those joining during the wait share it', async () => {
+    const writes: number[] = [];
+    const http = createHttpAuditSink(client());
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The wait is long enough never to end by itself here: a full batch (5) ends it.
+    const sink = createBatchingAuditSink(
+      {
+        write: async (entries) => {
+          writes.push(entries.length);
+          if (writes.length === 1) await held;
+          return http.write(entries);
+        },
+      },
+      { metrics: createNoopMetrics(), maxRecords: 5, maxLingerMs: 600_000, lingerShare: 1 },
+    );
+    const project = 'prj_batch_linger';
+    const slow = () => ({ ...entry(project), duration_ms: 600_000 });
+    const first = sink.write([slow()]);
+    await new Promise((resolve) => setImmediate(resolve));
+    // Three calls finish while identity holds the first write: the gateway is under load.
+    const during = Array.from({ length: 3 }, () => sink.write([slow()]));
+    release();
+    await first;
+    // The first write is done; two more calls finish, each in a turn of its own.
+    const after: Promise<void>[] = [];
+    for (let i = 0; i < 2; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      after.push(sink.write([slow()]));
+    }
+    await Promise.all([...during, ...after]);
+    expect(writes).toEqual([1, 5]);
+    expect(await count(project)).toBe(6);
+  });
+
+  it('an idle gateway adds no delay: a lone call is written at once, however long the wait could be', async () => {
+    const writes: number[] = [];
+    const http = createHttpAuditSink(client());
+    const sink = createBatchingAuditSink(
+      {
+        write: (entries) => {
+          writes.push(entries.length);
+          return http.write(entries);
+        },
+      },
+      // A wait would last longer than the test may run.
+      { metrics: createNoopMetrics(), maxLingerMs: 600_000, lingerShare: 1 },
+    );
+    const project = 'prj_batch_idle';
+    for (let i = 0; i < 3; i++) await sink.write([{ ...entry(project), duration_ms: 600_000 }]);
+    expect(writes).toEqual([1, 1, 1]);
+    expect(await count(project)).toBe(3);
+  });
+
   it('fails every call of a failed write, and never confirms a record that is not stored', async () => {
     const sink = createBatchingAuditSink(createHttpAuditSink(client()), { metrics: createNoopMetrics() });
     const project = 'prj_batch_kill';
