@@ -20,6 +20,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
 import { negotiatedVersion } from './mcp-batches';
 import type { ListenStreams } from './mcp-listen';
+import { createModernExchanges } from './mcp-modern-exchange';
 import { type McpRequest, mcpRequestOf } from './mcp-request';
 import type { McpSession, McpSessionStore } from './mcp-sessions';
 import { abortOnClientGone, sendWebResponse, webRequestOf } from './web-exchange';
@@ -116,7 +117,18 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     { maxRequestBodySize: options.maxBodyBytes },
   );
 
+  // Plain requests of the methods mcp-request.ts classified for it: without the handler above.
+  const exchanges = createModernExchanges({
+    newServer: (method, authInfo) => {
+      const principal = principalOfAuthInfo(authInfo);
+      return newServer(() => principal, 'modern', method);
+    },
+    onerror,
+  });
+
   async function serveModern(req: Request, res: Response, principal: Principal, read: McpRequest) {
+    if (read.era === 'modern' && read.exchange)
+      return exchanges.serve(req, res, read.exchange, authInfoOf(principal));
     const abort = abortOnClientGone(res);
     const handle = async () =>
       sendWebResponse(
@@ -245,6 +257,8 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     },
     get: options.stateless ? methodNotAllowed : inSession,
     delete: options.stateless ? methodNotAllowed : inSession,
-    close: () => modern.close(),
+    close: async () => {
+      await Promise.all([modern.close(), exchanges.close()]);
+    },
   };
 }

@@ -1,10 +1,12 @@
 import { classifiedMcpRequest, HEADER_MISMATCH, readMcpRequest } from './mcp-request';
 import { MODERN_META, MODERN_VERSION } from './testing/mcp-clients';
 
-// A plain modern request is read without the SDK's classifier (the SDK's handler classifies it
-// again anyway). Every request must be read as the classifier reads it; the one exception is an
-// envelope the classifier refuses (400, -32602), which the shortcut leaves to the SDK's handler
-// (app.mcp-modern.test.ts: the same refusal, nothing called or audited).
+// A plain modern request the SDK's handler serves is read without the SDK's classifier (the
+// handler classifies it again anyway); one the gateway serves as an exchange (tools/call among
+// others, mcp-modern-exchange.ts) is classified here, once. Every request must be read as the
+// classifier reads it; the one exception is an envelope the classifier refuses (400, -32602),
+// which the shortcut leaves to the SDK's handler (app.mcp-modern.test.ts: the same refusal,
+// nothing called or audited).
 
 type Headers = Record<string, string | undefined>;
 type Body = Record<string, unknown>;
@@ -108,13 +110,32 @@ describe('readMcpRequest', () => {
   });
 
   it('reads a plain modern call as its tool, and refuses a header naming another', () => {
-    expect(read(readMcpRequest, headersOf('tools/call', 'log.recent'), call())).toEqual({
+    const body = call();
+    expect(read(readMcpRequest, headersOf('tools/call', 'log.recent'), body)).toEqual({
       era: 'modern',
       messages: [{ method: 'tools/call', tool: 'log.recent' }],
       listen: false,
+      // Served as an exchange: the classified message and the revision its envelope claims.
+      exchange: { message: body, classification: { era: 'modern', revision: metaOf(body)[CLAIM] } },
     });
     const refused = read(readMcpRequest, headersOf('tools/call', 'log.search'), call());
     expect(refused).toMatchObject({ status: 400, body: { id: 7, error: { code: HEADER_MISMATCH } } });
+  });
+
+  it("leaves to the SDK's handler what it checks more of: resources/read's Mcp-Name, listen streams", () => {
+    const readResource: Body = {
+      jsonrpc: '2.0',
+      id: 8,
+      method: 'resources/read',
+      params: { uri: 'ui://views/waterfall', _meta: { ...MODERN_META } },
+    };
+    const resource = read(readMcpRequest, headersOf('resources/read', 'ui://views/waterfall'), readResource);
+    expect(resource).toMatchObject({ era: 'modern', messages: [{ method: 'resources/read' }] });
+    expect(resource).not.toHaveProperty('exchange');
+    const listen: Body = { ...readResource, method: 'subscriptions/listen', params: { _meta: MODERN_META } };
+    const stream = read(readMcpRequest, headersOf('subscriptions/listen'), listen);
+    expect(stream).toMatchObject({ era: 'modern', listen: true });
+    expect(stream).not.toHaveProperty('exchange');
   });
 
   it('leaves GET and DELETE to the classifier (legacy session requests)', () => {

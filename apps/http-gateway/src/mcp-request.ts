@@ -3,6 +3,7 @@ import { classifyInboundRequest } from '@modelcontextprotocol/server';
 import { bindEach, type Metrics } from '@svc/metrics';
 import { MODERN_PROTOCOL_VERSIONS } from '@svc/tool-server';
 import type { RequestHandler } from 'express';
+import type { ModernExchange } from './mcp-modern-exchange';
 
 // What an MCP request on /mcp is, read once before anything else looks at it: its era and the
 // method (and tool) of each message. A modern (2026-07-28) request's method and tool come from its
@@ -21,8 +22,11 @@ export interface McpMessage {
 }
 
 export type McpRequest =
-  /** One message, no session; `messages` has exactly one entry. */
-  | { era: 'modern'; messages: [McpMessage]; listen: boolean }
+  /**
+   * One message, no session; `messages` has exactly one entry. `exchange`: the classified request,
+   * when it is served without the SDK's handler (mcp-modern-exchange.ts).
+   */
+  | { era: 'modern'; messages: [McpMessage]; listen: boolean; exchange?: ModernExchange }
   /** A session's POST (one message or a batch), GET stream or DELETE; none for GET/DELETE. */
   | { era: 'legacy'; messages: McpMessage[] };
 
@@ -122,6 +126,13 @@ function plainModernRequest(
 }
 
 /**
+ * Modern methods served without the SDK's handler (mcp-modern-exchange.ts), classified here once:
+ * every standard header the SDK's handler would check on them is checked here (of the methods with
+ * an Mcp-Name, only tools/call; resources/read, prompts/get and tasks name theirs from other fields).
+ */
+const SERVED_AS_EXCHANGES = new Set(['tools/call', 'tools/list', 'server/discover', 'resources/list']);
+
+/**
  * The era of a request on /mcp and its messages, or the refusal the 2026-07-28 revision asks for:
  * classification is the SDK's (body first; the MCP-Protocol-Version header a cross-check), the
  * standard headers of a modern request are checked here. A plain modern request skips the SDK's
@@ -133,7 +144,8 @@ export function readMcpRequest(
   body: unknown,
 ): McpRequest | McpRefusal {
   const plain = httpMethod === 'POST' ? plainModernRequest(header, body) : undefined;
-  if (plain) {
+  // A request served as an exchange needs the classifier's word (its envelope checked) once.
+  if (plain && !SERVED_AS_EXCHANGES.has(plain.method)) {
     const read = checkModernHeaders(plain.method, plain.params, header, body);
     // A refusal is the classifier's to word: it checks the envelope before the headers are ours.
     if (!('status' in read)) return read;
@@ -166,7 +178,18 @@ export function classifiedMcpRequest(
   }
   const method = outcome.message.method;
   if (outcome.messageKind === 'notification') return { era: 'modern', messages: [{ method }], listen: false };
-  return checkModernHeaders(method, outcome.message.params, header, body);
+  const read = checkModernHeaders(method, outcome.message.params, header, body);
+  const revision = outcome.classification.revision;
+  // A revision we do not serve is refused by the SDK's handler, in its words.
+  if (
+    'status' in read ||
+    read.era !== 'modern' ||
+    !SERVED_AS_EXCHANGES.has(method) ||
+    revision === undefined ||
+    !MODERN_PROTOCOL_VERSIONS.includes(revision)
+  )
+    return read;
+  return { ...read, exchange: { message: outcome.message, classification: outcome.classification } };
 }
 
 /** The standard headers of a modern request (not a notification): present, and what the body says. */

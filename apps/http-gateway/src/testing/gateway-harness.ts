@@ -86,7 +86,8 @@ export async function startHarness(
     // `note: "wait:<ms>"` answers that much later: a call still in flight while something happens.
     'fixture.recall': async (project, input) => {
       const wait = /^wait:(\d+)$/.exec(String(input.note ?? ''));
-      if (wait) await new Promise((resolve) => setTimeout(resolve, Number(wait[1])));
+      // Unref'd: a call left waiting (its client gone, the gateway shut down) holds no test run open.
+      if (wait) await new Promise((resolve) => setTimeout(resolve, Number(wait[1])).unref());
       return { served_by: 'recall', project };
     },
   });

@@ -1,0 +1,104 @@
+import { type Harness, startHarness } from './testing/gateway-harness';
+import { modernBody, modernHeaders, rpcAnswerOf } from './testing/mcp-clients';
+
+// Modern requests served as exchanges (mcp-modern-exchange.ts), not by the SDK's handler: what
+// that handler did for them still happens. A call whose client goes away is cancelled down to its
+// backend; a shutdown closes the calls in flight; every method served this way answers as before.
+
+let h: Harness;
+let token: string;
+beforeAll(async () => {
+  h = await startHarness();
+  token = h.identity.issue({ projectId: 'proj_a' }).token;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Waits for a condition under the suite's ceiling for one (2 min): progress, not a pause. */
+async function eventually(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`never happened: ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Long past the ceiling of a wait: a call that is not cancelled is not answered in a test. */
+const NEVER_MS = 600_000;
+
+/** A recall call answered only after `ms` (the fixture's `wait:` note): one still in flight. */
+const slowCall = (id: number, ms: number) =>
+  modernBody(id, 'tools/call', { name: 'fixture.recall', arguments: { note: `wait:${ms}` } });
+
+const send = (body: unknown, method: string, name?: string, signal?: AbortSignal) =>
+  fetch(`${h.url}/mcp`, {
+    method: 'POST',
+    headers: modernHeaders(token, method, name),
+    body: JSON.stringify(body),
+    ...(signal ? { signal } : {}),
+  });
+
+it('cancels a call whose client went away: its audit record comes before the backend would answer', async () => {
+  const calls = h.recall.calls.length;
+  const audited = h.identity.audit.length;
+  const gone = new AbortController();
+  // The backend answers after NEVER_MS: an audit record before then means the call was cancelled.
+  const pending = send(slowCall(41, NEVER_MS), 'tools/call', 'fixture.recall', gone.signal).catch(
+    () => 'aborted',
+  );
+  await eventually(() => h.recall.calls.length > calls, 'the call reaching the backend');
+  gone.abort();
+  expect(await pending).toBe('aborted');
+  await eventually(() => h.identity.audit.length > audited, 'the cancelled call audited');
+  expect(h.identity.audit.at(-1)).toMatchObject({ tool: 'fixture.recall', transport: 'mcp' });
+  expect(h.identity.audit.at(-1)?.status).not.toBe('ok');
+});
+
+it.each([
+  ['tools/list', {}],
+  ['server/discover', {}],
+])('answers %s as one JSON body', async (method, params) => {
+  const res = await send(modernBody(42, method, params), method);
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toContain('application/json');
+  const answer = rpcAnswerOf(await res.text());
+  expect(answer).toMatchObject({ jsonrpc: '2.0', id: 42 });
+  expect(answer.result).toBeDefined();
+});
+
+it('refuses a revision it does not serve as the SDK does (400, unsupported version, nothing called)', async () => {
+  const calls = h.core.calls.length;
+  const body = modernBody(43, 'tools/call', { name: 'log.recent', arguments: { limit: 1 } });
+  const meta = (body.params as { _meta: Record<string, unknown> })._meta;
+  const later = {
+    ...body,
+    params: { ...body.params, _meta: { ...meta, 'io.modelcontextprotocol/protocolVersion': '2099-01-01' } },
+  };
+  const res = await fetch(`${h.url}/mcp`, {
+    method: 'POST',
+    headers: { ...modernHeaders(token, 'tools/call', 'log.recent'), 'mcp-protocol-version': '2099-01-01' },
+    body: JSON.stringify(later),
+  });
+  expect(res.status).toBe(400);
+  expect(await res.json()).toMatchObject({ id: 43, error: { code: expect.any(Number) } });
+  expect(h.core.calls.length).toBe(calls);
+});
+
+it('closes the calls in flight at shutdown: their client gets no answer, the gateway ends', async () => {
+  const own = await startHarness();
+  const bearer = own.identity.issue({ projectId: 'proj_a' }).token;
+  const calls = own.recall.calls.length;
+  const pending = fetch(`${own.url}/mcp`, {
+    method: 'POST',
+    headers: modernHeaders(bearer, 'tools/call', 'fixture.recall'),
+    body: JSON.stringify(slowCall(44, NEVER_MS)),
+  }).then(
+    (res) => res.status,
+    () => 'no answer',
+  );
+  await eventually(() => own.recall.calls.length > calls, 'the call reaching the backend');
+  await own.close();
+  const outcome = await pending;
+  expect(outcome === 'no answer' || (typeof outcome === 'number' && outcome >= 400)).toBe(true);
+});
