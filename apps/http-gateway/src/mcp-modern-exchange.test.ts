@@ -1,5 +1,7 @@
+import { PerRequestHTTPServerTransport, Server } from '@modelcontextprotocol/server';
+import { closeWithoutStacksOnceAnswered } from './mcp-modern-exchange';
 import { type Harness, startHarness } from './testing/gateway-harness';
-import { modernBody, modernHeaders, rpcAnswerOf } from './testing/mcp-clients';
+import { MODERN_META, MODERN_VERSION, modernBody, modernHeaders, rpcAnswerOf } from './testing/mcp-clients';
 
 // Modern requests served as exchanges (mcp-modern-exchange.ts), not by the SDK's handler: what
 // that handler did for them still happens. A call whose client goes away is cancelled down to its
@@ -101,4 +103,53 @@ it('closes the calls in flight at shutdown: their client gets no answer, the gat
   await own.close();
   const outcome = await pending;
   expect(outcome === 'no answer' || (typeof outcome === 'number' && outcome >= 400)).toBe(true);
+});
+
+describe('an exchange closing after its answer', () => {
+  /** A server answering tools/list once `release` is called, recording the stack limit its close runs with. */
+  async function exchange() {
+    const server = new Server(
+      { name: 'probe', version: '1' },
+      { capabilities: { tools: {} }, supportedProtocolVersions: [MODERN_VERSION] },
+    );
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    server.setRequestHandler('tools/list', async () => {
+      await released;
+      return { tools: [] };
+    });
+    const closedWith: number[] = [];
+    server.onclose = () => closedWith.push(Error.stackTraceLimit);
+    const transport = new PerRequestHTTPServerTransport({
+      classification: { era: 'modern', revision: MODERN_VERSION },
+    });
+    await server.connect(transport);
+    const message = { jsonrpc: '2.0' as const, id: 9, method: 'tools/list', params: { _meta: MODERN_META } };
+    closeWithoutStacksOnceAnswered(transport, message.id);
+    const answer = transport.handleMessage(message);
+    return { transport, answer, release, closedWith };
+  }
+
+  it('builds no stack traces once answered, and restores the limit', async () => {
+    const limit = Error.stackTraceLimit;
+    const { answer, release, closedWith } = await exchange();
+    release();
+    const res = await answer;
+    expect(((await res.json()) as { id: unknown }).id).toBe(9);
+    await new Promise((r) => setImmediate(r));
+    expect(closedWith).toEqual([0]);
+    expect(Error.stackTraceLimit).toBe(limit);
+  });
+
+  it('keeps them for a close before the answer (the client gone, a shutdown)', async () => {
+    const limit = Error.stackTraceLimit;
+    const { transport, answer, release, closedWith } = await exchange();
+    const failed = answer.catch((err: Error) => err);
+    await transport.close();
+    release();
+    expect(closedWith).toEqual([limit]);
+    expect(((await failed) as Error).stack).toBeDefined();
+  });
 });

@@ -3,6 +3,7 @@ import {
   type JSONRPCRequest,
   type MessageClassification,
   PerRequestHTTPServerTransport,
+  type RequestId,
   SdkError,
   SdkErrorCode,
   type Server,
@@ -39,6 +40,36 @@ function internalError(id: JSONRPCRequest['id']): globalThis.Response {
   );
 }
 
+/**
+ * Once its answer is out, an exchange's transport closes and the SDK's protocol layer builds a
+ * ConnectionClosed error for whatever is still waiting on it: nothing, the one request is answered.
+ * Its stack trace was a tenth of the exchange's cost; after the answer that close runs without
+ * stack traces (the limit restored right after). A close before the answer (the client gone, a
+ * shutdown) keeps them: its errors may be logged.
+ */
+export function closeWithoutStacksOnceAnswered(
+  transport: PerRequestHTTPServerTransport,
+  id: RequestId,
+): void {
+  let answered = false;
+  const send = transport.send.bind(transport);
+  transport.send = (message, sendOptions) => {
+    if ('id' in message && message.id === id && ('result' in message || 'error' in message)) answered = true;
+    return send(message, sendOptions);
+  };
+  const close = transport.onclose;
+  transport.onclose = () => {
+    if (!answered) return close?.();
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
+    try {
+      close?.();
+    } finally {
+      Error.stackTraceLimit = limit;
+    }
+  };
+}
+
 export function createModernExchanges(options: {
   /** A new server made for this method (only its handler registered). */
   newServer: (method: string, authInfo: AuthInfo) => Server;
@@ -56,6 +87,7 @@ export function createModernExchanges(options: {
     const server = options.newServer(exchange.message.method, authInfo);
     const transport = new PerRequestHTTPServerTransport({ classification: exchange.classification });
     await server.connect(transport);
+    closeWithoutStacksOnceAnswered(transport, exchange.message.id);
     inflight.add(server);
     // The transport closes itself once the answer is out (or the client is gone).
     server.onclose = () => inflight.delete(server);
