@@ -1,38 +1,5 @@
-import { isIP } from 'node:net';
-import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port } from '@svc/config';
+import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port, trustedProxies } from '@svc/config';
 import { z } from 'zod';
-
-/** Express's names for address ranges, usable in SVC_CONSOLE_TRUSTED_PROXIES. */
-const RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
-
-/** An address, an address/prefix (CIDR) or one of the range names. */
-function isProxyAddress(value: string): boolean {
-  if (RANGE_NAMES.includes(value)) return true;
-  const [address = '', prefix, ...rest] = value.split('/');
-  const family = isIP(address);
-  if (family === 0 || rest.length > 0) return false;
-  if (prefix === undefined) return true;
-  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
-}
-
-// Whose X-Forwarded-For names the browser (its address is what sign-in throttling counts). Empty:
-// nobody's, the socket's address is the browser's.
-const trustedProxies = z
-  .string()
-  .optional()
-  .transform((v) =>
-    (v ?? '')
-      .split(',')
-      .map((p) => p.trim())
-      .filter((p) => p !== ''),
-  )
-  .pipe(
-    z.array(
-      z.string().refine(isProxyAddress, {
-        error: 'each entry must be an IP address, an address/prefix or loopback, linklocal, uniquelocal',
-      }),
-    ),
-  );
 
 const consoleEnv = z.object({
   SVC_CONSOLE_PORT: port(8094),

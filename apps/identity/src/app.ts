@@ -5,7 +5,7 @@ import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
 import { notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
-import { clientAddressResolver } from './client-address';
+import { clientAddressResolver, type ProxyTrust } from './client-address';
 import type { IdentityContext } from './context';
 import { identityErrorHandler, requireInternalSecret } from './http';
 import { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
@@ -38,6 +38,11 @@ export interface IdentityDeps {
   tracer?: Tracer;
   /** The OAuth authorization server for MCP clients; default: every service on localhost's usual ports. */
   oauth?: OAuthOptions;
+  /**
+   * Reverse proxies whose X-Forwarded-For names the client (SVC_IDENTITY_TRUSTED_PROXIES, express's
+   * `trust proxy` forms); default none: the socket's address is the client's.
+   */
+  trustedProxies?: string[];
 }
 
 export const DEFAULT_OAUTH: OAuthOptions = {
@@ -49,6 +54,11 @@ export const DEFAULT_OAUTH: OAuthOptions = {
 /** The identity service (docs/architecture.md, docs/internal-api.md) as an express app. */
 export function createIdentityApp(deps: IdentityDeps): Express {
   const now = deps.now ?? Date.now;
+  const app = express();
+  app.disable('x-powered-by');
+  // Throttling counts clients by address: behind a reverse proxy, the one it names (clients of the
+  // authorization server reach identity directly, not through the console).
+  app.set('trust proxy', deps.trustedProxies?.length ? deps.trustedProxies : false);
   const ctx: IdentityContext = {
     db: deps.db,
     logger: deps.logger,
@@ -59,10 +69,8 @@ export function createIdentityApp(deps: IdentityDeps): Express {
       deps.invalidations ??
       createInvalidationHub({ db: deps.db, logger: deps.logger, metrics: deps.metrics }),
     checkpoints: deps.checkpoints,
-    clientAddress: clientAddressResolver(deps.internalSecret),
+    clientAddress: clientAddressResolver(deps.internalSecret, app.get('trust proxy fn') as ProxyTrust),
   };
-  const app = express();
-  app.disable('x-powered-by');
   app.set('query parser', 'simple');
   // Not traced: each gateway's invalidation stream (open as long as the gateway runs) and its
   // acknowledgements, once a second: a lease keeping itself alive, not a call anyone waits for.

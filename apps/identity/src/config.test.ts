@@ -93,6 +93,20 @@ describe('identity config', () => {
     }
   });
 
+  it('believes X-Forwarded-For only from the reverse proxies SVC_IDENTITY_TRUSTED_PROXIES names', () => {
+    expect(loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET }).trustedProxies).toEqual([]);
+    expect(
+      loadIdentityConfig({
+        SVC_INTERNAL_SECRET: SECRET,
+        SVC_IDENTITY_TRUSTED_PROXIES: ' 10.0.0.0/8, loopback ',
+      }).trustedProxies,
+    ).toEqual(['10.0.0.0/8', 'loopback']);
+    for (const bad of ['proxy.example', '10.0.0.0/33', '10.0.0.1/8/1'])
+      expect(() =>
+        loadIdentityConfig({ SVC_INTERNAL_SECRET: SECRET, SVC_IDENTITY_TRUSTED_PROXIES: bad }),
+      ).toThrow(/SVC_IDENTITY_TRUSTED_PROXIES/);
+  });
+
   it('fails fast with a clear message', () => {
     expect(() => loadIdentityConfig({})).toThrow(ConfigError);
     expect(() => loadIdentityConfig({})).toThrow(/SVC_INTERNAL_SECRET/);

@@ -1,6 +1,14 @@
 import { join, resolve } from 'node:path';
 import { CHECKPOINT_KEY_MIN_LENGTH } from '@svc/audit';
-import { httpUrl, internalSecret, logLevel, parseEnv, portOf, resolveDataDir } from '@svc/config';
+import {
+  httpUrl,
+  internalSecret,
+  logLevel,
+  parseEnv,
+  portOf,
+  resolveDataDir,
+  trustedProxies,
+} from '@svc/config';
 import type { PostgresOptions } from '@svc/postgres';
 import { type SelfTraceConfig, selfTraceConfig, selfTraceEnv } from '@svc/self-trace';
 import { z } from 'zod';
@@ -55,6 +63,8 @@ const identityEnvSchema = z
         .max(MAX_ACCESS_TOKEN_TTL_SECONDS, 'must be at most 3600 (an hour): access tokens are short-lived')
         .default(ACCESS_TOKEN_TTL_SECONDS),
     ),
+    // Behind a reverse proxy: whose X-Forwarded-For names the client that throttling counts.
+    SVC_IDENTITY_TRUSTED_PROXIES: trustedProxies,
     ...selfTraceEnv,
   })
   .transform((env) => ({
@@ -76,6 +86,7 @@ const identityEnvSchema = z
     gatewayPublicUrl: env.SVC_PUBLIC_URL,
     consolePublicUrl: env.SVC_CONSOLE_PUBLIC_URL,
     accessTokenTtlSeconds: env.SVC_OAUTH_ACCESS_TOKEN_TTL_SECONDS,
+    trustedProxies: env.SVC_IDENTITY_TRUSTED_PROXIES,
   }));
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');

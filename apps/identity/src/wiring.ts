@@ -73,6 +73,7 @@ export async function wireIdentity(
     invalidations,
     checkpoints,
     oauth: config.oauth,
+    trustedProxies: config.trustedProxies,
     ...(tracer ? { tracer } : {}),
   });
   return {

@@ -16,3 +16,4 @@ export {
   portOf,
 } from './parse-env';
 export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, withServerTimeouts } from './server-timeouts';
+export { trustedProxies } from './trusted-proxies';

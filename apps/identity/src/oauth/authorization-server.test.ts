@@ -488,6 +488,43 @@ async function eventually(check: () => Promise<boolean>, ceilingMs = 60_000): Pr
 }
 
 describe('throttled like sign-in', () => {
+  /** Registrations until one is held back, each sent as from `client` through a proxy on loopback. */
+  async function registrationsUntilHeld(t: OAuthHarness, client: string, ceiling = 40): Promise<number> {
+    for (let n = 0; n < ceiling; n++) {
+      const reg = await registerClient(
+        t.issuer,
+        { client_name: `c${n}`, redirect_uris: [REDIRECT] },
+        { 'x-forwarded-for': client },
+      );
+      if (reg.status === 429) return n;
+      expect(reg.status).toBe(201);
+    }
+    throw new Error(`no registration held back after ${ceiling}`);
+  }
+
+  it('behind a trusted reverse proxy, each client its proxy names has its own budget', async () => {
+    const t = await startOAuthHarness({}, { trustedProxies: ['loopback'] });
+    try {
+      const free = await registrationsUntilHeld(t, '203.0.113.7');
+      expect(free).toBeGreaterThan(0);
+      // Another client behind the same proxy is not held back with the first.
+      expect(await registrationsUntilHeld(t, '203.0.113.8')).toBe(free);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('without a trusted proxy, X-Forwarded-For is not believed: a client cannot name a fresh address', async () => {
+    const t = await startOAuthHarness();
+    try {
+      const free = await registrationsUntilHeld(t, '203.0.113.7');
+      expect(await registrationsUntilHeld(t, '203.0.113.8')).toBe(0);
+      expect(free).toBeGreaterThan(0);
+    } finally {
+      await t.close();
+    }
+  });
+
   it('failed token requests from one address are held back (429, Retry-After), and sign-in from it is not', async () => {
     const t = await startOAuthHarness();
     try {

@@ -64,6 +64,8 @@ export interface HarnessOptions {
   checkpoints?: { dir: string; key: string };
   /** The OAuth authorization server's addresses (default: createIdentityApp's). */
   oauth?: OAuthOptions;
+  /** Reverse proxies whose X-Forwarded-For names the client (default: none). */
+  trustedProxies?: string[];
 }
 
 export async function startHarness(db?: Postgres, options: HarnessOptions = {}): Promise<Harness> {
@@ -88,6 +90,7 @@ export async function startHarness(db?: Postgres, options: HarnessOptions = {}):
     ingestEndpoint: 'http://ingest.example:8080',
     checkpoints,
     ...(options.oauth ? { oauth: options.oauth } : {}),
+    ...(options.trustedProxies ? { trustedProxies: options.trustedProxies } : {}),
   });
   return {
     db: store,

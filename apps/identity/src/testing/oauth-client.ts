@@ -17,7 +17,10 @@ export interface OAuthHarness extends Harness {
 }
 
 /** An identity app on a loopback port, its issuer that address plus /oauth. */
-export async function startOAuthHarness(extra: Partial<OAuthOptions> = {}): Promise<OAuthHarness> {
+export async function startOAuthHarness(
+  extra: Partial<OAuthOptions> = {},
+  harness: Pick<HarnessOptions, 'trustedProxies'> = {},
+): Promise<OAuthHarness> {
   let handler: Server['emit'] | undefined;
   const server = createServer((req, res) =>
     (handler as unknown as (a: unknown, b: unknown) => void)(req, res),
@@ -25,7 +28,7 @@ export async function startOAuthHarness(extra: Partial<OAuthOptions> = {}): Prom
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}/oauth`;
   const options: OAuthOptions = { issuer, resource: RESOURCE, consoleUrl: CONSOLE, ...extra };
-  const h = await startHarness(undefined, { oauth: options } satisfies HarnessOptions);
+  const h = await startHarness(undefined, { ...harness, oauth: options } satisfies HarnessOptions);
   handler = h.app as unknown as Server['emit'];
   return {
     ...h,
@@ -62,10 +65,11 @@ export function pkce(): { verifier: string; challenge: string } {
 export async function registerClient(
   issuer: string,
   metadata: Record<string, unknown>,
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${issuer}/reg`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify({ token_endpoint_auth_method: 'none', ...metadata }),
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
