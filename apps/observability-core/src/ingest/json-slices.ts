@@ -88,6 +88,22 @@ interface LargeContainer {
 }
 
 /**
+ * The index of the quote closing the string whose characters start at `from` (-1 when none does),
+ * `backslash` being the first backslash at or after `from` or -1.
+ */
+function stringClose(text: string, from: number, backslash: number): number {
+  let at = from;
+  let next = backslash;
+  for (;;) {
+    const quote = text.indexOf('"', at);
+    if (quote === -1 || next === -1 || next > quote) return quote;
+    // An escape comes first: skip it and the character it escapes.
+    at = next + 2;
+    next = text.indexOf('\\', at);
+  }
+}
+
+/**
  * Step 1, one scan of the body's characters (strings and escapes skipped): the body nests at most
  * MAX_JSON_DEPTH deep, and every container longer than `leafChars` is indexed by where it opens,
  * with where it ends and its own commas, so that step 2 splits it without reading it again (a
@@ -105,18 +121,26 @@ async function scanBody(
   const firstComma: number[] = [];
   const commas: number[] = [];
   let depth = 0;
-  let inString = false;
   let i = 0;
+  // Strings are most of a body: their ends are found with indexOf (native) rather than a character
+  // at a time, `backslash` being the next backslash at or after the scan (-1: none left).
+  let backslash = text.indexOf('\\');
   while (i < text.length) {
     const from = i;
     const to = Math.min(text.length, i + (slices?.room() ?? text.length));
     for (; i < to; i++) {
       const c = text.charCodeAt(i);
-      if (inString) {
-        if (c === BACKSLASH) i++;
-        else if (c === QUOTE) inString = false;
-      } else if (c === QUOTE) inString = true;
-      else if (c === COMMA) commas.push(i);
+      if (c === QUOTE) {
+        // A backslash outside a string (not JSON) is passed by: the next one is looked for.
+        if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
+        i = stringClose(text, i + 1, backslash);
+        if (i === -1) {
+          // Unterminated: nothing after it is structure (JSON.parse refuses the body).
+          i = text.length;
+          break;
+        }
+        if (backslash !== -1 && backslash < i) backslash = text.indexOf('\\', i);
+      } else if (c === COMMA) commas.push(i);
       else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
         if (++depth > MAX_JSON_DEPTH) throw tooDeep(pathAt(text, i));
         opened.push(i);
