@@ -56,6 +56,8 @@ export function createIdentityApp(deps: IdentityDeps): Express {
   const now = deps.now ?? Date.now;
   const app = express();
   app.disable('x-powered-by');
+  // Answers are never revalidated (audit appends, introspection): an ETag would only hash each one.
+  app.set('etag', false);
   // Throttling counts clients by address: behind a reverse proxy, the one it names (clients of the
   // authorization server reach identity directly, not through the console).
   app.set('trust proxy', deps.trustedProxies?.length ? deps.trustedProxies : false);

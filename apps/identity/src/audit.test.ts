@@ -42,6 +42,11 @@ function describeAuditStore(start: () => Promise<Harness>) {
     });
   });
 
+  it('answers an append without an ETag (nobody revalidates it; hashing every answer cost each write)', async () => {
+    const res = await append([entry(uniqueProject(), 1)]).expect(201);
+    expect(res.headers.etag).toBeUndefined();
+  });
+
   it('keeps one chain per project within one request', async () => {
     const p = uniqueProject();
     const q = uniqueProject();
