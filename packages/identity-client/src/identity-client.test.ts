@@ -202,7 +202,8 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
     }
   });
 
-  it('calls finishing while a write is in flight, in separate turns, all join the next write', async () => {
+  /** A batching sink over identity whose first write waits for `release()`; the sizes of its writes. */
+  function firstWriteHeld(options: Omit<Parameters<typeof createBatchingAuditSink>[1], 'metrics'> = {}) {
     const writes: number[] = [];
     const http = createHttpAuditSink(client());
     let release!: () => void;
@@ -213,13 +214,18 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
       {
         write: async (entries) => {
           writes.push(entries.length);
-          // The first write is held: identity busy with it while the other calls finish.
           if (writes.length === 1) await held;
           return http.write(entries);
         },
       },
-      { metrics: createNoopMetrics() },
+      { metrics: createNoopMetrics(), ...options },
     );
+    return { writes, release, sink };
+  }
+
+  it('calls finishing while a write is in flight, in separate turns, all join the next write', async () => {
+    // The first write is held: identity busy with it while the other calls finish.
+    const { writes, release, sink } = firstWriteHeld();
     const project = 'prj_batch_turns';
     const later = 5;
     const first = sink.write([entry(project)]);
@@ -238,23 +244,8 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
   });
 
   it('under load, the next write waits for more calls: those joining during the wait share it', async () => {
-    const writes: number[] = [];
-    const http = createHttpAuditSink(client());
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     // The wait is long enough never to end by itself here: a full batch (5) ends it.
-    const sink = createBatchingAuditSink(
-      {
-        write: async (entries) => {
-          writes.push(entries.length);
-          if (writes.length === 1) await held;
-          return http.write(entries);
-        },
-      },
-      { metrics: createNoopMetrics(), maxRecords: 5, maxLingerMs: 600_000, lingerShare: 1 },
-    );
+    const { writes, release, sink } = firstWriteHeld({ maxRecords: 5, maxLingerMs: 600_000, lingerShare: 1 });
     const project = 'prj_batch_linger';
     const slow = () => ({ ...entry(project), duration_ms: 600_000 });
     const first = sink.write([slow()]);
