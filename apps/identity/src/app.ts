@@ -5,7 +5,7 @@ import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
 import { notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
-import { clientAddressResolver, type ProxyTrust } from './client-address';
+import { clientAddressResolver } from './client-address';
 import type { IdentityContext } from './context';
 import { identityErrorHandler, requireInternalSecret } from './http';
 import { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
@@ -71,7 +71,7 @@ export function createIdentityApp(deps: IdentityDeps): Express {
       deps.invalidations ??
       createInvalidationHub({ db: deps.db, logger: deps.logger, metrics: deps.metrics }),
     checkpoints: deps.checkpoints,
-    clientAddress: clientAddressResolver(deps.internalSecret, app.get('trust proxy fn') as ProxyTrust),
+    clientAddress: clientAddressResolver(deps.internalSecret),
   };
   app.set('query parser', 'simple');
   // Not traced: each gateway's invalidation stream (open as long as the gateway runs) and its
