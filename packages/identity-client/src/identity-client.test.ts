@@ -177,18 +177,36 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
       ])
     ).rows[0]!.n;
 
-  it('writes N concurrent calls as N records in fewer writes, the chain intact', async () => {
+  type SinkOptions = Omit<Parameters<typeof createBatchingAuditSink>[1], 'metrics'>;
+
+  /** A batching sink over identity, the sizes of its writes; its first write waits for `firstWaits`. */
+  function countedSink(options: SinkOptions = {}, firstWaits?: Promise<void>) {
     const writes: number[] = [];
     const http = createHttpAuditSink(client());
     const sink = createBatchingAuditSink(
       {
-        write: (entries) => {
+        write: async (entries) => {
           writes.push(entries.length);
+          if (writes.length === 1 && firstWaits) await firstWaits;
           return http.write(entries);
         },
       },
-      { metrics: createNoopMetrics() },
+      { metrics: createNoopMetrics(), ...options },
     );
+    return { writes, sink };
+  }
+
+  /** A counted sink whose first write waits for `release()`. */
+  function firstWriteHeld(options: SinkOptions = {}) {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return { ...countedSink(options, held), release };
+  }
+
+  it('writes N concurrent calls as N records in fewer writes, the chain intact', async () => {
+    const { writes, sink } = countedSink();
     const projects = ['prj_batch_a', 'prj_batch_b'];
     await Promise.all(Array.from({ length: 200 }, (_, i) => sink.write([entry(projects[i % 2]!)])));
     expect(writes.reduce((a, b) => a + b, 0)).toBe(200);
@@ -201,27 +219,6 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
       expect(await res.json()).toMatchObject({ ok: true, checked: 100 });
     }
   });
-
-  /** A batching sink over identity whose first write waits for `release()`; the sizes of its writes. */
-  function firstWriteHeld(options: Omit<Parameters<typeof createBatchingAuditSink>[1], 'metrics'> = {}) {
-    const writes: number[] = [];
-    const http = createHttpAuditSink(client());
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const sink = createBatchingAuditSink(
-      {
-        write: async (entries) => {
-          writes.push(entries.length);
-          if (writes.length === 1) await held;
-          return http.write(entries);
-        },
-      },
-      { metrics: createNoopMetrics(), ...options },
-    );
-    return { writes, release, sink };
-  }
 
   it('calls finishing while a write is in flight, in separate turns, all join the next write', async () => {
     // The first write is held: identity busy with it while the other calls finish.
@@ -266,18 +263,8 @@ describe('createBatchingAuditSink (group commit) against identity', () => {
   });
 
   it('an idle gateway adds no delay: a lone call is written at once, however long the wait could be', async () => {
-    const writes: number[] = [];
-    const http = createHttpAuditSink(client());
-    const sink = createBatchingAuditSink(
-      {
-        write: (entries) => {
-          writes.push(entries.length);
-          return http.write(entries);
-        },
-      },
-      // A wait would last longer than the test may run.
-      { metrics: createNoopMetrics(), maxLingerMs: 600_000, lingerShare: 1 },
-    );
+    // A wait would last longer than the test may run.
+    const { writes, sink } = countedSink({ maxLingerMs: 600_000, lingerShare: 1 });
     const project = 'prj_batch_idle';
     for (let i = 0; i < 3; i++) await sink.write([{ ...entry(project), duration_ms: 600_000 }]);
     expect(writes).toEqual([1, 1, 1]);
