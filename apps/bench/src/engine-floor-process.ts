@@ -55,6 +55,19 @@ async function seed(url: string, task: EngineFloorTask, now: number): Promise<vo
   }
 }
 
+/**
+ * What every statement of our client states too (64-bit integers as strings, answers formatted on
+ * the query's thread, no sampling profiler), held once: the floor is the engine at its cheapest
+ * for the same answer.
+ */
+async function holdClientSettings(session: RawSession): Promise<void> {
+  await session.queryAsync('USE floor');
+  await session.queryAsync('SET output_format_json_quote_64bit_integers = 1');
+  await session.queryAsync('SET output_format_parallel_formatting = 0');
+  await session.queryAsync('SET query_profiler_real_time_period_ns = 0');
+  await session.queryAsync('SET query_profiler_cpu_time_period_ns = 0');
+}
+
 /** A ClickHouse that records every query a tool makes (SQL and parameters), then runs it. */
 function recording(ch: ClickHouse, into: { sql: string; params: Record<string, unknown> }[]): ClickHouse {
   return {
@@ -114,16 +127,13 @@ process.once('message', async (task: EngineFloorTask) => {
   const raw: RawSession[] = [];
   for (let i = 0; i < SESSIONS; i++) {
     const session = createChdbConnection({ path }).chdb as unknown as RawSession;
-    // What every statement of our client states too (64-bit integers as strings), held once.
-    await session.queryAsync('USE floor');
-    await session.queryAsync('SET output_format_json_quote_64bit_integers = 1');
+    await holdClientSettings(session);
     raw.push(session);
   }
   const rawOneThread: RawSession[] = [];
   for (let i = 0; i < SESSIONS; i++) {
     const session = createChdbConnection({ path }).chdb as unknown as RawSession;
-    await session.queryAsync('USE floor');
-    await session.queryAsync('SET output_format_json_quote_64bit_integers = 1');
+    await holdClientSettings(session);
     await session.queryAsync('SET max_threads = 1');
     rawOneThread.push(session);
   }

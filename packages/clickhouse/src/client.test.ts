@@ -80,6 +80,18 @@ describe('createClickHouse (embedded chDB)', () => {
     }
   });
 
+  it('formats answers and parses inserts on the query thread and arms no sampling profiler, on every session', async () => {
+    // Both cost a query CPU and give a small answer nothing (decisions.md, "Cost per tool call").
+    const SETTINGS =
+      "SELECT getSetting('output_format_parallel_formatting') AS parallel, getSetting('input_format_parallel_parsing') AS parsing, getSetting('query_profiler_real_time_period_ns') AS real, getSetting('query_profiler_cpu_time_period_ns') AS cpu";
+    const rows = await Promise.all(
+      Array.from({ length: a.concurrency * 2 }, () =>
+        a.query<{ parallel: boolean; parsing: boolean; real: number; cpu: number }>(SETTINGS),
+      ),
+    );
+    for (const [row] of rows) expect(row).toEqual({ parallel: false, parsing: false, real: 0, cpu: 0 });
+  });
+
   it('states only the settings a session does not hold, and all of them again after a failure', async () => {
     const SETTINGS =
       "SELECT getSetting('max_threads') AS threads, getSetting('max_execution_time') AS budget, getSetting('insert_deduplication_token') AS token";
