@@ -47,6 +47,102 @@ export interface AppendedHead {
 }
 
 /**
+ * The rows of `entries` chained on after (`seq`, `prev`), skipping ids in `skip` (already stored,
+ * or repeated in the batch), and where the chain ends after them.
+ */
+function chainRows(
+  projectId: string,
+  entries: AuditEntry[],
+  seq: number,
+  prev: string,
+  skip: Set<string>,
+): { rows: unknown[][]; seq: number; hash: string } {
+  const rows: unknown[][] = [];
+  for (const entry of entries) {
+    if (skip.has(entry.id)) continue;
+    skip.add(entry.id);
+    seq += 1;
+    const hash = hashRecord(prev, entry, seq);
+    rows.push([
+      projectId,
+      seq,
+      entry.id,
+      entry.at,
+      entry.token_id,
+      entry.user_id,
+      entry.org_id,
+      entry.tool,
+      entry.transport,
+      entry.status,
+      entry.duration_ms,
+      entry.request_id,
+      entry.params === undefined ? null : JSON.stringify(entry.params),
+      prev,
+      hash,
+    ]);
+    prev = hash;
+  }
+  return { rows, seq, hash: prev };
+}
+
+/**
+ * Where this process last saw each project's chain end: the head its own last append committed.
+ * A hint, never trusted: an append that starts from it moves the head only if the head is still
+ * there (another process, or a rolled-back write, may have moved it), in the same statement.
+ */
+export type KnownHeads = Map<string, { seq: number; hash: string }>;
+
+/** Projects a KnownHeads keeps at most; past it, it starts over (each project then pays one lock). */
+const KNOWN_HEADS_MAX = 10_000;
+
+function remember(known: KnownHeads | undefined, heads: readonly AppendedHead[]): void {
+  if (!known) return;
+  if (known.size + heads.length > KNOWN_HEADS_MAX) known.clear();
+  for (const head of heads) known.set(head.project_id, { seq: head.seq, hash: head.hash });
+}
+
+/** An append from a known head found the head elsewhere, or a record already stored. */
+class KnownHeadMissed extends Error {}
+
+/** Parameter casts of a row in a VALUES list (no target column there to type it). */
+const ROW_CASTS = ['', '::bigint', '::uuid', '', '', '', '', '', '', '', '::bigint', '', '', '', ''];
+
+/**
+ * The common case in one statement, where appendProject takes two: the records of a project whose
+ * head this process knows. The head moves first (taking its row lock, as appendProject's first
+ * statement does, so writers still queue in one order) and only from where we knew it; the
+ * records go in only if it moved, and all of them or KnownHeadMissed rolls everything back.
+ */
+async function appendFromKnownHead(
+  tx: Queryable,
+  projectId: string,
+  entries: AuditEntry[],
+  known: { seq: number; hash: string },
+): Promise<{ written: number; head: AppendedHead }> {
+  const { rows, seq, hash } = chainRows(projectId, entries, known.seq, known.hash, new Set());
+  const params: unknown[] = [seq, hash, projectId, known.seq, known.hash];
+  const values = rows
+    .map((row) => {
+      const first = params.length;
+      params.push(...row);
+      return `(${row.map((_, c) => `$${first + c + 1}${ROW_CASTS[c]}`).join(', ')})`;
+    })
+    .join(', ');
+  const { rows: inserted } = await tx.query(
+    `WITH moved AS (
+       UPDATE audit_chain_heads SET last_seq = $1, last_hash = $2
+       WHERE project_id = $3 AND last_seq = $4 AND last_hash = $5 RETURNING 1)
+     INSERT INTO audit_records (project_id, seq, id, at, token_id, user_id, org_id, tool, transport,
+                                status, duration_ms, request_id, params, prev_hash, hash)
+     SELECT * FROM (VALUES ${values}) AS fresh WHERE EXISTS (SELECT 1 FROM moved)
+     ON CONFLICT (id) DO NOTHING RETURNING 1`,
+    params,
+  );
+  if (inserted.length !== rows.length) throw new KnownHeadMissed();
+  return { written: rows.length, head: { project_id: projectId, seq, hash } };
+}
+
+/**
  * An append that assumed none of its records was stored met one that was (a retried request):
  * its transaction is rolled back and the append runs again, checking first.
  */
@@ -81,31 +177,10 @@ async function appendProject(
         entries.map((e) => e.id),
       ]);
   const stored = new Set(existing.rows.map((r) => r.id));
-  const fresh: unknown[][] = [];
-  for (const entry of entries) {
-    if (stored.has(entry.id)) continue;
-    stored.add(entry.id);
-    seq += 1;
-    const hash = hashRecord(prev, entry, seq);
-    fresh.push([
-      projectId,
-      seq,
-      entry.id,
-      entry.at,
-      entry.token_id,
-      entry.user_id,
-      entry.org_id,
-      entry.tool,
-      entry.transport,
-      entry.status,
-      entry.duration_ms,
-      entry.request_id,
-      entry.params === undefined ? null : JSON.stringify(entry.params),
-      prev,
-      hash,
-    ]);
-    prev = hash;
-  }
+  const chained = chainRows(projectId, entries, seq, prev, stored);
+  const fresh = chained.rows;
+  seq = chained.seq;
+  prev = chained.hash;
   // A batch is a few multi-row INSERTs, not one statement per record. The last one moves the
   // chain head in the same statement, and only when every row went in: an append arrives per tool
   // call (grouped by the gateway), and each statement on the store is CPU a call. Nothing new
@@ -148,6 +223,7 @@ async function appendProject(
 export async function appendAudit(
   db: Postgres,
   entries: AuditEntry[],
+  known?: KnownHeads,
 ): Promise<{ written: number; heads: AppendedHead[] }> {
   const byProject = new Map<string, AuditEntry[]>();
   for (const entry of entries) {
@@ -155,23 +231,56 @@ export async function appendAudit(
     list.push(entry);
     byProject.set(entry.project_id, list);
   }
+  const projects = [...byProject.keys()].sort();
+  const fromKnown =
+    known &&
+    projects.every((p) => known.has(p) && byProject.get(p)!.length <= INSERT_ROWS) &&
+    entries.length === new Set(entries.map((e) => e.id)).size;
+  if (fromKnown) {
+    try {
+      const result = await db.transaction(async (tx) => {
+        let written = 0;
+        const heads: AppendedHead[] = [];
+        for (const projectId of projects) {
+          const appended = await appendFromKnownHead(
+            tx,
+            projectId,
+            byProject.get(projectId)!,
+            known.get(projectId)!,
+          );
+          written += appended.written;
+          heads.push(appended.head);
+        }
+        return { written, heads };
+      });
+      remember(known, result.heads);
+      return result;
+    } catch {
+      // Moved elsewhere, a retried request, or a failure: the locking path below decides, and
+      // fails on its own if the store does.
+      for (const p of projects) known.delete(p);
+    }
+  }
   const append = (assumeNew: boolean) =>
     db.transaction(async (tx) => {
       let written = 0;
       const heads: AppendedHead[] = [];
-      for (const projectId of [...byProject.keys()].sort()) {
+      for (const projectId of projects) {
         const appended = await appendProject(tx, projectId, byProject.get(projectId)!, assumeNew);
         written += appended.written;
         heads.push(appended.head);
       }
       return { written, heads };
     });
+  let result: { written: number; heads: AppendedHead[] };
   try {
-    return await append(true);
+    result = await append(true);
   } catch (err) {
     if (!(err instanceof StoredBefore)) throw err;
-    return append(false);
+    result = await append(false);
   }
+  remember(known, result.heads);
+  return result;
 }
 
 const SELECT_RECORDS = `SELECT project_id, seq, id::text AS id, at, token_id, user_id, org_id, tool, transport, status,
