@@ -70,7 +70,13 @@ it('cancels a call whose client went away, down to its backend request', async (
     });
     return now > cancelled;
   }, 'the backend request cancelled');
-  expect(h.identity.audit.at(-1)).toMatchObject({
+  // The audit record travels in the identity client's next batch, after the metric counted the
+  // cancellation: wait for it rather than race it.
+  await eventually(
+    () => h.identity.audit.some((r) => r.tool === 'fixture.recall' && r.status === 'error'),
+    'the call audited',
+  );
+  expect(h.identity.audit.findLast((r) => r.tool === 'fixture.recall')).toMatchObject({
     tool: 'fixture.recall',
     transport: 'mcp',
     status: 'error',
