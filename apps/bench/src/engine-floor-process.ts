@@ -135,6 +135,7 @@ process.once('message', async (task: EngineFloorTask) => {
     const session = createChdbConnection({ path }).chdb as unknown as RawSession;
     await holdClientSettings(session);
     await session.queryAsync('SET max_threads = 1');
+    await session.queryAsync("SET local_filesystem_read_method = 'pread'");
     rawOneThread.push(session);
   }
 

@@ -18,7 +18,8 @@ import { benchTraces } from './suites/traces';
 // Suites (BENCH_SUITES, comma separated): call-cost (CPU a tool call per process, every path, beside
 // a bare SDK server and the engine's floor; BENCH_CALL_COST_TURN_MS, BENCH_CALL_COST_ROUNDS; for a profile, BENCH_CALL_COST_TOOLS, BENCH_CALL_COST_PATHS
 // (names or parts of them, comma separated) and BENCH_CALL_COST_FLOOR=0; BENCH_CALL_COST_BASELINE=<another
-// checkout>/apps runs that checkout's gateway bundle beside this one's, a before/after in one run), core,
+// checkout>/apps runs that checkout's gateway bundle beside this one's, a before/after in one run;
+// BENCH_CALL_COST_IDENTITY_DB=postgres puts identity on a throwaway PostgreSQL cluster, its CPU apart), core,
 // gateway, soak, fairness (one project's flood against another's lookups), hostile (one project's worst inputs against another's lookups and ingest on
 // the one-process stack; BENCH_HOSTILE_MS per phase), analytics (product analytics, experiments), traces (performance, release
 // health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
@@ -84,6 +85,7 @@ if (SUITES.has('call-cost')) {
         tools: listOf(process.env.BENCH_CALL_COST_TOOLS),
         paths: listOf(process.env.BENCH_CALL_COST_PATHS),
         skipFloor: process.env.BENCH_CALL_COST_FLOOR === '0',
+        identityOnPostgres: process.env.BENCH_CALL_COST_IDENTITY_DB === 'postgres',
         ...(process.env.BENCH_CALL_COST_BASELINE
           ? { baselineApps: process.env.BENCH_CALL_COST_BASELINE }
           : {}),

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /** Linux clock ticks a second (USER_HZ): the unit of /proc/<pid>/stat's CPU times. */
 const TICKS_PER_SECOND = 100;
@@ -15,6 +15,35 @@ export function processCpuUs(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** The fields of /proc/<pid>/stat after the command name (field 3 on), or undefined. */
+function statFields(pid: number): string[] | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU microseconds a server made of processes has used so far: the root process, every live child
+ * (PostgreSQL's backends, checkpointer, WAL writer) and the children that ended and were waited
+ * for (their time is in the root's cutime and cstime). NaN when the root is gone.
+ */
+export function processTreeCpuUs(rootPid: number): number {
+  const root = statFields(rootPid);
+  if (!root) return Number.NaN;
+  // utime stime cutime cstime: fields 14-17, at 11-14 here.
+  const ticks = (f: string[]) => Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  let total = ticks(root);
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const fields = statFields(Number(entry));
+    // ppid is field 4, at 1 here.
+    if (fields && Number(fields[1]) === rootPid) total += ticks(fields);
+  }
+  return (total / TICKS_PER_SECOND) * 1e6;
 }
 
 /** The 1-minute load average (the machine is shared: a figure is read beside it). */

@@ -184,11 +184,14 @@ export function callCostTables(r: CallCostReport): string {
     `Cost per tool call: ${r.connections} connections, ${r.rounds} alternated rounds of ${r.turnMs} ms per path; ` +
       `medians [range]; CPU µs a call per process, from /proc; load average ${r.load.before} before, ${r.load.after} after`,
   ];
+  // Identity's store has a column of its own only when it ran as a server of its own.
+  const onServer = r.results.some((x) => x.processes.includes('PostgreSQL'));
   for (const tool of [...new Set(r.results.map((x) => x.tool))]) {
     const rows = r.results
       .filter((x) => x.tool === tool)
       .map((x) => {
-        if (x.skipped) return [x.path, x.skipped.slice(0, 60), '', '', '', '', '', '', ''];
+        if (x.skipped)
+          return [x.path, x.skipped.slice(0, 60), '', '', '', '', '', '', '', ...(onServer ? [''] : [])];
         const per = (p: ProcessName) => x.turns.map((t) => t.cpuUs[p]);
         const total = x.turns.map((t) => x.processes.reduce((sum, p) => sum + t.cpuUs[p], 0));
         const cell = (p: ProcessName) => (x.processes.includes(p) ? range(per(p)) : '-');
@@ -205,6 +208,7 @@ export function callCostTables(r: CallCostReport): string {
           ),
           cell('gateway'),
           cell('identity'),
+          ...(onServer ? [cell('PostgreSQL')] : []),
           cell('core'),
           cell('bare SDK server'),
           range(total),
@@ -220,6 +224,7 @@ export function callCostTables(r: CallCostReport): string {
           'p99 ms',
           'gateway µs',
           'identity µs',
+          ...(onServer ? ['PostgreSQL µs'] : []),
           'core µs',
           'bare SDK µs',
           'total µs',
@@ -331,6 +336,16 @@ function callCostChecks(r: CallCostReport): string {
         measured: us(cpu('identity')),
         ok: cpu('identity') <= g.identityUs,
       },
+      ...(x.processes.includes('PostgreSQL')
+        ? [
+            {
+              name: `${x.path}: identity and its PostgreSQL`,
+              target: `<= ${g.identityUs} µs`,
+              measured: us(cpu('identity') + cpu('PostgreSQL')),
+              ok: cpu('identity') + cpu('PostgreSQL') <= g.identityUs,
+            },
+          ]
+        : []),
       {
         name: `${x.path}: core`,
         target: `<= ${g.coreUs} µs`,

@@ -92,6 +92,18 @@ describe('createClickHouse (embedded chDB)', () => {
     for (const [row] of rows) expect(row).toEqual({ parallel: false, parsing: false, real: 0, cpu: 0 });
   });
 
+  it('reads a point query with a plain pread, and every other query as the engine would', async () => {
+    const METHOD = "SELECT getSetting('local_filesystem_read_method') AS method";
+    const all = (options?: { maxThreads: number }) =>
+      Promise.all(
+        Array.from({ length: a.concurrency * 2 }, () => a.query<{ method: string }>(METHOD, {}, options)),
+      );
+    for (const [row] of await all({ maxThreads: 1 })) expect(row).toEqual({ method: 'pread' });
+    // Each session last ran a point query: the default comes back on the next statement.
+    for (const [row] of await all()) expect(row).toEqual({ method: 'pread_threadpool' });
+    for (const [row] of await all({ maxThreads: 2 })) expect(row).toEqual({ method: 'pread_threadpool' });
+  });
+
   it('states only the settings a session does not hold, and all of them again after a failure', async () => {
     const SETTINGS =
       "SELECT getSetting('max_threads') AS threads, getSetting('max_execution_time') AS budget, getSetting('insert_deduplication_token') AS token";

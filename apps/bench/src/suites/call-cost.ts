@@ -2,9 +2,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { iterateDemoBatches } from '@svc/demo-data';
 import { signIngestBody } from '@svc/observability-core';
+import { hasPostgresBinaries, startThrowawayCluster, type ThrowawayCluster } from '@svc/postgres/testing';
 import { type EngineFloorReport, runEngineFloor } from '../engine-floor';
 import { type LoadRequest, load } from '../load';
-import { loadAverage, processCpuUs } from '../proc-cpu';
+import { loadAverage, processCpuUs, processTreeCpuUs } from '../proc-cpu';
 import { FIXTURES, freePort, type Service, startProcess } from '../services';
 import {
   type Identity,
@@ -37,8 +38,15 @@ export const CALL_COST_GOALS = {
   gatewayOverBare: 0.5,
 } as const;
 
-export type ProcessName = 'gateway' | 'identity' | 'core' | 'bare SDK server';
-export const PROCESSES: readonly ProcessName[] = ['gateway', 'identity', 'core', 'bare SDK server'];
+export type ProcessName = 'gateway' | 'identity' | 'PostgreSQL' | 'core' | 'bare SDK server';
+/** PostgreSQL is identity's store when the run puts it on a server (its CPU is then apart). */
+export const PROCESSES: readonly ProcessName[] = [
+  'gateway',
+  'identity',
+  'PostgreSQL',
+  'core',
+  'bare SDK server',
+];
 
 export interface ToolCase {
   tool: 'log.recent' | 'crash.get' | 'crash.stats';
@@ -223,7 +231,16 @@ export interface CallCostOptions {
    * "baseline ...", in the same alternated rounds (a before/after in one run).
    */
   baselineApps?: string;
+  /**
+   * Identity on a PostgreSQL server (a throwaway cluster, started here) instead of its embedded
+   * PGlite: the store's CPU leaves identity's process, and the cluster's processes are read too.
+   */
+  identityOnPostgres?: boolean;
 }
+
+/** CPU so far of one process, or of PostgreSQL's postmaster with all its backends. */
+const cpuOf = (p: ProcessName, pid: number) =>
+  p === 'PostgreSQL' ? processTreeCpuUs(pid) : processCpuUs(pid);
 
 export async function benchCallCost(options: CallCostOptions): Promise<CallCostReport> {
   const connections = options.connections ?? 16;
@@ -235,9 +252,19 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
     services.push(s);
     return s;
   };
+  let cluster: ThrowawayCluster | undefined;
   try {
-    const identity = await startIdentity(dir.path);
+    if (options.identityOnPostgres) {
+      if (!hasPostgresBinaries)
+        throw new Error('call-cost: identity on PostgreSQL asked, no PostgreSQL 15 binaries');
+      cluster = await startThrowawayCluster();
+      notes.push(
+        'identity on PostgreSQL 15 (a throwaway cluster on this machine, fsync off): its CPU is the postmaster and every backend',
+      );
+    }
+    const identity = await startIdentity(dir.path, cluster?.url);
     keep(identity.service);
+    const behindIdentity: ProcessName[] = cluster ? ['identity', 'PostgreSQL'] : ['identity'];
     const core = keep(await startCore(dir.path, identity.service.url));
     const gateway = keep(await startGateway(identity.service.url, core.url));
     const baseline = options.baselineApps
@@ -290,6 +317,7 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
       identity: identity.service.pid,
       core: core.pid,
       'bare SDK server': bare.pid,
+      PostgreSQL: cluster?.pid ?? Number.NaN,
     };
 
     const gatewayPaths = (target: Service, prefix: string): CallPath[] => {
@@ -299,7 +327,7 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
       return [
         {
           name: `${prefix}gateway REST`,
-          processes: ['gateway', 'identity', 'core'],
+          processes: ['gateway', ...behindIdentity, 'core'],
           prepare: async (t) => ({
             url: `${target.url}/v1/tools/${t.tool}`,
             request: () => ({ headers: bearer, body: JSON.stringify(t.args) }),
@@ -309,7 +337,7 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
         },
         {
           name: `${prefix}gateway MCP legacy (${LEGACY}, session)`,
-          processes: ['gateway', 'identity', 'core'],
+          processes: ['gateway', ...behindIdentity, 'core'],
           peer: 'bare SDK MCP legacy (stateless)',
           prepare: async (t) => {
             const headers = await session;
@@ -323,7 +351,7 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
         },
         {
           name: `${prefix}gateway MCP modern (${MODERN})`,
-          processes: ['gateway', 'identity', 'core'],
+          processes: ['gateway', ...behindIdentity, 'core'],
           peer: 'bare SDK MCP modern',
           prepare: async (t) => ({
             url: `${target.url}/mcp`,
@@ -390,9 +418,9 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
 
     const turn = async (call: PreparedCall, ms: number): Promise<TurnResult> => {
       const pidOf = (p: ProcessName) => call.pids?.[p] ?? pids[p];
-      const before = PROCESSES.map((p) => processCpuUs(pidOf(p)));
+      const before = PROCESSES.map((p) => cpuOf(p, pidOf(p)));
       const run = await load(call.url, { connections, durationMs: ms, request: call.request });
-      const after = PROCESSES.map((p) => processCpuUs(pidOf(p)));
+      const after = PROCESSES.map((p) => cpuOf(p, pidOf(p)));
       const calls = run.latency.n;
       const cpuUs = Object.fromEntries(
         PROCESSES.map((p, i) => [p, (after[i]! - before[i]!) / Math.max(1, calls)]),
@@ -408,12 +436,13 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
     };
 
     // What the processes spend with no call at all (timers, heartbeats, the engine's own).
-    const idleBefore = PROCESSES.map((p) => processCpuUs(pids[p]));
+    const measured = PROCESSES.filter((p) => Number.isFinite(pids[p]));
+    const idleBefore = measured.map((p) => cpuOf(p, pids[p]));
     const idleT0 = performance.now();
     await new Promise((r) => setTimeout(r, 3000));
     const idleSeconds = (performance.now() - idleT0) / 1000;
     const idleUsPerSecond = Object.fromEntries(
-      PROCESSES.map((p, i) => [p, (processCpuUs(pids[p]) - idleBefore[i]!) / idleSeconds]),
+      measured.map((p, i) => [p, (cpuOf(p, pids[p]) - idleBefore[i]!) / idleSeconds]),
     );
 
     const loadBefore = loadAverage();
@@ -448,6 +477,7 @@ export async function benchCallCost(options: CallCostOptions): Promise<CallCostR
     };
   } finally {
     for (const s of services.reverse()) await s.stop().catch(() => {});
+    await cluster?.stop();
     dir.remove();
   }
 }

@@ -1,3 +1,4 @@
+import { constants, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,7 +35,38 @@ afterEach(async () => {
   await rm(join(dir, '..'), { recursive: true, force: true });
 });
 
+/** The open flags of this process's descriptor of `path` (Linux: /proc/self/fdinfo), or undefined. */
+function openFlagsOf(path: string): number | undefined {
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue;
+    }
+    if (target !== path) continue;
+    const flags = /^flags:\s+([0-7]+)$/m.exec(readFileSync(`/proc/self/fdinfo/${fd}`, 'utf8'))?.[1];
+    return flags === undefined ? undefined : Number.parseInt(flags, 8);
+  }
+  return undefined;
+}
+
+const onLinux = process.platform === 'linux' ? it : it.skip;
+
 describe('file checkpoint store', () => {
+  onLinux(
+    'writes through a descriptor whose every write is on disk when it returns (O_DSYNC), at the end',
+    async () => {
+      const store = await open();
+      await store.append([cp('prj_a', 1)]);
+      const flags = openFlagsOf(logFile());
+      expect(flags).toBeDefined();
+      expect(flags! & constants.O_DSYNC).toBe(constants.O_DSYNC);
+      expect(flags! & constants.O_APPEND).toBe(constants.O_APPEND);
+      await store.close();
+    },
+  );
+
   it('appends one signed canonical line per checkpoint and reads them back in order', async () => {
     const store = await open();
     await store.append([cp('prj_a', 1), cp('prj_b', 4)]);

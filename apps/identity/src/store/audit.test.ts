@@ -4,9 +4,10 @@ import { migrateIdentity } from '../migrations';
 import { auditEntry, expectedChain, uniqueProject } from '../testing/audit-entries';
 import { appendAudit, type KnownHeads, listAudit } from './audit';
 
-/** The store, with the statements each transaction runs counted. */
-function counting(db: Postgres): { db: Postgres; statements: string[] } {
+/** The store, with its statements counted (in a transaction or not) and its transactions. */
+function counting(db: Postgres): { db: Postgres; statements: string[]; transactions: number } {
   const statements: string[] = [];
+  let transactions = 0;
   const wrap = (q: Queryable): Queryable => ({
     query: (sql, params) => {
       statements.push(sql);
@@ -17,7 +18,20 @@ function counting(db: Postgres): { db: Postgres; statements: string[] } {
       return q.exec(sql);
     },
   });
-  return { db: { ...db, transaction: (fn) => db.transaction((tx) => fn(wrap(tx))) }, statements };
+  return {
+    db: {
+      ...db,
+      ...wrap(db),
+      transaction: (fn) => {
+        transactions += 1;
+        return db.transaction((tx) => fn(wrap(tx)));
+      },
+    },
+    statements,
+    get transactions() {
+      return transactions;
+    },
+  };
 }
 
 describe('appendAudit', () => {
@@ -87,16 +101,19 @@ function describeKnownHeads(open: () => Promise<Postgres>) {
     await db.close();
   });
 
-  it('takes one statement once it knows the head, and chains on exactly as the locking path does', async () => {
+  it('takes one statement and no transaction once it knows the head, and chains on exactly as the locking path does', async () => {
     const p = uniqueProject();
     const known: KnownHeads = new Map();
     const entries = [1, 2, 3, 4].map((i) => auditEntry(p, i));
-    const { db: counted, statements } = counting(db);
-    await appendAudit(counted, entries.slice(0, 1), known);
-    expect(statements).toHaveLength(2);
-    await appendAudit(counted, entries.slice(1, 2), known);
-    await appendAudit(counted, entries.slice(2), known);
-    expect(statements).toHaveLength(4);
+    const counted = counting(db);
+    await appendAudit(counted.db, entries.slice(0, 1), known);
+    expect(counted.statements).toHaveLength(2);
+    expect(counted.transactions).toBe(1);
+    await appendAudit(counted.db, entries.slice(1, 2), known);
+    await appendAudit(counted.db, entries.slice(2), known);
+    expect(counted.statements).toHaveLength(4);
+    // The statement is whole by itself: BEGIN and COMMIT would be two more round trips.
+    expect(counted.transactions).toBe(1);
     expect(known.get(p)).toEqual({ seq: 4, hash: expectedChain(entries)[3]!.hash });
     expect(await listAudit(db, p, { limit: 10, afterSeq: 0 })).toEqual(expectedChain(entries));
   });
@@ -134,6 +151,28 @@ function describeKnownHeads(open: () => Promise<Postgres>) {
     const { db: counted, statements } = counting(db);
     await appendAudit(counted, [auditEntry(p, 5)], known);
     expect(statements).toHaveLength(1);
+  });
+
+  it("undoes its one statement whole when a retried request's head moved for records stored before", async () => {
+    const p = uniqueProject();
+    const known: KnownHeads = new Map();
+    const [a, b, c] = [1, 2, 3].map((i) => auditEntry(p, i));
+    await appendAudit(db, [a!], known);
+    // A retry of [a] alone: the known head moves for it, nothing goes in; the move is undone.
+    expect(await appendAudit(db, [a!], known)).toEqual({
+      written: 0,
+      heads: [{ project_id: p, seq: 1, hash: expectedChain([a!])[0]!.hash }],
+    });
+    await appendAudit(db, [b!], known);
+    // A retry that comes back with more: b is stored, c is not; the statement that moved the head
+    // and inserted c is undone, and the locking path writes c once, after b.
+    const counted = counting(db);
+    expect((await appendAudit(counted.db, [b!, c!], known)).written).toBe(1);
+    // The undone statement; the locking path assuming new records (2, rolled back: b is stored);
+    // the locking path that looks for stored ids first (3).
+    expect(counted.statements).toHaveLength(1 + 2 + 3);
+    expect(await listAudit(db, p, { limit: 10, afterSeq: 0 })).toEqual(expectedChain([a!, b!, c!]));
+    expect(known.get(p)).toEqual({ seq: 3, hash: expectedChain([a!, b!, c!])[2]!.hash });
   });
 
   it('commits nothing of a batch when one of its projects has moved on', async () => {

@@ -111,7 +111,11 @@ const ROW_CASTS = ['', '::bigint', '::uuid', '', '', '', '', '', '', '', '::bigi
  * The common case in one statement, where appendProject takes two: the records of a project whose
  * head this process knows. The head moves first (taking its row lock, as appendProject's first
  * statement does, so writers still queue in one order) and only from where we knew it; the
- * records go in only if it moved, and all of them or KnownHeadMissed rolls everything back.
+ * records go in only if it moved. The statement is whole by itself, so a batch of one project
+ * needs no transaction around it (BEGIN and COMMIT were two of its three round trips): a head
+ * found elsewhere changes nothing and answers 0, and a head moved for records of which some were
+ * stored before (a retried request) fails the statement on purpose, which undoes it whole.
+ * Either way KnownHeadMissed sends the caller to the locking path.
  */
 async function appendFromKnownHead(
   tx: Queryable,
@@ -128,18 +132,55 @@ async function appendFromKnownHead(
       return `(${row.map((_, c) => `$${first + c + 1}${ROW_CASTS[c]}`).join(', ')})`;
     })
     .join(', ');
-  const { rows: inserted } = await tx.query(
+  params.push(rows.length);
+  // `x / 0` on a count, not a constant: the planner cannot fold it, so it fails only when reached.
+  const { rows: answer } = await tx.query<{ appended: number | string }>(
     `WITH moved AS (
        UPDATE audit_chain_heads SET last_seq = $1, last_hash = $2
-       WHERE project_id = $3 AND last_seq = $4 AND last_hash = $5 RETURNING 1)
-     INSERT INTO audit_records (project_id, seq, id, at, token_id, user_id, org_id, tool, transport,
-                                status, duration_ms, request_id, params, prev_hash, hash)
-     SELECT * FROM (VALUES ${values}) AS fresh WHERE EXISTS (SELECT 1 FROM moved)
-     ON CONFLICT (id) DO NOTHING RETURNING 1`,
+       WHERE project_id = $3 AND last_seq = $4 AND last_hash = $5 RETURNING 1),
+     appended AS (
+       INSERT INTO audit_records (project_id, seq, id, at, token_id, user_id, org_id, tool, transport,
+                                  status, duration_ms, request_id, params, prev_hash, hash)
+       SELECT * FROM (VALUES ${values}) AS fresh WHERE EXISTS (SELECT 1 FROM moved)
+       ON CONFLICT (id) DO NOTHING RETURNING 1)
+     SELECT CASE
+       WHEN NOT EXISTS (SELECT 1 FROM moved) THEN 0
+       WHEN (SELECT count(*) FROM appended) = $${params.length} THEN 1
+       ELSE (SELECT count(*) FROM appended) / 0
+     END AS appended`,
     params,
   );
-  if (inserted.length !== rows.length) throw new KnownHeadMissed();
+  if (Number(answer[0]?.appended) !== 1) throw new KnownHeadMissed();
   return { written: rows.length, head: { project_id: projectId, seq, hash } };
+}
+
+/**
+ * A batch whose every project's head this process knows: one project (the common case) is one
+ * statement with no transaction around it; more take one statement each, in one transaction, so a
+ * miss in any of them undoes them all.
+ */
+async function appendFromKnownHeads(
+  db: Postgres,
+  projects: readonly string[],
+  byProject: ReadonlyMap<string, AuditEntry[]>,
+  known: KnownHeads,
+): Promise<{ written: number; heads: AppendedHead[] }> {
+  const appendOne = async (q: Queryable, projectId: string) =>
+    appendFromKnownHead(q, projectId, byProject.get(projectId)!, known.get(projectId)!);
+  if (projects.length === 1) {
+    const one = await appendOne(db, projects[0]!);
+    return { written: one.written, heads: [one.head] };
+  }
+  return db.transaction(async (tx) => {
+    let written = 0;
+    const heads: AppendedHead[] = [];
+    for (const projectId of projects) {
+      const appended = await appendOne(tx, projectId);
+      written += appended.written;
+      heads.push(appended.head);
+    }
+    return { written, heads };
+  });
 }
 
 /**
@@ -238,21 +279,7 @@ export async function appendAudit(
     entries.length === new Set(entries.map((e) => e.id)).size;
   if (fromKnown) {
     try {
-      const result = await db.transaction(async (tx) => {
-        let written = 0;
-        const heads: AppendedHead[] = [];
-        for (const projectId of projects) {
-          const appended = await appendFromKnownHead(
-            tx,
-            projectId,
-            byProject.get(projectId)!,
-            known.get(projectId)!,
-          );
-          written += appended.written;
-          heads.push(appended.head);
-        }
-        return { written, heads };
-      });
+      const result = await appendFromKnownHeads(db, projects, byProject, known);
       remember(known, result.heads);
       return result;
     } catch {

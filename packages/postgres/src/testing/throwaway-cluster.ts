@@ -2,7 +2,7 @@
 // a free loopback port. PostgreSQL refuses to run as root, so as root it runs as `postgres`.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,8 @@ export const hasPostgresBinaries = existsSync(join(PG_BIN, 'initdb')) && existsS
 
 export interface ThrowawayCluster {
   url: string;
+  /** The postmaster's pid: its children are the server's other processes (a bench reads their CPU). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -76,7 +78,9 @@ export async function startThrowawayCluster(): Promise<ThrowawayCluster> {
       serverOptions,
       'start',
     ]);
-    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+    // postmaster.pid's first line is the postmaster's pid.
+    const pid = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, pid, stop };
   } catch (err) {
     await stop();
     throw err;
