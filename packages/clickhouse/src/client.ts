@@ -320,7 +320,14 @@ function embeddedClient(
       const signal = options?.signal;
       const marker = newMarker();
       const rendered = tagged(marker, renderQueryParams(sql, params));
-      const session = await pool.acquire(signal, options?.priority ?? 0);
+      const wanted = embeddedSettings(limits, options);
+      // A session already holding this statement's settings runs it without a SET first (a point
+      // query and a scan want different threads and read methods; each SET is a statement).
+      const session = await pool.acquire(
+        signal,
+        options?.priority ?? 0,
+        (s) => Object.keys(settingsToSet(s, wanted)).length,
+      );
       options?.onStart?.();
       let cancelled = false;
       const onAbort = () => {
@@ -332,7 +339,7 @@ function embeddedClient(
         if (signal?.aborted) throw new QueryCancelledError();
         // No abort_signal here: chdb-node would settle the promise at once while the engine still
         // runs; the session is handed back only once the engine has stopped (KILL takes ~30 ms).
-        const rows = await withSettings(session, embeddedSettings(limits, options), async (settings) =>
+        const rows = await withSettings(session, wanted, async (settings) =>
           (
             await session.client.query({
               query: rendered,

@@ -23,6 +23,24 @@ describe('SessionPool', () => {
     expect(order).toEqual(['ingest', 'quiet', 'busy-1', 'busy-2', 'busy-3']);
   });
 
+  it('hands out the idle session that costs a statement least, the most recently used among equals', async () => {
+    const pool = new SessionPool(['a', 'b', 'c']);
+    const held = new Map([
+      ['a', 'point'],
+      ['b', 'scan'],
+      ['c', 'scan'],
+    ]);
+    const costFor = (wanted: string) => (s: string) => (held.get(s) === wanted ? 0 : 1);
+    const point = await pool.acquire(undefined, 0, costFor('point'));
+    expect(point).toBe('a');
+    pool.release(point);
+    // Both scan sessions cost nothing: the one used last ('c', idle last) goes first.
+    const scan = await pool.acquire(undefined, 0, costFor('scan'));
+    expect(scan).toBe('c');
+    // Without a cost, the most recently used idle session.
+    expect(await pool.acquire()).toBe('a');
+  });
+
   it('drops a waiter whose signal aborts, and drains once every session is back', async () => {
     const pool = new SessionPool(['s1']);
     const held = await pool.acquire();

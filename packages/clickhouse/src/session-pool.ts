@@ -22,12 +22,28 @@ export class SessionPool<T> {
     this.everyone = sessions;
   }
 
-  acquire(signal?: AbortSignal, priority = 0): Promise<T> {
+  /**
+   * `cost`: what a session would cost this statement to use (the settings it would have to SET
+   * first): the idle session that costs least is taken, the most recently used among equals. A
+   * statement that has to wait takes the first session freed, whatever it holds.
+   */
+  acquire(signal?: AbortSignal, priority = 0, cost?: (session: T) => number): Promise<T> {
     if (signal?.aborted) return Promise.reject(new QueryCancelledError());
-    const session = this.idle.pop();
-    if (session !== undefined) {
+    if (this.idle.length > 0) {
+      let best = this.idle.length - 1;
+      if (cost) {
+        let least = cost(this.idle[best]!);
+        for (let i = best - 1; i >= 0 && least > 0; i--) {
+          const c = cost(this.idle[i]!);
+          if (c < least) {
+            least = c;
+            best = i;
+          }
+        }
+      }
+      const [session] = this.idle.splice(best, 1);
       this.busy += 1;
-      return Promise.resolve(session);
+      return Promise.resolve(session!);
     }
     return new Promise<T>((resolve, reject) => {
       const waiter = {
