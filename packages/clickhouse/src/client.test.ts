@@ -1,4 +1,5 @@
 import { ClickHouseError } from '@clickhouse/client';
+import { parseJsonEachRow } from './client';
 import {
   type ClickHouse,
   compactRows,
@@ -49,6 +50,15 @@ describe('createClickHouse (embedded chDB)', () => {
       name: tricky,
     });
     expect(rows).toEqual([{ id: '10' }]);
+  });
+
+  it('reads rows whose values hold line breaks, commas and brackets, and no rows at all', async () => {
+    const rows = await a.query<{ text: string; n: string }>(
+      'SELECT {t:String} AS text, toUInt64(number) AS n FROM numbers(3)',
+      { t: 'one\ntwo,\r\n] [{"x": 1}\n' },
+    );
+    expect(rows).toEqual([0, 1, 2].map((n) => ({ text: 'one\ntwo,\r\n] [{"x": 1}\n', n: String(n) })));
+    expect(await a.query('SELECT 1 FROM numbers(0)')).toEqual([]);
   });
 
   it('quotes 64-bit integers as strings', async () => {
@@ -341,5 +351,17 @@ describe('createClickHouse (embedded chDB)', () => {
     await expect(a.insert('items; DROP TABLE items', [{ id: 1 }])).rejects.toThrow(
       /invalid ClickHouse table/,
     );
+  });
+});
+
+describe('parseJsonEachRow', () => {
+  it('parses the lines of an answer as an array, with or without the last line break', () => {
+    expect(parseJsonEachRow('')).toEqual([]);
+    expect(parseJsonEachRow('{"a":1}\n')).toEqual([{ a: 1 }]);
+    expect(parseJsonEachRow('{"a":"x\\ny"}\n{"a":"[,]"}')).toEqual([{ a: 'x\ny' }, { a: '[,]' }]);
+  });
+
+  it('refuses text that is not JSON lines', () => {
+    expect(() => parseJsonEachRow('{"a":1}\nCode: 241. DB::Exception\n')).toThrow(SyntaxError);
   });
 });
