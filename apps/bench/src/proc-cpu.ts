@@ -3,20 +3,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** Linux clock ticks a second (USER_HZ): the unit of /proc/<pid>/stat's CPU times. */
 const TICKS_PER_SECOND = 100;
 
-/**
- * CPU microseconds a process has used so far, every thread of it (user + system, from
- * /proc/<pid>/stat: the event loop, libuv's pool, V8's helpers, an embedded engine's threads, the
- * threads that already ended). NaN when the process is gone or this is not Linux.
- */
-export function processCpuUs(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** The fields of /proc/<pid>/stat after the command name (field 3 on), or undefined. */
 function statFields(pid: number): string[] | undefined {
   try {
@@ -24,6 +10,17 @@ function statFields(pid: number): string[] | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * CPU microseconds a process has used so far, every thread of it (user + system, from
+ * /proc/<pid>/stat: the event loop, libuv's pool, V8's helpers, an embedded engine's threads, the
+ * threads that already ended). NaN when the process is gone or this is not Linux.
+ */
+export function processCpuUs(pid: number): number {
+  const fields = statFields(pid);
+  // utime and stime: fields 14-15, at 11-12 here.
+  return fields ? ((Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND) * 1e6 : Number.NaN;
 }
 
 /**

@@ -154,6 +154,22 @@ async function appendFromKnownHead(
   return { written: rows.length, head: { project_id: projectId, seq, hash } };
 }
 
+/** Each project's records appended in turn on `q` (one transaction): how many went in, and each head. */
+async function appendEach(
+  q: Queryable,
+  projects: readonly string[],
+  appendOne: (q: Queryable, projectId: string) => Promise<{ written: number; head: AppendedHead }>,
+): Promise<{ written: number; heads: AppendedHead[] }> {
+  let written = 0;
+  const heads: AppendedHead[] = [];
+  for (const projectId of projects) {
+    const appended = await appendOne(q, projectId);
+    written += appended.written;
+    heads.push(appended.head);
+  }
+  return { written, heads };
+}
+
 /**
  * A batch whose every project's head this process knows: one project (the common case) is one
  * statement with no transaction around it; more take one statement each, in one transaction, so a
@@ -171,16 +187,7 @@ async function appendFromKnownHeads(
     const one = await appendOne(db, projects[0]!);
     return { written: one.written, heads: [one.head] };
   }
-  return db.transaction(async (tx) => {
-    let written = 0;
-    const heads: AppendedHead[] = [];
-    for (const projectId of projects) {
-      const appended = await appendOne(tx, projectId);
-      written += appended.written;
-      heads.push(appended.head);
-    }
-    return { written, heads };
-  });
+  return db.transaction((tx) => appendEach(tx, projects, appendOne));
 }
 
 /**
@@ -289,16 +296,11 @@ export async function appendAudit(
     }
   }
   const append = (assumeNew: boolean) =>
-    db.transaction(async (tx) => {
-      let written = 0;
-      const heads: AppendedHead[] = [];
-      for (const projectId of projects) {
-        const appended = await appendProject(tx, projectId, byProject.get(projectId)!, assumeNew);
-        written += appended.written;
-        heads.push(appended.head);
-      }
-      return { written, heads };
-    });
+    db.transaction((tx) =>
+      appendEach(tx, projects, (q, projectId) =>
+        appendProject(q, projectId, byProject.get(projectId)!, assumeNew),
+      ),
+    );
   let result: { written: number; heads: AppendedHead[] };
   try {
     result = await append(true);
