@@ -1,20 +1,32 @@
 import { FIELD_LIMITS, sanitizeOptional, sanitizeText, UserInputError } from '@svc/tool-kit';
 import { type TraceSummary, traceSearch } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
-import { serve } from '../core-tool';
-import { combine, equals, paramsOf, type SqlFilter, whereOf } from '../sql/filter';
+import { type CoreToolContext, serve } from '../core-tool';
+import { combine, equals, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, pageOf } from '../sql/page';
-import { SPAN_DURATION_SQL } from '../stored-values';
+import { bySpans, rootsOf, servicesOf } from './trace-roots';
+import {
+  type SpanRef,
+  type SummaryCursor,
+  type SummaryQuery,
+  type SummaryRow,
+  summaryRows,
+} from './trace-summary-rows';
 
-interface TraceRow {
-  trace_id: string;
-  started_ms: string;
-  duration_ms: number;
-  span_count: string;
-  error: number;
-  root_orphan: number;
-  root: [string, string, string, string, string];
-  services: string[];
+/** A batch of a search by operation after the first: this many times larger, up to MAX_BATCH. */
+const BATCH_GROWTH = 4;
+/** Traces one summary statement answers at most (fixed-size rows, about 200 bytes each). */
+const MAX_BATCH = 20_000;
+
+interface Root {
+  span: SpanRef;
+  /** It names a parent the trace does not hold. */
+  orphan: boolean;
+}
+
+interface Picked {
+  row: SummaryRow;
+  root: Root;
 }
 
 /**
@@ -22,6 +34,10 @@ interface TraceRow {
  * spans). Root: the earliest span (then by span id) whose parent is empty or not in the trace; in a
  * trace where every span names a parent inside it (a cycle), the earliest span. Duration: the last
  * span end minus the first span start. Newest first, then trace id.
+ *
+ * In three steps, so that a search costs what its page costs whatever the size of one trace: the
+ * page's traces from fixed-size aggregates per trace (trace-summary-rows.ts), then the roots of
+ * those whose earliest span names a parent, then the services of the page (trace-roots.ts).
  */
 export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
   const picked: SqlFilter[] = [];
@@ -58,46 +74,73 @@ export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
       `trace_key IN (SELECT cityHash64(trace_id) FROM spans WHERE project_id = {project_id:String} AND ${bounds})`,
     );
   }
-  const filter = combine(...picked);
   const having: string[] = [];
   if (fromMs !== undefined) having.push('started_ms >= {from_ms:Int64}');
   if (toMs !== undefined) having.push('started_ms < {to_ms:Int64}');
   if (input.status === 'error') having.push('error');
   if (input.status === 'ok') having.push('NOT error');
-  if (input.operation !== undefined) having.push('root.4 = {operation:String}');
   if (input.min_duration_ms !== undefined) having.push('duration_ms >= {min_duration_ms:Float64}');
   if (input.max_duration_ms !== undefined) having.push('duration_ms <= {max_duration_ms:Float64}');
-  const rows = await ctx.ch.query<TraceRow>(
-    `SELECT trace_id,
-            min(toUnixTimestamp64Milli(start_time)) AS started_ms,
-            max(toUnixTimestamp64Milli(start_time) + ${SPAN_DURATION_SQL}) - started_ms AS duration_ms,
-            count() AS span_count,
-            countIf(status = 'error') > 0 AS error,
-            groupArray(span_id) AS ids,
-            arraySort(x -> (x.3, x.1),
-              groupArray((span_id, parent_span_id, toUnixTimestamp64Milli(start_time), operation, service))) AS ordered,
-            arrayFilter(x -> x.2 = '' OR NOT has(ids, x.2), ordered) AS roots,
-            if(empty(roots), ordered[1], roots[1]) AS root,
-            root.2 != '' AND NOT has(ids, root.2) AS root_orphan,
-            arraySort(groupUniqArrayIf(service, service != '')) AS services
-     FROM spans ${prewhere.length > 0 ? `PREWHERE ${prewhere.join(' AND ')}` : ''}
-     WHERE ${whereOf(filter)}
-     GROUP BY trace_id
-     ${having.length ? `HAVING ${having.join(' AND ')}` : ''}
-     ORDER BY started_ms DESC, trace_id ASC
-     LIMIT {fetch:UInt32}`,
-    paramsOf(filter, ctx.projectId, {
-      fetch: fetchFor(input.limit),
-      ...(input.operation !== undefined ? { operation: input.operation } : {}),
+  const query: SummaryQuery = {
+    prewhere,
+    filter: combine(...picked),
+    having,
+    params: {
       ...(input.min_duration_ms !== undefined ? { min_duration_ms: input.min_duration_ms } : {}),
       ...(input.max_duration_ms !== undefined ? { max_duration_ms: input.max_duration_ms } : {}),
       ...(fromMs !== undefined ? { from_ms: fromMs } : {}),
       ...(toMs !== undefined ? { to_ms: toMs } : {}),
-    }),
-    { signal: ctx.signal },
+    },
+    ...(input.operation !== undefined ? { operation: input.operation } : {}),
+  };
+  const traces = await pickTraces(ctx, query, fetchFor(input.limit));
+  const services = await servicesOf(
+    ctx,
+    traces.slice(0, input.limit).map((t) => t.row.trace_id),
   );
-  return pageOf(rows, input.limit, toSummary);
+  return pageOf(traces, input.limit, (t) => toSummary(t, services.get(t.row.trace_id) ?? []));
 });
+
+/**
+ * The first `wanted` traces the search keeps, newest first, each with its root. Without an
+ * operation every summary row is kept: one batch. With one, a row is kept when its root has that
+ * operation; the summaries only rule out traces whose root cannot have it, so more batches may
+ * follow, each after the last, larger and larger.
+ */
+async function pickTraces(ctx: CoreToolContext, query: SummaryQuery, wanted: number): Promise<Picked[]> {
+  const kept: Picked[] = [];
+  let after: SummaryCursor | undefined;
+  for (let batch = wanted; ; batch = Math.min(batch * BATCH_GROWTH, MAX_BATCH)) {
+    const rows = await summaryRows(ctx, query, after, batch);
+    // Roots are looked up a group of traces at a time, as the rows reach them: memory stays
+    // bounded, and no root is computed past the last trace kept.
+    const groups = bySpans(rows.filter(namesParent));
+    const roots = new Map<string, Root>();
+    let next = 0;
+    for (const row of rows) {
+      if (namesParent(row) && !roots.has(row.trace_id)) {
+        const group = groups[next++]!;
+        const found = await rootsOf(
+          ctx,
+          group.map((t) => t.trace_id),
+        );
+        for (const t of group) {
+          const span = found.get(t.trace_id);
+          // Without a span naming no parent or a missing one, the trace is a cycle: its earliest.
+          roots.set(t.trace_id, span ? { span, orphan: span[1] !== '' } : { span: t.first, orphan: false });
+        }
+      }
+      const root = roots.get(row.trace_id) ?? { span: row.first, orphan: false };
+      if (query.operation === undefined || root.span[2] === query.operation) kept.push({ row, root });
+      if (kept.length === wanted) return kept;
+    }
+    if (rows.length < batch) return kept;
+    after = rows.at(-1);
+  }
+}
+
+/** Whether a trace's earliest span names a parent: then its root is not known from the summary. */
+const namesParent = (row: SummaryRow) => row.first[1] !== '';
 
 /**
  * Span ends are epoch ms plus a fractional duration: at that magnitude a double keeps ~0.2 us, so
@@ -105,8 +148,8 @@ export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
  */
 export const toMicrosecond = (ms: number): number => Math.round(ms * 1000) / 1000;
 
-function toSummary(row: TraceRow): TraceSummary {
-  const [, , , operation, service] = row.root;
+function toSummary({ row, root }: Picked, services: readonly string[]): TraceSummary {
+  const [, , operation, service] = root.span;
   return {
     trace_id: row.trace_id,
     started_at: isoFromMs(row.started_ms),
@@ -115,7 +158,7 @@ function toSummary(row: TraceRow): TraceSummary {
     error: Boolean(row.error),
     root_operation: sanitizeText(operation, FIELD_LIMITS.id),
     root_service: sanitizeOptional(service),
-    root_orphan: Boolean(row.root_orphan),
-    services: row.services.map((s) => sanitizeText(s, FIELD_LIMITS.id)),
+    root_orphan: root.orphan,
+    services: services.map((s) => sanitizeText(s, FIELD_LIMITS.id)),
   };
 }
