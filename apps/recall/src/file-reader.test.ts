@@ -321,18 +321,65 @@ describe('reading a device log file', () => {
     expect(most.lines).toBeLessThanOrEqual(Math.ceil(INFLATE_CHUNK_BYTES / line.length) + 1);
   });
 
-  it('answers the time budget error once a call has used its time', async () => {
+  it('answers the time budget error once a call has used its time before reading past after_line', async () => {
     let clock = 0;
     const pacer = createPacer({ limitMs: 1000, now: () => (clock += 600) });
     const err = await readEntriesPage(
       bytesInMemory(encodeLogFile(entries, key)),
       key,
-      { limit: 10 },
+      { limit: 10, after_line: entries.length },
       DEFAULT_READ_LIMITS,
       pacer,
     ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(QueryBudgetError);
     expect(err).toMatchObject({ code: 'backend_timeout', details: { budget: 'time', limit_ms: 1000 } });
+  });
+
+  it('answers the lines read when its time runs out past after_line, and the next call goes on', async () => {
+    const line = `${lineOf(0)}\n`;
+    const lines = 20_000;
+    const file = fileOf(Buffer.alloc(line.length * lines, line));
+    // Each turn of the loop takes 100 ms of a 1 s call: the time runs out after ten steps.
+    const pacerOf = (turnMs = 100) => {
+      let clock = 0;
+      return createPacer({
+        limitMs: 1000,
+        startedAt: 0,
+        now: () => clock,
+        yieldToLoop: async () => (clock += turnMs),
+      });
+    };
+    const filtered = { level: 'error' };
+    const first = await readEntriesPage(
+      bytesInMemory(file),
+      key,
+      { limit: 10, ...filtered },
+      DEFAULT_READ_LIMITS,
+      pacerOf(),
+    );
+    expect(first).toMatchObject({ status: 'ok', problem: null, items: [], has_more: true });
+    expect(first.scanned_through_line).toBeGreaterThan(0);
+    expect(first.scanned_through_line).toBeLessThan(lines);
+    expect(first.lines_read).toBe(first.scanned_through_line);
+    const next = await readEntriesPage(
+      bytesInMemory(file),
+      key,
+      { limit: 10, after_line: first.scanned_through_line, ...filtered },
+      DEFAULT_READ_LIMITS,
+      pacerOf(10),
+    );
+    // A call with time to spare reads on from there to the end.
+    expect(next).toMatchObject({ items: [], has_more: false, scanned_through_line: lines });
+    expect(next.lines_read).toBe(lines - first.scanned_through_line);
+    // Past after_line nothing was read yet when the time ran out: no page to answer, the budget error.
+    const far = await readEntriesPage(
+      bytesInMemory(file),
+      key,
+      { limit: 10, after_line: lines - 1 },
+      DEFAULT_READ_LIMITS,
+      pacerOf(),
+    ).catch((e: unknown) => e);
+    expect(far).toMatchObject({ code: 'backend_timeout', details: { budget: 'time', limit_ms: 1000 } });
   });
 
   it('stops reading when the caller goes away', async () => {

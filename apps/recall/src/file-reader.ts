@@ -1,6 +1,7 @@
 import { createDecipheriv } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
+import { QueryBudgetError } from '@svc/tool-kit';
 import { type FileProblem, IV_BYTES, MAX_DECOMPRESSED_BYTES, TAG_BYTES } from './file-codec';
 import type { StoredBytes } from './file-store';
 import { type LineHandler, LineSplitter } from './line-splitter';
@@ -21,6 +22,12 @@ export const VERIFY_CHUNK_BYTES = 1024 * 1024;
 export const DECRYPT_CHUNK_BYTES = 64 * 1024;
 /** Inflated text handed to the line splitter per turn of the event loop. */
 export const INFLATE_CHUNK_BYTES = 16 * 1024;
+/**
+ * Inflated text zlib hands back at once, cut into INFLATE_CHUNK_BYTES steps: each trip to the
+ * thread pool costs about as much as inflating 16 KiB of a file of blank lines, so 64 KiB a trip
+ * halves the time of reading one (100 MB of "\n": 370 -> 160 ms of inflating).
+ */
+export const ZLIB_CHUNK_BYTES = 64 * 1024;
 
 const DECRYPT_PROBLEM: FileProblem = {
   stage: 'decrypt',
@@ -41,6 +48,8 @@ export type ScanEnd =
   | { end: 'eof'; lines: number; stats: ScanStats }
   /** The handler stopped reading. */
   | { end: 'stopped'; stats: ScanStats }
+  /** The call's time ran out (ScanOptions.answerAtDeadline); `lines`: the last line handled. */
+  | { end: 'deadline'; lines: number; stats: ScanStats }
   | { end: 'problem'; problem: FileProblem; stats: ScanStats };
 
 export interface ScanOptions {
@@ -49,6 +58,12 @@ export interface ScanOptions {
   pacer: ReadPacer;
   /** Awaited after each inflated chunk's lines were handled (a download writes them out then). */
   afterChunk?: () => Promise<void>;
+  /**
+   * When the pacer's deadline passes once lines after `afterLine` were handled, end with what was
+   * read ('deadline') rather than the time budget error: the caller answers a page that says
+   * where to go on. Before that line there is nothing to answer, and the error stands.
+   */
+  answerAtDeadline?: boolean;
 }
 
 /** Thrown by the store while reading: not a property of the file. */
@@ -125,7 +140,7 @@ export async function scanFile(
     problem: { stage: 'decompress', line: splitter.line + 1, message },
     stats,
   });
-  const gunzip = createGunzip({ chunkSize: INFLATE_CHUNK_BYTES });
+  const gunzip = createGunzip({ chunkSize: ZLIB_CHUNK_BYTES });
   const source = Readable.from(decryptedChunks(bytes, key, stats), {
     objectMode: false,
     highWaterMark: DECRYPT_CHUNK_BYTES,
@@ -134,16 +149,29 @@ export async function scanFile(
   pipeline(source, gunzip, () => {});
   try {
     for await (const inflated of gunzip as AsyncIterable<Buffer>) {
-      const room = MAX_DECOMPRESSED_BYTES - stats.inflatedBytes;
-      const chunk = inflated.length > room ? inflated.subarray(0, room) : inflated;
-      stats.inflatedBytes += chunk.length;
-      const stop = splitter.push(chunk);
-      if (stop?.stop === 'handler') return { end: 'stopped', stats };
-      if (stop?.stop === 'problem') return { end: 'problem', problem: stop.problem, stats };
-      if (chunk !== inflated)
-        return decompressProblem(`The file inflates past ${MAX_DECOMPRESSED_BYTES / 1024 / 1024} MB.`);
-      await options.afterChunk?.();
-      await options.pacer.turn();
+      for (let at = 0; at < inflated.length; at += INFLATE_CHUNK_BYTES) {
+        const step = inflated.subarray(at, at + INFLATE_CHUNK_BYTES);
+        const room = MAX_DECOMPRESSED_BYTES - stats.inflatedBytes;
+        const chunk = step.length > room ? step.subarray(0, room) : step;
+        stats.inflatedBytes += chunk.length;
+        const stop = splitter.push(chunk);
+        if (stop?.stop === 'handler') return { end: 'stopped', stats };
+        if (stop?.stop === 'problem') return { end: 'problem', problem: stop.problem, stats };
+        if (chunk !== step)
+          return decompressProblem(`The file inflates past ${MAX_DECOMPRESSED_BYTES / 1024 / 1024} MB.`);
+        await options.afterChunk?.();
+        try {
+          await options.pacer.turn();
+        } catch (err) {
+          if (
+            options.answerAtDeadline &&
+            err instanceof QueryBudgetError &&
+            splitter.line > options.afterLine
+          )
+            return { end: 'deadline', lines: splitter.line, stats };
+          throw err;
+        }
+      }
     }
   } catch (err) {
     if (err instanceof StoredBytesError || !isZlibError(err)) throw err;

@@ -1,3 +1,4 @@
+import { isAsciiBlank, unicodeBlankLength } from './blank-bytes';
 import { type FileProblem, MAX_LINE_BYTES } from './file-codec';
 
 /**
@@ -9,8 +10,15 @@ export type LineHandler = (line: number, text: string, bytes: number) => 'contin
 export type SplitStop = { stop: 'handler' } | { stop: 'problem'; problem: FileProblem };
 
 const NEWLINE = 10;
-/** Bytes of JSON whitespace, and \v and \f, which String.prototype.trim removes as well. */
-const isBlankByte = (b: number) => b === 32 || b === 9 || b === 13 || b === 11 || b === 12;
+
+// Where the current line stands, as far as its bytes go:
+/** Only ASCII blanks since the newline: nothing of it is held. */
+const BLANK = 0;
+/** Blank characters outside ASCII as well (a no-break space, a BOM): held from the first one. */
+const UNICODE_BLANK = 1;
+/** Something that is not blank: held from the first byte that is not an ASCII blank. */
+const TEXT = 2;
+type LineState = typeof BLANK | typeof UNICODE_BLANK | typeof TEXT;
 
 export const lineTooLong = (line: number): FileProblem => ({
   stage: 'parse',
@@ -20,17 +28,17 @@ export const lineTooLong = (line: number): FileProblem => ({
 
 /**
  * Cuts inflated text into numbered lines, a chunk at a time, synchronously (the caller yields
- * between chunks). Lines up to `afterLine` are only counted, never decoded; blank lines are passed
- * over byte by byte without being decoded either, so a file of millions of empty lines costs a
- * loop over its bytes. A line is held only while it is incomplete, and only up to MAX_LINE_BYTES.
+ * between chunks). Lines up to `afterLine` are only counted, never decoded; blank lines (what
+ * trim() would empty, blanks outside ASCII included) are passed over byte by byte without being
+ * decoded either, so a file of millions of blank lines costs a loop over its bytes. A line is held
+ * only while it is incomplete, and only up to MAX_LINE_BYTES.
  */
 export class LineSplitter {
   /** Lines completed so far (the number of the last one). */
   line = 0;
   #carry: Buffer[] = [];
   #carryBytes = 0;
-  /** A non-blank byte has been seen since the last newline (the carry holds it and what follows). */
-  #nonBlank = false;
+  #state: LineState = BLANK;
   /** Bytes since the last newline: a last line without a newline is a line too. */
   #pending = false;
 
@@ -54,42 +62,74 @@ export class LineSplitter {
       }
       if (this.line < this.afterLine) return undefined;
     }
+    // Where the held part of the current line starts in this chunk (a line carried over: 0).
     let start = i;
-    let nonBlank = this.#nonBlank;
+    let state = this.#state;
+    // The line count lives in a local while bytes are looped over (synced before anything else
+    // reads it): a file of blank lines is this loop and little else.
+    let line = this.line;
+    // Only the first line of a chunk can have bytes held from the chunks before it.
+    let carried = this.#carry.length > 0;
     while (i < end) {
-      if (nonBlank) {
+      if (state === TEXT) {
         const newline = chunk.indexOf(NEWLINE, i);
         if (newline === -1) {
           i = end;
           break;
         }
-        i = newline;
-      } else {
-        const b = chunk[i]!;
-        if (b !== NEWLINE) {
-          if (!isBlankByte(b)) {
-            nonBlank = true;
-            start = i;
+        this.line = ++line;
+        const stop = this.#complete(chunk.subarray(start, newline));
+        if (stop) return stop;
+        carried = false;
+        state = BLANK;
+        i = newline + 1;
+        start = i;
+        continue;
+      }
+      const b = chunk[i]!;
+      if (b === NEWLINE) {
+        // A blank line ends: counted, nothing decoded.
+        line++;
+        if (state === UNICODE_BLANK) {
+          if (carried) {
+            // Held like any line, so bounded like one (as when it was decoded to be trimmed).
+            if (this.#carryBytes + i - start > MAX_LINE_BYTES) {
+              this.line = line;
+              return { stop: 'problem', problem: lineTooLong(line) };
+            }
+            this.#drop();
+            carried = false;
           }
+          state = BLANK;
+        }
+        i++;
+        continue;
+      }
+      let blank = 0;
+      if (b < 0x80) {
+        if (isAsciiBlank(b)) {
           i++;
           continue;
         }
+      } else {
+        blank = unicodeBlankLength(chunk, i);
       }
-      // chunk[i] ends line this.line + 1.
-      this.line++;
-      if (nonBlank) {
-        const stop = this.#complete(chunk.subarray(start, i));
-        if (stop) return stop;
+      if (state === BLANK) start = i;
+      if (blank > 0) {
+        state = UNICODE_BLANK;
+        i += blank;
+        continue;
       }
-      nonBlank = false;
-      i++;
-      start = i;
+      // Not blank, or a blank cut by the chunk's end: the line is decoded when it ends, and trim()
+      // tells then (the cut case is at most one line a chunk).
+      state = TEXT;
     }
-    this.#nonBlank = nonBlank;
-    if (nonBlank) {
+    this.line = line;
+    this.#state = state;
+    if (state !== BLANK) {
       const rest = chunk.subarray(start, end);
       this.#carryBytes += rest.length;
-      if (this.#carryBytes > MAX_LINE_BYTES) return { stop: 'problem', problem: lineTooLong(this.line + 1) };
+      if (this.#carryBytes > MAX_LINE_BYTES) return { stop: 'problem', problem: lineTooLong(line + 1) };
       this.#carry.push(Buffer.from(rest));
     }
     return undefined;
@@ -102,7 +142,14 @@ export class LineSplitter {
       return undefined;
     }
     this.line++;
-    return this.#nonBlank ? this.#complete(Buffer.alloc(0)) : undefined;
+    if (this.#state === TEXT) return this.#complete(Buffer.alloc(0));
+    this.#drop();
+    return undefined;
+  }
+
+  #drop(): void {
+    this.#carry = [];
+    this.#carryBytes = 0;
   }
 
   #complete(tail: Buffer): SplitStop | undefined {
@@ -112,10 +159,8 @@ export class LineSplitter {
       this.#carry.length === 0
         ? tail.toString('utf8')
         : Buffer.concat([...this.#carry, tail]).toString('utf8');
-    this.#carry = [];
-    this.#carryBytes = 0;
-    this.#nonBlank = false;
-    // Unicode blanks (a no-break space, a byte-order mark) make a blank line too, as trim() says.
+    this.#drop();
+    // Only a line whose blank character was cut by a chunk's end gets here blank.
     if (text.trim() === '') return undefined;
     return this.onLine(this.line, text, bytes) === 'stop' ? { stop: 'handler' } : undefined;
   }

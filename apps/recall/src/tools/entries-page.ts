@@ -29,8 +29,10 @@ export interface EntriesPage {
  * the limits allow:
  * - the page is full (`limit` entries, or `pageBytes` of them) and one more matching entry was seen;
  * - `parsedLines` / `parsedBytes` were parsed without filling the page (a filter matching little);
+ * - the call's time ran out after some lines past `after_line` were read (before that, the time
+ *   budget error: there is no page to answer);
  * - a problem stops reading (entries before it are listed), or the file ends.
- * `has_more` is true in the first two cases: the next page is `after_line: scanned_through_line`.
+ * `has_more` is true in the first three cases: the next page is `after_line: scanned_through_line`.
  */
 export async function readEntriesPage(
   bytes: StoredBytes,
@@ -88,20 +90,24 @@ export async function readEntriesPage(
       linesRead += 1;
       return 'continue';
     },
-    { afterLine, pacer },
+    { afterLine, pacer, answerAtDeadline: true },
   );
   if (end.end === 'problem') problem = end.problem;
   // The last line read or passed over: before a problem, the line before it (0 when nothing
   // could be decrypted); at the end of the file, its last line; else the line before the one
   // reading stopped at.
   const scannedThrough =
-    problem !== null ? (problem.line ?? 1) - 1 : end.end === 'eof' ? end.lines : stoppedAt - 1;
+    problem !== null
+      ? (problem.line ?? 1) - 1
+      : end.end === 'eof' || end.end === 'deadline'
+        ? end.lines
+        : stoppedAt - 1;
   return {
     status: problem ? 'unreadable' : 'ok',
     problem,
     lines_read: linesRead,
     items,
-    has_more: problem === null && end.end === 'stopped',
+    has_more: problem === null && (end.end === 'stopped' || end.end === 'deadline'),
     scanned_through_line: scannedThrough,
     stats: end.stats,
   };
