@@ -54,7 +54,7 @@ const gatewayEnv = z.object({
   SVC_PROJECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   SVC_MAX_CONCURRENT_PER_TOKEN: z.coerce.number().int().min(1).default(32),
   SVC_MAX_CONCURRENT_PER_PROJECT: z.coerce.number().int().min(1).default(64),
-  // MCP sessions held by this instance: all together, per token, per project (session-caps.ts).
+  // MCP sessions held by this instance: all together, per token, per project, per org (session-caps.ts).
   SVC_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(DEFAULT_SESSION_CAPS.maxSessions),
   SVC_MCP_MAX_SESSIONS_PER_TOKEN: z.coerce
     .number()
@@ -66,6 +66,11 @@ const gatewayEnv = z.object({
     .int()
     .min(1)
     .default(DEFAULT_SESSION_CAPS.maxSessionsPerProject),
+  SVC_MCP_MAX_SESSIONS_PER_ORG: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_SESSION_CAPS.maxSessionsPerOrg),
   // Large backend answers handled at once, in MB; also the largest answer a call may return
   // (docs/decisions.md, "Answer budget"). Sized for the gateway's 128 MB heap.
   SVC_ANSWER_BUDGET_MB: z.coerce.number().min(1).max(1024).default(8),
@@ -110,10 +115,14 @@ export interface GatewayConfig {
   selfTrace: SelfTraceConfig | undefined;
 }
 
-/** A core is left to the event loop; more workers than large answers handled at once would idle. */
+/**
+ * A core is left to the event loop; at most two by default (docs/decisions.md, "Answer workers"):
+ * large answers are a few at a time (the answer budget's `maxLarge`), each checked in tens of ms.
+ */
 export function defaultAnswerWorkers(cores = availableParallelism()): number {
-  return Math.max(1, Math.min(DEFAULT_ANSWER_BUDGET.maxLarge, cores - 1));
+  return Math.max(1, Math.min(MAX_DEFAULT_ANSWER_WORKERS, DEFAULT_ANSWER_BUDGET.maxLarge, cores - 1));
 }
+const MAX_DEFAULT_ANSWER_WORKERS = 2;
 
 export function loadGatewayConfig(env: Record<string, string | undefined>): GatewayConfig {
   const e = parseEnv('http-gateway', gatewayEnv, env);
@@ -141,6 +150,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
       maxSessions: e.SVC_MCP_MAX_SESSIONS,
       maxSessionsPerToken: e.SVC_MCP_MAX_SESSIONS_PER_TOKEN,
       maxSessionsPerProject: e.SVC_MCP_MAX_SESSIONS_PER_PROJECT,
+      maxSessionsPerOrg: e.SVC_MCP_MAX_SESSIONS_PER_ORG,
     },
     answerBudgetBytes: Math.round(e.SVC_ANSWER_BUDGET_MB * 1024 * 1024),
     answerWorkers: e.SVC_ANSWER_WORKERS ?? defaultAnswerWorkers(),

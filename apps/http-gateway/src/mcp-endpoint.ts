@@ -177,7 +177,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     const tokenId = principal.tokenId;
     if (tokenId === null) throw new NotFoundError('Session not found.');
     // Throws 429 or 503 (with Retry-After) when the caps leave no place (session-caps.ts).
-    const place = sessions.reserve(tokenId, principal.projectId);
+    const place = sessions.reserve(tokenId, principal.projectId, principal.orgId);
     let session: McpSession | undefined;
     let server: Server | undefined;
     try {
@@ -188,6 +188,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
             id,
             tokenId,
             projectId: principal.projectId,
+            orgId: principal.orgId,
             principal,
             server: server!,
             transport,

@@ -7,7 +7,15 @@ import { SessionCapacityError } from './mcp-sessions';
 // The gateway's side of modern listen streams: who each stream belongs to (an org's capability
 // switch reaches that org's streams only), the caps, and revocation.
 
-const limits = { maxSessions: 3, maxSessionsPerToken: 2, maxSessionsPerProject: 2, idleMs: 60_000 };
+const limits = {
+  maxSessions: 3,
+  maxSessionsPerToken: 2,
+  maxSessionsPerProject: 2,
+  // Above the instance's: most principals here share one org, and the org's cap is tested with
+  // the app (mcp-session-caps.test.ts).
+  maxSessionsPerOrg: 4,
+  idleMs: 60_000,
+};
 
 function open(streams: ListenStreams, who: ReturnType<typeof principal>, onEvent: () => void) {
   const abort = new AbortController();

@@ -13,7 +13,6 @@ import { planRoom, type SessionCapLimits, type SessionSlot } from './session-cap
 // never anybody's stream closed), and closing a revoked token's streams.
 
 interface ListenStream extends SessionSlot {
-  readonly orgId: string | null;
   /** Aborting it ends the stream (the SDK tears the subscription down, the response ends). */
   readonly abort: AbortController;
 }
@@ -73,13 +72,13 @@ export class ListenStreams {
     const tokenId = principal.tokenId ?? `local:${principal.projectId}`;
     const plan = planRoom(
       [...this.#streams.values()],
-      { tokenId, projectId: principal.projectId },
+      { tokenId, projectId: principal.projectId, orgId: principal.orgId },
       this.#limits,
       this.#now(),
     );
     if (plan.kind === 'busy') {
       throw new RateLimitedError(
-        `This ${plan.scope} holds its maximum of MCP listen streams; close one or retry later.`,
+        `This ${plan.scope === 'org' ? 'organization' : plan.scope} holds its maximum of MCP listen streams; close one or retry later.`,
         plan.retryAfterSeconds,
       );
     }

@@ -152,6 +152,28 @@ it("caps a project's sessions over all its tokens: its own idle one goes, or 429
   }
 });
 
+it("one org's projects cannot fill the instance: another org's initialize still finds room", async () => {
+  // A hostile run: one org's 4 projects x 250 sessions filled the instance's 1,000, and every
+  // other tenant's initialize got 503 for half an hour. The org's share is below the instance's.
+  const h = await startHarness({
+    sessions: { maxSessions: 10, maxSessionsPerToken: 4, maxSessionsPerProject: 4, maxSessionsPerOrg: 6 },
+  });
+  try {
+    const statuses: number[] = [];
+    for (const project of ['a1', 'a2', 'a3']) {
+      const token = h.identity.issue({ projectId: project, orgId: 'org_a' }).token;
+      for (let i = 0; i < 4; i++) statuses.push((await initialize(h, token)).status);
+    }
+    // a1 takes 4, a2 2 more (the org's 6) and then makes way within itself; a3 has none to give up.
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200, 200, 200, 429, 429, 429, 429]);
+    expect(h.app.mcpSessionCount()).toBe(6);
+    const other = h.identity.issue({ projectId: 'b1', orgId: 'org_b' }).token;
+    expect((await initialize(h, other)).status).toBe(200);
+  } finally {
+    await h.close();
+  }
+});
+
 describe('modern listen streams under the same caps', () => {
   /** A raw subscriptions/listen request, held open; `status` once the gateway answered its headers. */
   async function listen(h: Harness, token: string, into: AbortController[]): Promise<number> {
@@ -188,6 +210,27 @@ describe('modern listen streams under the same caps', () => {
       const c = h.identity.issue({ projectId: 'proj_c' }).token;
       expect(await listen(h, c, held)).toBe(503);
       expect(h.app.mcpListenStreamCount()).toBe(4);
+    } finally {
+      for (const a of held) a.abort();
+      await h.close();
+    }
+  });
+
+  it("one org's projects cannot take every stream: another org's listen finds room", async () => {
+    const h = await startHarness({
+      sessions: { maxSessions: 6, maxSessionsPerToken: 2, maxSessionsPerProject: 2, maxSessionsPerOrg: 4 },
+    });
+    const held: AbortController[] = [];
+    try {
+      const statuses: number[] = [];
+      for (const project of ['a1', 'a2', 'a3']) {
+        const token = h.identity.issue({ projectId: project, orgId: 'org_a' }).token;
+        for (let i = 0; i < 2; i++) statuses.push(await listen(h, token, held));
+      }
+      expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+      const other = h.identity.issue({ projectId: 'b1', orgId: 'org_b' }).token;
+      expect(await listen(h, other, held)).toBe(200);
+      expect(h.app.mcpListenStreamCount()).toBe(5);
     } finally {
       for (const a of held) a.abort();
       await h.close();

@@ -9,6 +9,8 @@ export interface McpSession {
   readonly tokenId: string;
   /** The token's project (a token's project never changes): the tenant the session counts for. */
   readonly projectId: string;
+  /** The token's org (null without one): sessions are capped per org too. */
+  readonly orgId: string | null;
   /** Refreshed by every (re-authenticated) request of the session. */
   principal: Principal;
   readonly server: Server;
@@ -88,19 +90,24 @@ export class McpSessionStore {
    * other projects' sessions; both with Retry-After. The evicted client gets 404 on its next
    * request and re-initializes, as the MCP spec prescribes.
    */
-  reserve(tokenId: string, projectId: string): SessionReservation {
+  reserve(tokenId: string, projectId: string, orgId: string | null): SessionReservation {
     this.expireIdle();
     const plan = planRoom(
       [...this.#sessions.values(), ...this.#reserved.values()],
-      { tokenId, projectId },
+      { tokenId, projectId, orgId },
       this.#limits,
       this.#now(),
     );
     if (plan.kind === 'busy') {
-      const cap =
-        plan.scope === 'token' ? this.#limits.maxSessionsPerToken : this.#limits.maxSessionsPerProject;
+      const cap = {
+        token: this.#limits.maxSessionsPerToken,
+        project: this.#limits.maxSessionsPerProject,
+        org: this.#limits.maxSessionsPerOrg,
+      }[plan.scope];
+      const whose = plan.scope === 'org' ? 'organization' : plan.scope;
       throw new RateLimitedError(
-        `This ${plan.scope} holds its maximum of ${cap} MCP sessions, all in use; ` +
+        `This ${whose} holds its maximum of ${cap} MCP sessions` +
+          (plan.scope === 'org' ? '; ' : ', all in use; ') +
           'end one (DELETE /mcp) or retry later.',
         plan.retryAfterSeconds,
       );
@@ -117,7 +124,7 @@ export class McpSessionStore {
       void this.close(id);
     }
     const key = randomUUID();
-    this.#reserved.set(key, { id: key, tokenId, projectId, active: 1, lastSeen: this.#now() });
+    this.#reserved.set(key, { id: key, tokenId, projectId, orgId, active: 1, lastSeen: this.#now() });
     return {
       fill: (session) => {
         this.#reserved.delete(key);

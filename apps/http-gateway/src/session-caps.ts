@@ -2,10 +2,13 @@
 // reached. Pure: no SDK, no timers, so the rule outlives the transport it is used with.
 //
 // A tenant can only ever push out its own sessions. At the per-token cap the token's least recently
-// used idle session goes; at the per-project cap the project's; at the instance cap again only the
-// requesting project's. When no such idle session exists the newcomer is refused: 429 when its own
-// token or project is at its cap (its own sessions are all busy), 503 when the instance is full of
-// other projects' sessions, with a Retry-After of when the first idle session expires.
+// used idle session goes; at the per-project cap the project's; at the per-org cap and at the
+// instance cap again only the requesting project's. When no such idle session exists the newcomer
+// is refused: 429 when its own token, project or org is at its cap, 503 when the instance is full of
+// other tenants' sessions, with a Retry-After of when the first idle session expires.
+//
+// No tenant can fill the instance: a project's cap is below its org's, and an org's below the
+// instance's, so however many projects one org opens sessions for, other orgs find room.
 
 export interface SessionCapLimits {
   /** Idle sessions (no request or stream open) expire after this long. */
@@ -14,6 +17,8 @@ export interface SessionCapLimits {
   maxSessions: number;
   maxSessionsPerToken: number;
   maxSessionsPerProject: number;
+  /** Sessions of one org, all its projects together: below `maxSessions`, so one org cannot fill it. */
+  maxSessionsPerOrg: number;
 }
 
 export const DEFAULT_SESSION_CAPS: SessionCapLimits = {
@@ -21,6 +26,7 @@ export const DEFAULT_SESSION_CAPS: SessionCapLimits = {
   maxSessions: 1000,
   maxSessionsPerToken: 100,
   maxSessionsPerProject: 250,
+  maxSessionsPerOrg: 400,
 };
 
 /** What the rule needs to know of a session (or of a session being opened: active, never evicted). */
@@ -28,6 +34,8 @@ export interface SessionSlot {
   readonly id: string;
   readonly tokenId: string;
   readonly projectId: string;
+  /** The project's org; a caller without one (stdio) counts as an org of its own project. */
+  readonly orgId: string | null;
   /** Requests and streams in progress; a busy session is never evicted. */
   readonly active: number;
   readonly lastSeen: number;
@@ -36,8 +44,8 @@ export interface SessionSlot {
 export type RoomPlan =
   /** Room after closing these sessions (all of the newcomer's own project). */
   | { kind: 'room'; evict: string[] }
-  /** The newcomer's token or project is at its cap and every one of its sessions is busy. */
-  | { kind: 'busy'; scope: 'token' | 'project'; retryAfterSeconds: number }
+  /** The newcomer's token, project or org is at its cap and none of its own sessions may go. */
+  | { kind: 'busy'; scope: 'token' | 'project' | 'org'; retryAfterSeconds: number }
   /** The instance is at its cap and the newcomer's project has no idle session to give up. */
   | { kind: 'full'; retryAfterSeconds: number };
 
@@ -51,7 +59,7 @@ export const BUSY_RETRY_AFTER_SECONDS = 60;
  */
 export function planRoom(
   sessions: readonly SessionSlot[],
-  newcomer: { tokenId: string; projectId: string },
+  newcomer: { tokenId: string; projectId: string; orgId: string | null },
   limits: SessionCapLimits,
   now: number,
 ): RoomPlan {
@@ -62,7 +70,10 @@ export function planRoom(
       .filter((s) => s.active === 0 && live(s))
       .sort((a, b) => a.lastSeen - b.lastSeen || a.id.localeCompare(b.id))[0];
 
-  const ofProject = sessions.filter((s) => s.projectId === newcomer.projectId);
+  const orgOf = (s: { projectId: string; orgId: string | null }) => s.orgId ?? `project:${s.projectId}`;
+  const org = orgOf(newcomer);
+  const ofOrg = sessions.filter((s) => orgOf(s) === org);
+  const ofProject = ofOrg.filter((s) => s.projectId === newcomer.projectId);
   const ofToken = ofProject.filter((s) => s.tokenId === newcomer.tokenId);
 
   if (ofToken.length >= limits.maxSessionsPerToken) {
@@ -73,6 +84,12 @@ export function planRoom(
   if (ofProject.filter(live).length >= limits.maxSessionsPerProject) {
     const victim = oldestIdle(ofProject);
     if (!victim) return { kind: 'busy', scope: 'project', retryAfterSeconds: BUSY_RETRY_AFTER_SECONDS };
+    evict.add(victim.id);
+  }
+  if (ofOrg.filter(live).length >= limits.maxSessionsPerOrg) {
+    const victim = oldestIdle(ofProject);
+    if (!victim)
+      return { kind: 'busy', scope: 'org', retryAfterSeconds: untilFirstExpiry(ofOrg, limits, now) };
     evict.add(victim.id);
   }
   if (sessions.filter(live).length >= limits.maxSessions) {

@@ -331,6 +331,151 @@ describe('circuit breaker', () => {
   });
 });
 
+describe('per-project breakers', () => {
+  it("sheds one project whose calls keep failing, alone: its calls fail fast, others are served, the backend's breaker stays closed", async () => {
+    stub.handle = (req, res) => {
+      if (req.url.includes('/projects/p_bad/'))
+        json(500, { error: 'internal', message: 'its data' })(req, res);
+      else json(200, { ok: true })(req, res);
+    };
+    const metrics = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
+    const caller = client({ metrics }).asToolCaller();
+    const c = clients.at(-1)!;
+    for (let i = 0; i < BREAKER.volumeThreshold; i++) {
+      await expect(caller.callTool('p_bad', 'log.search', {}, { requestId: `b${i}` })).rejects.toBeInstanceOf(
+        BackendUnavailableError,
+      );
+    }
+    const seen = stub.seen.length;
+    const shed = await rejectionOf(caller.callTool('p_bad', 'log.search', {}, { requestId: 'fast' }));
+    expect(shed).toBeInstanceOf(BackendUnavailableError);
+    expect(shed.message).toBe("The core service is failing for this project's calls; retry in 60 s.");
+    expect(shed.retryAfterSeconds).toBe(60);
+    expect(stub.seen.length).toBe(seen);
+    await expect(caller.callTool('p_good', 'log.search', {}, { requestId: 'g' })).resolves.toEqual({
+      ok: true,
+    });
+    expect(c.breakerState()).toBe('closed');
+    expect(await metrics.render()).toContain('t_backend_projects_shed{backend="core"} 1');
+  });
+
+  it("counts a project's timeouts against that project only", async () => {
+    stub.handle = (req, res) => {
+      if (!req.url.includes('/projects/p_slow/')) json(200, { ok: true })(req, res);
+      // p_slow never answers (closed with the server after the test).
+    };
+    const caller = client({ timeoutMs: 150 }).asToolCaller();
+    const c = clients.at(-1)!;
+    const slow = Array.from({ length: BREAKER.volumeThreshold }, (_, i) =>
+      rejectionOf(caller.callTool('p_slow', 'analytics.cohorts', {}, { requestId: `s${i}` })),
+    );
+    for (const err of await Promise.all(slow)) expect(err).toBeInstanceOf(BackendTimeoutError);
+    await expect(caller.callTool('p_other', 'log.search', {}, { requestId: 'o' })).resolves.toEqual({
+      ok: true,
+    });
+    expect(c.breakerState()).toBe('closed');
+    expect(
+      await rejectionOf(caller.callTool('p_slow', 'analytics.cohorts', {}, { requestId: 'fast' })),
+    ).toBeInstanceOf(BackendUnavailableError);
+  });
+
+  it("opens the backend's breaker when the backend cannot be reached, whichever project calls", async () => {
+    const closed = await startStubBackend();
+    const url = closed.url;
+    await closed.close();
+    const c = client({ baseUrl: url });
+    for (let i = 0; i < BREAKER.volumeThreshold; i++) {
+      await c
+        .asToolCaller()
+        .callTool('p1', 'log.search', {}, { requestId: `r${i}` })
+        .catch(() => {});
+    }
+    expect(c.breakerState()).toBe('open');
+  });
+
+  it("opens the backend's breaker when most projects calling it are shed at once", async () => {
+    stub.handle = json(500, { error: 'internal', message: 'down for all' });
+    const caller = client().asToolCaller();
+    const c = clients.at(-1)!;
+    for (const project of ['p1', 'p2', 'p3']) {
+      for (let i = 0; i < BREAKER.volumeThreshold; i++) {
+        await caller.callTool(project, 'log.search', {}, { requestId: `${project}-${i}` }).catch(() => {});
+      }
+    }
+    expect(c.breakerState()).toBe('open');
+  });
+});
+
+describe('answers waiting for the answer budget', () => {
+  it("does not charge the wait to the backend: the attempt's clock stops while the answer waits", async () => {
+    const drips: NodeJS.Timeout[] = [];
+    stub.handle = (req, res) => {
+      if (req.url !== '/drip') {
+        json(200, { items: ['x'.repeat(5000)] })(req, res);
+        return;
+      }
+      // The marker: an answer whose body never ends, a byte at a time, each well within the
+      // body timeout, so only the attempt's whole deadline ends it.
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+      drips.push(setInterval(() => res.write(' '), 20));
+    };
+    const c = client({ timeoutMs: 400 });
+    let grant!: () => void;
+    let asked!: () => void;
+    const waiting = new Promise<void>((r) => (asked = r));
+    const call = c.asToolCaller().callTool(
+      'p1',
+      'analytics.cohorts',
+      {},
+      {
+        requestId: 'r',
+        reserveAnswer: () => {
+          asked();
+          return new Promise<void>((r) => (grant = r));
+        },
+      },
+    );
+    await waiting;
+    // Started after the answer began to wait, with the same deadline: once it has timed out, the
+    // waiting call's deadline would have passed too, were it counting.
+    await expect(c.postJson('/drip', {}, { requestId: 'marker' })).rejects.toBeInstanceOf(
+      BackendTimeoutError,
+    );
+    for (const drip of drips) clearInterval(drip);
+    grant();
+    await expect(call).resolves.toEqual({ items: ['x'.repeat(5000)] });
+    expect(c.breakerState()).toBe('closed');
+  });
+
+  it('tells the wait when its caller leaves, so it is dropped rather than granted later', async () => {
+    stub.handle = json(200, { items: ['x'.repeat(5000)] });
+    const caller = new AbortController();
+    let seen: AbortSignal | undefined;
+    const call = client()
+      .asToolCaller()
+      .callTool(
+        'p1',
+        'analytics.cohorts',
+        {},
+        {
+          requestId: 'r',
+          signal: caller.signal,
+          reserveAnswer: (_bytes, signal) => {
+            seen = signal;
+            return new Promise<void>((_resolve, reject) =>
+              signal?.addEventListener('abort', () => reject(signal.reason), { once: true }),
+            );
+          },
+        },
+      );
+    await eventually(() => seen !== undefined, 'the reservation is asked');
+    expect(seen?.aborted).toBe(false);
+    caller.abort();
+    await expect(call).rejects.toBeDefined();
+    expect(seen?.aborted).toBe(true);
+  });
+});
+
 describe('retries', () => {
   it('retries an idempotent GET at most twice', async () => {
     let n = 0;

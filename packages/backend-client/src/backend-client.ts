@@ -18,7 +18,9 @@ import {
 } from '@svc/tool-kit';
 import CircuitBreaker from 'opossum';
 import { Pool } from 'undici';
+import { AttemptDeadline } from './attempt-deadline';
 import { errorFromStatus, parseJson } from './map-response';
+import { ProjectBreakers } from './project-breakers';
 import { outboundTraceparent } from './traceparent';
 
 export interface BreakerOptions {
@@ -76,8 +78,17 @@ export interface RequestOptions {
   traceparent?: string;
   /** Overrides the per-method retry default (GET: retried, POST: see `retryPosts`). */
   retry?: boolean;
-  /** Asked before a successful answer's body is read (BackendCallOptions.reserveAnswer). */
-  reserveAnswer?: (bytes: number | undefined) => Promise<void>;
+  /**
+   * Asked before a successful answer's body is read (BackendCallOptions.reserveAnswer), with the
+   * attempt's signal. Its wait is not the backend's time (the attempt's clock stops), and its
+   * refusal is passed on as it is, never counted against the backend.
+   */
+  reserveAnswer?: (bytes: number | undefined, signal?: AbortSignal) => Promise<void>;
+  /**
+   * The project the call is for: its failures open its own breaker (project-breakers.ts), not
+   * the backend's. Absent (identity, audit, probes): the backend's breaker counts them.
+   */
+  project?: string;
   /** A successful answer announced at least this long is returned unparsed (BackendCallOptions). */
   unparsedFrom?: number;
   /** No client span even with a tracer (health probes: every few seconds, a root trace each). */
@@ -109,8 +120,8 @@ interface Attempt {
 const MAX_RETRIES = 2;
 const RETRY_BASE_MS = 50;
 const RETRY_CAP_MS = 400;
-/** Breaker timeout = HTTP timeout + this, so got's own timeout (mapped precisely) fires first. */
-const BREAKER_TIMEOUT_MARGIN_MS = 500;
+/** An attempt's deadline = HTTP timeout + this, so undici's own timeouts (mapped precisely) fire first. */
+const DEADLINE_MARGIN_MS = 500;
 const BREAKER_STATE_VALUE: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
 /** undici's codes for a connection that could not be made or was lost. */
 const CONNECTION_ERRORS = new Set([
@@ -128,9 +139,13 @@ const CONNECTION_ERRORS = new Set([
   'ERR_STREAM_PREMATURE_CLOSE',
 ]);
 
+/** Errors of the caller's own side (the answer budget's refusals), passed through the breaker as they are. */
+const callerSide = new WeakSet<object>();
+
 /** Answers that say nothing about the backend's health: the breaker counts them as successes. */
 function isCallerError(err: unknown): boolean {
   return (
+    (typeof err === 'object' && err !== null && callerSide.has(err)) ||
     err instanceof UserInputError ||
     err instanceof NotFoundError ||
     err instanceof CancelledError ||
@@ -143,6 +158,21 @@ function isCallerError(err: unknown): boolean {
 
 /** Failing fast: the server was not called. */
 class BreakerOpenError extends BackendUnavailableError {}
+
+/** Failing fast for one project whose calls kept failing: the server was not called. */
+class ProjectBreakerOpenError extends BreakerOpenError {
+  constructor(backend: string, retryAfterSeconds: number) {
+    super(backend, retryAfterSeconds);
+    this.message = `The ${backend} service is failing for this project's calls; retry in ${retryAfterSeconds} s.`;
+  }
+}
+
+/** Transport failures that say the backend cannot be reached at all (not slow, not failing one query). */
+function isUnreachable(err: unknown): boolean {
+  if (!(err instanceof BackendUnavailableError) || err instanceof BreakerOpenError) return false;
+  return unreachable.has(err);
+}
+const unreachable = new WeakSet<object>();
 
 /** The caller went away (its signal aborted); says nothing about the backend. */
 class CancelledError extends InternalError {
@@ -189,14 +219,46 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
     ['backend'],
   );
 
+  // The attempt's own deadline (AttemptDeadline) bounds a call, not opossum's timer: opossum's
+  // would settle the call while its request and any answer-budget wait went on unseen, and charge
+  // the gateway's own waiting to the backend.
   const breaker = new CircuitBreaker(send, {
     name,
-    timeout: options.timeoutMs + BREAKER_TIMEOUT_MARGIN_MS,
+    timeout: false,
     volumeThreshold: breakerOptions.volumeThreshold,
     errorThresholdPercentage: breakerOptions.errorThresholdPercentage,
     resetTimeout: breakerOptions.resetTimeoutMs,
     rollingCountTimeout: breakerOptions.rollingCountTimeoutMs,
-    errorFilter: isCallerError,
+    // A project's call counts here only when the backend could not be reached at all; its other
+    // failures are its project's (projectBreakers), so one tenant cannot open this for all.
+    errorFilter: (err: unknown, attempt?: Attempt) =>
+      isCallerError(err) || (attempt?.options.project !== undefined && !isUnreachable(err)),
+  });
+  const projectGauge = options.metrics
+    .holding('backend_projects_shed', 'Projects whose calls fail fast after failing (per-project breakers)', [
+      'backend',
+    ])
+    .bind({ backend: name });
+  let shedTimer: NodeJS.Timeout | undefined;
+  const projectBreakers = new ProjectBreakers(breakerOptions, Date.now, () => {
+    projectGauge.set(projectBreakers.openCount());
+    // The gauge falls back when a shed project's reset time passes, called or not.
+    clearTimeout(shedTimer);
+    if (projectBreakers.openCount() > 0) {
+      shedTimer = setTimeout(
+        () => projectGauge.set(projectBreakers.openCount()),
+        breakerOptions.resetTimeoutMs,
+      );
+      shedTimer.unref();
+    }
+    // Most active projects shed at once: the backend fails for everyone, whatever the cause.
+    if (!breaker.opened && projectBreakers.mostAreShed()) {
+      logger.warn(
+        { backend: name, shed: projectBreakers.openCount() },
+        'most projects failing: breaker opened',
+      );
+      breaker.open();
+    }
   });
   let openedAt = 0;
   const reportState = () => breakerGauge.set({ backend: name }, BREAKER_STATE_VALUE[state()]);
@@ -227,6 +289,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
   async function send(attempt: Attempt): Promise<unknown> {
     const { method, path, body, options: req } = attempt;
+    const deadline = new AttemptDeadline(options.timeoutMs + DEADLINE_MARGIN_MS, req.signal);
     let response: { statusCode: number; body: string; retryAfter?: string };
     try {
       const headers: Record<string, string> = {
@@ -242,21 +305,24 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         path: pathPrefix + path,
         headers,
         ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-        ...(req.signal ? { signal: req.signal } : {}),
+        signal: deadline.signal,
       });
       const retryAfter = res.headers['retry-after'];
       const ok = res.statusCode >= 200 && res.statusCode < 300;
       const announced = Number(res.headers['content-length']);
       const length = Number.isFinite(announced) ? announced : undefined;
       if (req.reserveAnswer && ok) {
+        deadline.pause();
         try {
-          await req.reserveAnswer(length);
+          await req.reserveAnswer(length, deadline.signal);
         } catch (err) {
           // Not read, so not kept: the connection goes, and the backend sees its client leave.
           res.body.on('error', () => {});
           res.body.destroy();
+          if (typeof err === 'object' && err !== null) callerSide.add(err);
           throw err;
         }
+        deadline.resume();
       }
       if (ok && req.unparsedFrom !== undefined && length !== undefined && length >= req.unparsedFrom) {
         // One contiguous buffer, which the caller may hand to a worker without a copy.
@@ -268,11 +334,15 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         ...(typeof retryAfter === 'string' ? { retryAfter } : {}),
       };
     } catch (err) {
-      // reserveAnswer's refusal, as it is (nothing else in here throws one).
-      if (err instanceof ServiceError) throw err;
+      // The answer budget's refusal, as it is (passed through the breaker uncounted).
+      if (typeof err === 'object' && err !== null && callerSide.has(err)) throw err;
+      if (deadline.timedOut) throw new BackendTimeoutError(name, { cause: err });
       // A caller that went away cancels the request (and the query behind it, which sees the close).
       if (req.signal?.aborted) throw new CancelledError();
+      if (err instanceof ServiceError) throw err;
       throw transportError(err);
+    } finally {
+      deadline.clear();
     }
     if (response.statusCode >= 200 && response.statusCode < 300) {
       const parsed = parseJson(response.body);
@@ -309,23 +379,43 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       return new BackendTimeoutError(name, { cause: err });
     }
     if (code && CONNECTION_ERRORS.has(code)) {
-      return new BackendUnavailableError(name, retryAfterSeconds(), { cause: err });
+      const down = new BackendUnavailableError(name, retryAfterSeconds(), { cause: err });
+      unreachable.add(down);
+      return down;
     }
     logger.error({ backend: name, err }, 'backend request failed');
     return new BackendUnavailableError(name, retryAfterSeconds(), { cause: err });
   }
 
-  /** One attempt through the breaker, with opossum's own failures mapped too. */
+  /**
+   * One attempt through the breakers (its project's, then the backend's), with opossum's own
+   * failures mapped too. The project's breaker hears every outcome of a call it let through, a
+   * trial's included, so a trial's place is never kept by a call that ended otherwise.
+   */
   async function fire(attempt: Attempt): Promise<unknown> {
+    const project = attempt.options.project;
+    const admission = project === undefined ? undefined : projectBreakers.admit(project);
+    if (admission && !admission.admitted) {
+      throw new ProjectBreakerOpenError(name, admission.retryAfterSeconds);
+    }
+    let outcome: 'success' | 'failure' | 'none' = 'success';
     try {
       return await breaker.fire(attempt);
     } catch (err) {
-      if (err instanceof ServiceError) throw err;
-      const code = (err as { code?: string }).code;
-      if (code === 'EOPENBREAKER') throw new BreakerOpenError(name, retryAfterSeconds());
-      if (code === 'ETIMEDOUT') throw new BackendTimeoutError(name);
-      throw transportError(err);
+      const mapped = mapFireError(err);
+      outcome = outcomeForProject(mapped);
+      throw mapped;
+    } finally {
+      if (project !== undefined)
+        projectBreakers.record(project, outcome, admission?.admitted === true && admission.trial);
     }
+  }
+
+  function mapFireError(err: unknown): ServiceError {
+    if (err instanceof ServiceError) return err;
+    if ((err as { code?: string }).code === 'EOPENBREAKER')
+      return new BreakerOpenError(name, retryAfterSeconds());
+    return transportError(err);
   }
 
   // Each (method, outcome) bound once: a request counted with a label object per call had
@@ -395,7 +485,12 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
 
   /** Transient failures only, and never once the breaker is open (that answer is final). */
   function isRetryable(err: unknown): boolean {
-    return err instanceof BackendUnavailableError && !breaker.opened;
+    return (
+      err instanceof BackendUnavailableError &&
+      !(err instanceof BreakerOpenError) &&
+      !callerSide.has(err) &&
+      !breaker.opened
+    );
   }
 
   const client: BackendClient = {
@@ -413,17 +508,25 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
             ...(call.traceparent ? { traceparent: call.traceparent } : {}),
             ...(call.reserveAnswer ? { reserveAnswer: call.reserveAnswer } : {}),
             ...(call.unparsedFrom !== undefined ? { unparsedFrom: call.unparsedFrom } : {}),
+            project: projectId,
           });
         },
       };
     },
     breakerState: state,
     close() {
+      clearTimeout(shedTimer);
       breaker.shutdown();
       void pool.destroy().catch(() => {});
     },
   };
   return client;
+}
+
+/** What a failed attempt tells its project's breaker: nothing when the backend never had it. */
+function outcomeForProject(err: ServiceError): 'success' | 'failure' | 'none' {
+  if (err instanceof BreakerOpenError || err instanceof CancelledError) return 'none';
+  return isCallerError(err) ? 'success' : 'failure';
 }
 
 function outcomeOf(err: unknown): string {

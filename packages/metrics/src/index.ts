@@ -1,3 +1,4 @@
+export { busyHoldings, readGauge, readHoldings } from './holdings';
 export {
   type LoopHold,
   type LoopHoldMonitor,
@@ -14,6 +15,7 @@ export {
   createPromMetrics,
   type GaugeMetric,
   type HistogramMetric,
+  HOLDINGS_INDEX,
   type Labels,
   type Metrics,
 } from './metrics';

@@ -37,6 +37,12 @@ export interface Metrics {
   counter(name: string, help: string, labelNames?: readonly string[]): CounterMetric;
   histogram(name: string, help: string, labelNames?: readonly string[], buckets?: number[]): HistogramMetric;
   gauge(name: string, help: string, labelNames?: readonly string[]): GaugeMetric;
+  /**
+   * A gauge of something taken and given back (bytes reserved, slots, sessions, waiters): a gauge
+   * whose idle value is 0. It is also listed in `<prefix>holdings{gauge="<name>"}`, so a check
+   * after faults (holdings.ts) finds every such gauge without knowing their names.
+   */
+  holding(name: string, help: string, labelNames?: readonly string[]): GaugeMetric;
   /** Prometheus text exposition. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -66,11 +72,34 @@ export function createPromMetrics(options: { prefix?: string; defaultMetrics?: b
     }
     return list;
   };
+  let holdings: Gauge | undefined;
   // prom-client calls `collect` on the metric, whose `name` carries the prefix.
   function collect(this: unknown) {
     const metricName = (this as { name: string }).name.slice(prefix.length);
     for (const flush of flushes.get(metricName) ?? []) flush();
   }
+  function gauge(name: string, help: string, labelNames: readonly string[] = []): GaugeMetric {
+    const g = once(
+      name,
+      () => new Gauge({ name: prefix + name, help, labelNames, registers: [registry], collect }),
+    );
+    return {
+      set: (labels, value) => g.set(labels, value),
+      bind(labels) {
+        const bound = { ...labels };
+        let current: number | undefined;
+        flushesOf(name).push(() => {
+          if (current !== undefined) g.set(bound, current);
+        });
+        return {
+          set(value) {
+            current = value;
+          },
+        };
+      },
+    };
+  }
+
   return {
     counter(name, help, labelNames = []) {
       const c = once(
@@ -112,31 +141,24 @@ export function createPromMetrics(options: { prefix?: string; defaultMetrics?: b
         },
       };
     },
-    gauge(name, help, labelNames = []) {
-      const g = once(
-        name,
-        () => new Gauge({ name: prefix + name, help, labelNames, registers: [registry], collect }),
-      );
-      return {
-        set: (labels, value) => g.set(labels, value),
-        bind(labels) {
-          const bound = { ...labels };
-          let current: number | undefined;
-          flushesOf(name).push(() => {
-            if (current !== undefined) g.set(bound, current);
-          });
-          return {
-            set(value) {
-              current = value;
-            },
-          };
-        },
-      };
+    gauge,
+    holding(name, help, labelNames = []) {
+      holdings ??= new Gauge({
+        name: `${prefix}${HOLDINGS_INDEX}`,
+        help: 'One series per gauge of things taken and given back; the gauge reads 0 when idle',
+        labelNames: ['gauge'],
+        registers: [registry],
+      });
+      holdings.set({ gauge: prefix + name }, 1);
+      return gauge(name, help, labelNames);
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,
   };
 }
+
+/** The index of holding gauges (Metrics.holding), under each registry's prefix. */
+export const HOLDINGS_INDEX = 'holdings';
 
 /**
  * The bound instrument of each label set, bound the first time its values are met: for a hot path
@@ -180,6 +202,7 @@ export function createNoopMetrics(): Metrics {
     counter: () => noop,
     histogram: () => noop,
     gauge: () => noop,
+    holding: () => noop,
     render: async () => '',
     contentType: 'text/plain; version=0.0.4; charset=utf-8',
   };

@@ -18,9 +18,10 @@ import {
   type Transport,
   UnparsedAnswer,
 } from '@svc/tool-kit';
-import type { AnswerBudget, Release } from './answer-budget';
+import type { AnswerBudget } from './answer-budget';
 import { checkAnswer, checkAnswerBytes } from './answer-check';
 import { type AnswerChecker, AnswerWorkersUnavailableError } from './answer-workers';
+import { CallHoldings } from './call-holdings';
 import type { ToolRegistry } from './registry';
 import { ToolAnswer } from './tool-answer';
 
@@ -169,13 +170,13 @@ export class ToolExecutor {
     let result: ToolAnswer | undefined;
     let failure: ServiceError | undefined;
     // Answer bytes held for this call, given back once its result is out of the executor's hands.
-    const releases: Release[] = [];
+    const holdings = new CallHoldings();
     try {
       if (!tool || !this.isVisible(tool, request.principal)) {
         throw new NotFoundError(`Unknown tool: ${toolName}`);
       }
       const input = this.#validateInput(tool, request.args);
-      const ctx = this.#context(request, releases);
+      const ctx = this.#context(request, holdings);
       const raw = await tool.handler(input, ctx);
       result =
         raw instanceof UnparsedAnswer
@@ -197,7 +198,7 @@ export class ToolExecutor {
     } finally {
       // The bindings serialize the result in the same turn as this returns: released here, the
       // bytes are free as the result becomes garbage.
-      for (const release of releases) release();
+      holdings.releaseAll();
     }
     if (failure) throw failure;
     return result as ToolAnswer;
@@ -247,7 +248,7 @@ export class ToolExecutor {
     throw new InternalError('The tool produced an invalid result.');
   }
 
-  #context(request: CallRequest, releases: Release[]): ToolContext {
+  #context(request: CallRequest, holdings: CallHoldings): ToolContext {
     const backends = this.#deps.backends;
     const budget = this.#deps.answerBudget;
     const workers = this.#deps.answerWorkers;
@@ -260,8 +261,16 @@ export class ToolExecutor {
       ...(workers ? { unparsedFrom: workers.fromBytes } : {}),
       ...(budget
         ? {
-            reserveAnswer: async (bytes: number | undefined) => {
-              releases.push(await budget.reserve(projectId, bytes, request.signal));
+            reserveAnswer: async (bytes: number | undefined, attempt?: AbortSignal) => {
+              // A small answer is never counted: no signal is combined for it (every lookup).
+              if (!budget.counts(bytes)) return;
+              const signals = [holdings.signal, request.signal, attempt].filter((s) => s !== undefined);
+              const release = await budget.reserve(
+                { project: projectId, org: request.principal.orgId },
+                bytes,
+                AbortSignal.any(signals),
+              );
+              holdings.add(release);
             },
           }
         : {}),

@@ -1,4 +1,12 @@
-export { AnswerBudget, type AnswerBudgetOptions, DEFAULT_ANSWER_BUDGET, type Release } from './answer-budget';
+export {
+  AnswerBudget,
+  AnswerBudgetBusyError,
+  type AnswerBudgetOptions,
+  type BudgetTenant,
+  DEFAULT_ANSWER_BUDGET,
+  type Release,
+  type StartTimer,
+} from './answer-budget';
 export {
   type AnswerChecker,
   AnswerWorkers,
@@ -6,6 +14,7 @@ export {
   AnswerWorkersUnavailableError,
   type WorkerCheck,
 } from './answer-workers';
+export { CallHoldings } from './call-holdings';
 export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
 export { usageAdvice } from './guidance';
 export { allowOnly, httpErrorHandler, notFoundHandler } from './http-errors';

@@ -27,3 +27,18 @@ export const recallProbe = defineTool({
   backend: 'recall',
   example: {},
 });
+
+/** Test tool whose answer is as large as the test asks (`bytes`): a large answer, read under the answer budget. */
+export const largeProbe = defineTool({
+  name: 'fixture.large',
+  title: 'Large probe',
+  description: 'Test tool answering with `bytes` characters of text.',
+  input: z.strictObject({
+    bytes: z.number().int().min(1).max(8_000_000),
+    note: z.string().max(50).optional(),
+  }),
+  output: z.strictObject({ text: z.string() }),
+  capability: 'base',
+  backend: 'core',
+  example: { bytes: 1 },
+});
