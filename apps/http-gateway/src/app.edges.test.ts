@@ -317,6 +317,7 @@ describe('JSON-RPC batches on /mcp', () => {
         perProjectPerMinute: 1000,
         concurrentPerToken: 32,
         concurrentPerProject: 64,
+        concurrentPerOrg: 96,
       },
     });
     try {

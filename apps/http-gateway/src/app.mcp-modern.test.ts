@@ -231,6 +231,7 @@ describe('rate limits in the modern era', () => {
         perProjectPerMinute: 1000,
         concurrentPerToken: 32,
         concurrentPerProject: 64,
+        concurrentPerOrg: 96,
       },
     });
     try {

@@ -258,6 +258,7 @@ describe('limits', () => {
         perProjectPerMinute: 3000,
         concurrentPerToken: 32,
         concurrentPerProject: 64,
+        concurrentPerOrg: 96,
       },
     });
     try {

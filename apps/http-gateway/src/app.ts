@@ -25,7 +25,7 @@ import { ListenStreams } from './mcp-listen';
 import { mcpRequestOf, mcpRequestRules } from './mcp-request';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
 import { bearerChallenge, oauthResourceOf, protectedResourceRouter } from './oauth-protected-resource';
-import { isLoopbackBind, originGuard } from './origin-guard';
+import { hostGuard, isLoopbackBind, originGuard } from './origin-guard';
 import { createLimits, type LimitsConfig } from './rate-limit';
 import { requestIdMiddleware, requestIdOf } from './request-id';
 import { selfTraceRoute } from './self-trace-route';
@@ -118,6 +118,15 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const sessionLimits = { ...DEFAULT_SESSION_LIMITS, ...config.sessions };
   const sessions = new McpSessionStore(sessionLimits, now, logger);
   const listen = new ListenStreams(sessionLimits, now, logger);
+  // What MCP clients hold of this instance, read when the metrics are rendered: each returns to 0
+  // once its clients are gone (a session kept idle is not held: it waits for its client, or expires).
+  metrics.holdingOf(
+    'gateway_mcp_sessions_in_use',
+    'MCP sessions with a request or stream open',
+    () => sessions.inUse,
+  );
+  metrics.holdingOf('gateway_mcp_sessions_opening', 'MCP sessions being initialized', () => sessions.opening);
+  metrics.holdingOf('gateway_mcp_listen_streams', 'Open modern MCP listen streams', () => listen.size);
   const toolListChanged = async (orgId?: string) => {
     listen.toolListChanged(orgId);
     await (orgId === undefined ? sessions.broadcastToolListChanged() : sessions.toolListChangedForOrg(orgId));
@@ -166,9 +175,11 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       }),
     );
   app.use(requestIdMiddleware());
-  // Public metadata for clients that sign in with OAuth, browser ones included: before the Origin check.
+  app.use(hostGuard(checkHost));
+  // Public metadata for clients that sign in with OAuth, browser ones included: before the Origin
+  // check. Built from the configuration alone, never from the request's Host.
   app.use(protectedResourceRouter(oauthResourceOf(config)));
-  app.use(originGuard({ allowedOrigins: config.allowedOrigins, checkHost }));
+  app.use(originGuard({ allowedOrigins: config.allowedOrigins }));
 
   app.get('/healthz', (_req, res) => {
     const backends = deps.healthMonitor.snapshot();

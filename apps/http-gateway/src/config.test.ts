@@ -22,6 +22,7 @@ describe('gateway config', () => {
         perProjectPerMinute: 3000,
         concurrentPerToken: 32,
         concurrentPerProject: 64,
+        concurrentPerOrg: 96,
       },
       sessions: {
         idleMs: 30 * 60_000,

@@ -54,6 +54,8 @@ const gatewayEnv = z.object({
   SVC_PROJECT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(3000),
   SVC_MAX_CONCURRENT_PER_TOKEN: z.coerce.number().int().min(1).default(32),
   SVC_MAX_CONCURRENT_PER_PROJECT: z.coerce.number().int().min(1).default(64),
+  // Below the 128 connections the gateway keeps to each backend: one org cannot hold them all.
+  SVC_MAX_CONCURRENT_PER_ORG: z.coerce.number().int().min(1).default(96),
   // MCP sessions held by this instance: all together, per token, per project, per org (session-caps.ts).
   SVC_MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(DEFAULT_SESSION_CAPS.maxSessions),
   SVC_MCP_MAX_SESSIONS_PER_TOKEN: z.coerce
@@ -144,6 +146,7 @@ export function loadGatewayConfig(env: Record<string, string | undefined>): Gate
       perProjectPerMinute: e.SVC_PROJECT_RATE_LIMIT_PER_MINUTE,
       concurrentPerToken: e.SVC_MAX_CONCURRENT_PER_TOKEN,
       concurrentPerProject: e.SVC_MAX_CONCURRENT_PER_PROJECT,
+      concurrentPerOrg: e.SVC_MAX_CONCURRENT_PER_ORG,
     },
     sessions: {
       idleMs: DEFAULT_SESSION_CAPS.idleMs,

@@ -79,6 +79,18 @@ export class McpSessionStore {
     return this.#sessions.size;
   }
 
+  /** Sessions with a request or stream in progress (read when metrics are rendered). */
+  get inUse(): number {
+    let n = 0;
+    for (const session of this.#sessions.values()) if (session.active > 0) n++;
+    return n;
+  }
+
+  /** Places held for sessions being opened. */
+  get opening(): number {
+    return this.#reserved.size;
+  }
+
   get(id: string): McpSession | undefined {
     return this.#sessions.get(id);
   }

@@ -33,6 +33,17 @@ describe('protected resource metadata (RFC 9728)', () => {
     },
   );
 
+  it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp', '/healthz'])(
+    '%s refuses a foreign Host on a loopback bind (DNS rebinding), as every route does, and never names it',
+    async (path) => {
+      const res = await request(h.url).get(path).set('Host', 'evil.example').expect(403);
+      expect(JSON.stringify(res.body)).not.toContain('evil.example');
+      const ok = await request(h.url).get(path).set('Host', 'localhost:1234');
+      expect(ok.status).toBe(200);
+      expect(JSON.stringify(ok.body)).not.toContain('localhost:1234');
+    },
+  );
+
   it.each(['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/mcp'])(
     '%s answers a browser preflight (the Inspector sends MCP-Protocol-Version with it)',
     async (path) => {

@@ -32,14 +32,27 @@ function sameOrigin(origin: string, hostHeader: string | undefined): boolean {
 
 export interface OriginGuardOptions {
   allowedOrigins: readonly string[];
-  /** The gateway listens on loopback only: also refuse foreign Host headers (DNS rebinding). */
-  checkHost: boolean;
+}
+
+/**
+ * On a loopback bind, before every route (public metadata included): a request whose Host is not a
+ * loopback name came through a name that re-resolves to 127.0.0.1 (DNS rebinding), never from a
+ * client of this gateway. Refused alike on every path, so no answer depends on which one was asked.
+ */
+export function hostGuard(checkHost: boolean): RequestHandler {
+  return (req, _res, next) => {
+    if (checkHost && !loopbackHostAllowed(req.get('host'))) {
+      next(new ForbiddenOriginError('This host is not allowed.'));
+      return;
+    }
+    next();
+  };
 }
 
 /**
  * Pipeline step 1 (docs/architecture.md, request pipeline), on every route: a browser's Origin must be one we allow;
- * clients that send no Origin (CLIs, MCP clients, servers) are not affected. On a loopback bind a
- * page on an attacker's domain that re-resolves to 127.0.0.1 still carries its own Host: refused.
+ * clients that send no Origin (CLIs, MCP clients, servers) are not affected. (A rebinding page's
+ * own Host is refused before, by `hostGuard`.)
  */
 export function originGuard(options: OriginGuardOptions): RequestHandler {
   const allowed = new Set(options.allowedOrigins);
@@ -51,10 +64,6 @@ export function originGuard(options: OriginGuardOptions): RequestHandler {
       !sameOrigin(origin, req.get('host'))
     ) {
       next(new ForbiddenOriginError('This origin is not allowed.'));
-      return;
-    }
-    if (options.checkHost && !loopbackHostAllowed(req.get('host'))) {
-      next(new ForbiddenOriginError('This host is not allowed.'));
       return;
     }
     next();

@@ -6,10 +6,10 @@ import express from 'express';
 import request from 'supertest';
 import { createLimits, createTokenBucketLimiter, type LimitsConfig } from './rate-limit';
 
-const principal = (tokenId: string, projectId: string): Principal => ({
+const principal = (tokenId: string, projectId: string, orgId: string | null = null): Principal => ({
   tokenId,
   userId: null,
-  orgId: null,
+  orgId,
   projectId,
   capabilities: new Set(),
 });
@@ -19,16 +19,22 @@ function app(config: LimitsConfig, metrics = createNoopMetrics()) {
   const limits = createLimits(config, () => Date.now(), metrics);
   let release!: () => void;
   let gate = new Promise<void>((r) => (release = r));
+  let arrived = 0;
   const a = express();
   a.use(express.json());
   a.use((req, res, next) => {
-    res.locals.principal = principal(String(req.get('x-token')), String(req.get('x-project')));
+    res.locals.principal = principal(
+      String(req.get('x-token')),
+      String(req.get('x-project')),
+      req.get('x-org') ?? null,
+    );
     next();
   });
   a.post(
     '/call',
     limits.middleware((body) => (Array.isArray(body) ? body.length : 1)),
     async (_req, res) => {
+      arrived++;
       await gate;
       res.json({ ok: true });
     },
@@ -36,6 +42,10 @@ function app(config: LimitsConfig, metrics = createNoopMetrics()) {
   a.use(httpErrorHandler(silentLogger));
   return {
     app: a,
+    /** Resolves once `n` calls in all have passed the limits (they hold their places). */
+    async arrivals(n: number) {
+      while (arrived < n) await new Promise((r) => setTimeout(r, 5));
+    },
     open() {
       release();
       gate = new Promise<void>((r) => (release = r));
@@ -44,11 +54,12 @@ function app(config: LimitsConfig, metrics = createNoopMetrics()) {
 }
 
 /** Sent at once (a supertest request starts only when awaited). */
-const call = (a: express.Express, token: string, project: string, body: unknown = {}) =>
+const call = (a: express.Express, token: string, project: string, body: unknown = {}, org?: string) =>
   request(a)
     .post('/call')
     .set('x-token', token)
     .set('x-project', project)
+    .set(org ? { 'x-org': org } : {})
     .send(body as object)
     .then((r) => r);
 
@@ -57,6 +68,7 @@ const roomy: LimitsConfig = {
   perProjectPerMinute: 1000,
   concurrentPerToken: 2,
   concurrentPerProject: 3,
+  concurrentPerOrg: 100,
 };
 
 describe('limits per token and per project', () => {
@@ -83,6 +95,26 @@ describe('limits per token and per project', () => {
     await new Promise((r) => setTimeout(r, 30));
     open();
     expect((await again).status).toBe(200);
+  });
+
+  it("bounds the calls of one org in progress across its projects; another org's are not affected", async () => {
+    const { app: a, open, arrivals } = app({ ...roomy, concurrentPerOrg: 4 });
+    const held = [
+      call(a, 't1', 'p1', {}, 'org_a'),
+      call(a, 't2', 'p1', {}, 'org_a'),
+      call(a, 't3', 'p2', {}, 'org_a'),
+      call(a, 't4', 'p2', {}, 'org_a'),
+    ].map((c) => c.then((r) => r.status));
+    await arrivals(4);
+    const orgFull = await call(a, 't5', 'p3', {}, 'org_a');
+    expect(orgFull.status).toBe(429);
+    expect(orgFull.body.message).toBe(
+      'Too many calls of this organization in progress; retry when one has finished.',
+    );
+    const other = call(a, 't6', 'p9', {}, 'org_b').then((r) => r.status);
+    await arrivals(5);
+    open();
+    expect(await Promise.all([...held, other])).toEqual([200, 200, 200, 200, 200]);
   });
 
   it('counts every message of a batch, against the rate and the calls in progress', async () => {

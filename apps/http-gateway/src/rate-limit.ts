@@ -76,6 +76,11 @@ export interface LimitsConfig {
   concurrentPerToken: number;
   /** Calls of one project in progress at once. */
   concurrentPerProject: number;
+  /**
+   * Calls of one org, all its projects together, in progress at once: below the connections to a
+   * backend (128 each), so one org's projects cannot hold every one of them.
+   */
+  concurrentPerOrg: number;
 }
 
 /** How many calls a request makes: one, or each message of an (older protocol's) JSON-RPC batch. */
@@ -85,21 +90,25 @@ const oneCall: CostOf = () => 1;
 
 /**
  * Pipeline step after authentication (and after the body is read, so a JSON-RPC batch counts
- * each of its calls): a rate per token and per project, and a bound on calls in progress per token
- * and per project. Over any of them: 429 with Retry-After, nothing done. Counters and gauges make
+ * each of its calls): a rate per token and per project, and a bound on calls in progress per token,
+ * per project and per org. Over any of them: 429 with Retry-After, nothing done. Counters and gauges make
  * the state visible (gateway_limit_refusals_total by scope and kind, gateway_calls_in_progress,
  * gateway_rate_buckets by scope).
  */
 export function createLimits(config: LimitsConfig, now: () => number, metrics: Metrics) {
   const byToken = createTokenBucketLimiter(config.perTokenPerMinute, now);
   const byProject = createTokenBucketLimiter(config.perProjectPerMinute, now);
-  const inFlight = { token: new Map<string, number>(), project: new Map<string, number>() };
+  const inFlight = {
+    token: new Map<string, number>(),
+    project: new Map<string, number>(),
+    org: new Map<string, number>(),
+  };
   const refusals = metrics.counter('gateway_limit_refusals_total', 'Calls refused by a limit', [
     'scope',
     'kind',
   ]);
   // Bound once: the middleware runs on every call (labels per call cost a key built each time).
-  const progress = metrics.gauge('gateway_calls_in_progress', 'Tool calls being served now').bind({});
+  const progress = metrics.holding('gateway_calls_in_progress', 'Tool calls being served now').bind({});
   const bucketGauge = metrics.gauge('gateway_rate_buckets', 'Rate-limit buckets held, by scope', ['scope']);
   const tokenBuckets = bucketGauge.bind({ scope: 'token' });
   const projectBuckets = bucketGauge.bind({ scope: 'project' });
@@ -111,9 +120,13 @@ export function createLimits(config: LimitsConfig, now: () => number, metrics: M
     else map.set(key, n);
   };
 
-  function refuse(scope: 'token' | 'project', kind: 'rate' | 'concurrency', wait: number): RateLimitedError {
+  function refuse(
+    scope: 'token' | 'project' | 'org',
+    kind: 'rate' | 'concurrency',
+    wait: number,
+  ): RateLimitedError {
     refusals.inc({ scope, kind });
-    const whose = scope === 'token' ? 'this token' : 'this project';
+    const whose = { token: 'this token', project: 'this project', org: 'this organization' }[scope];
     return new RateLimitedError(
       kind === 'rate'
         ? `Too many calls for ${whose}; retry later.`
@@ -137,6 +150,7 @@ export function createLimits(config: LimitsConfig, now: () => number, metrics: M
       const principal = principalOf(res);
       const tokenKey = principal.tokenId ?? `local:${principal.projectId}`;
       const projectKey = principal.projectId;
+      const orgKey = principal.orgId ?? `project:${principal.projectId}`;
       const cost = Math.max(1, costOf(req.body));
       if (bounded && (inFlight.token.get(tokenKey) ?? 0) + cost > config.concurrentPerToken) {
         next(refuse('token', 'concurrency', 1));
@@ -144,6 +158,10 @@ export function createLimits(config: LimitsConfig, now: () => number, metrics: M
       }
       if (bounded && (inFlight.project.get(projectKey) ?? 0) + cost > config.concurrentPerProject) {
         next(refuse('project', 'concurrency', 1));
+        return;
+      }
+      if (bounded && (inFlight.org.get(orgKey) ?? 0) + cost > config.concurrentPerOrg) {
+        next(refuse('org', 'concurrency', 1));
         return;
       }
       // Both buckets must have room before either is charged.
@@ -166,11 +184,13 @@ export function createLimits(config: LimitsConfig, now: () => number, metrics: M
       }
       adjust(inFlight.token, tokenKey, cost);
       adjust(inFlight.project, projectKey, cost);
+      adjust(inFlight.org, orgKey, cost);
       total += cost;
       progress.set(total);
       res.once('close', () => {
         adjust(inFlight.token, tokenKey, -cost);
         adjust(inFlight.project, projectKey, -cost);
+        adjust(inFlight.org, orgKey, -cost);
         total -= cost;
         progress.set(total);
       });

@@ -1,3 +1,4 @@
+import { busyHoldings, readGauge, readHoldings } from './holdings';
 import { bindEach, createNoopMetrics, createPromMetrics } from './metrics';
 
 describe('prom metrics', () => {
@@ -94,5 +95,33 @@ describe('bindEach', () => {
     }
     expect(binds).toHaveLength(new Set(calls.map((c) => c.join('/'))).size);
     expect(await bound.render()).toBe(await plain.render());
+  });
+});
+
+describe('holding gauges', () => {
+  it('lists every holding gauge in the holdings index, and reads which are not idle', async () => {
+    const m = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
+    const held = m.holding('bytes_held', 'bytes', []).bind({});
+    let streams = 2;
+    m.holdingOf('streams_open', 'streams', () => streams);
+    m.gauge('sessions', 'not a holding', []).set({}, 7);
+    held.set(10);
+    let text = await m.render();
+    expect(readHoldings(text)).toEqual({ t_bytes_held: 10, t_streams_open: 2 });
+    expect(busyHoldings(text)).toEqual({ t_bytes_held: 10, t_streams_open: 2 });
+    expect(readGauge(text, 't_sessions')).toBe(7);
+    held.set(0);
+    streams = 0;
+    text = await m.render();
+    expect(busyHoldings(text)).toEqual({});
+  });
+
+  it('sums the series of a labelled holding gauge, and reads one never set as 0', async () => {
+    const m = createPromMetrics({ defaultMetrics: false, prefix: 't_' });
+    const shed = m.holding('shed', 'per backend', ['backend']);
+    m.holding('never_set', 'labelled, no series yet', ['backend']);
+    shed.set({ backend: 'core' }, 2);
+    shed.set({ backend: 'recall' }, 1);
+    expect(readHoldings(await m.render())).toEqual({ t_shed: 3, t_never_set: 0 });
   });
 });

@@ -43,6 +43,11 @@ export interface Metrics {
    * after faults (holdings.ts) finds every such gauge without knowing their names.
    */
   holding(name: string, help: string, labelNames?: readonly string[]): GaugeMetric;
+  /**
+   * A holding gauge whose value is read when the metrics are rendered (nothing to update on the
+   * hot path): for counts a store already knows, such as sessions in use.
+   */
+  holdingOf(name: string, help: string, read: () => number): void;
   /** Prometheus text exposition. */
   render(): Promise<string>;
   readonly contentType: string;
@@ -77,6 +82,15 @@ export function createPromMetrics(options: { prefix?: string; defaultMetrics?: b
   function collect(this: unknown) {
     const metricName = (this as { name: string }).name.slice(prefix.length);
     for (const flush of flushes.get(metricName) ?? []) flush();
+  }
+  function listHolding(name: string) {
+    holdings ??= new Gauge({
+      name: `${prefix}${HOLDINGS_INDEX}`,
+      help: 'One series per gauge of things taken and given back; the gauge reads 0 when idle',
+      labelNames: ['gauge'],
+      registers: [registry],
+    });
+    holdings.set({ gauge: prefix + name }, 1);
   }
   function gauge(name: string, help: string, labelNames: readonly string[] = []): GaugeMetric {
     const g = once(
@@ -143,14 +157,23 @@ export function createPromMetrics(options: { prefix?: string; defaultMetrics?: b
     },
     gauge,
     holding(name, help, labelNames = []) {
-      holdings ??= new Gauge({
-        name: `${prefix}${HOLDINGS_INDEX}`,
-        help: 'One series per gauge of things taken and given back; the gauge reads 0 when idle',
-        labelNames: ['gauge'],
-        registers: [registry],
-      });
-      holdings.set({ gauge: prefix + name }, 1);
+      listHolding(name);
       return gauge(name, help, labelNames);
+    },
+    holdingOf(name, help, read) {
+      listHolding(name);
+      once(
+        name,
+        () =>
+          new Gauge({
+            name: prefix + name,
+            help,
+            registers: [registry],
+            collect() {
+              this.set(read());
+            },
+          }),
+      );
     },
     render: () => registry.metrics(),
     contentType: registry.contentType,
@@ -203,6 +226,7 @@ export function createNoopMetrics(): Metrics {
     histogram: () => noop,
     gauge: () => noop,
     holding: () => noop,
+    holdingOf: () => {},
     render: async () => '',
     contentType: 'text/plain; version=0.0.4; charset=utf-8',
   };

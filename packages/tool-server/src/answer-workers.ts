@@ -106,7 +106,7 @@ export class AnswerWorkers implements AnswerChecker {
       'Large answers checked in a worker',
       ['outcome'],
     );
-    this.#inFlight = options.metrics.gauge(
+    this.#inFlight = options.metrics.holding(
       'answer_worker_in_flight',
       'Answers in the answer workers now',
       [],

@@ -86,6 +86,7 @@ export async function startGateway(
       SVC_PROJECT_RATE_LIMIT_PER_MINUTE: '100000000',
       SVC_MAX_CONCURRENT_PER_TOKEN: '10000',
       SVC_MAX_CONCURRENT_PER_PROJECT: '10000',
+      SVC_MAX_CONCURRENT_PER_ORG: '10000',
       ...env,
     },
     port,

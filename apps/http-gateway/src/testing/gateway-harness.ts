@@ -142,6 +142,7 @@ export async function startHarness(
         perProjectPerMinute: 3000,
         concurrentPerToken: 32,
         concurrentPerProject: 64,
+        concurrentPerOrg: 96,
       },
       publicUrl: undefined,
       ...config,

@@ -94,9 +94,9 @@ export class FairScheduler {
       throw new Error('scheduler limits must be positive');
     }
     this.gauges = {
-      running: metrics.gauge('core_calls_running', 'Tool calls holding a slot', []),
-      queued: metrics.gauge('core_calls_queued', 'Tool calls waiting for a slot', []),
-      projects: metrics.gauge('core_projects_waiting', 'Projects with calls waiting for a slot', []),
+      running: metrics.holding('core_calls_running', 'Tool calls holding a slot', []),
+      queued: metrics.holding('core_calls_queued', 'Tool calls waiting for a slot', []),
+      projects: metrics.holding('core_projects_waiting', 'Projects with calls waiting for a slot', []),
     };
     this.refusals = metrics.counter('core_call_refusals_total', 'Tool calls refused by the scheduler', [
       'reason',
