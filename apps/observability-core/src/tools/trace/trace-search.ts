@@ -4,7 +4,7 @@ import { isoFromMs } from '../../storage/time';
 import { type CoreToolContext, serve } from '../core-tool';
 import { combine, equals, type SqlFilter, whereOf } from '../sql/filter';
 import { fetchFor, pageOf } from '../sql/page';
-import { bySpans, rootsOf, servicesOf } from './trace-roots';
+import { rootParts, rootsOf, servicesOf } from './trace-roots';
 import {
   type SpanRef,
   type SummaryCursor,
@@ -96,9 +96,9 @@ export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
   const traces = await pickTraces(ctx, query, fetchFor(input.limit));
   const services = await servicesOf(
     ctx,
-    traces.slice(0, input.limit).map((t) => t.row.trace_id),
+    traces.slice(0, input.limit).map((t) => t.row.trace_hex),
   );
-  return pageOf(traces, input.limit, (t) => toSummary(t, services.get(t.row.trace_id) ?? []));
+  return pageOf(traces, input.limit, (t) => toSummary(t, services.get(t.row.trace_hex) ?? []));
 });
 
 /**
@@ -112,25 +112,25 @@ async function pickTraces(ctx: CoreToolContext, query: SummaryQuery, wanted: num
   let after: SummaryCursor | undefined;
   for (let batch = wanted; ; batch = Math.min(batch * BATCH_GROWTH, MAX_BATCH)) {
     const rows = await summaryRows(ctx, query, after, batch);
-    // Roots are looked up a group of traces at a time, as the rows reach them: memory stays
+    // Roots are looked up a part of the traces at a time, as the rows reach them: memory stays
     // bounded, and no root is computed past the last trace kept.
-    const groups = bySpans(rows.filter(namesParent));
+    const parts = rootParts(rows.filter(namesParent));
     const roots = new Map<string, Root>();
     let next = 0;
     for (const row of rows) {
-      if (namesParent(row) && !roots.has(row.trace_id)) {
-        const group = groups[next++]!;
+      if (namesParent(row) && !roots.has(row.trace_hex)) {
+        const part = parts[next++]!;
         const found = await rootsOf(
           ctx,
-          group.map((t) => t.trace_id),
+          part.map((t) => t.trace_hex),
         );
-        for (const t of group) {
-          const span = found.get(t.trace_id);
+        for (const t of part) {
+          const span = found.get(t.trace_hex);
           // Without a span naming no parent or a missing one, the trace is a cycle: its earliest.
-          roots.set(t.trace_id, span ? { span, orphan: span[1] !== '' } : { span: t.first, orphan: false });
+          roots.set(t.trace_hex, span ? { span, orphan: span[1] !== '' } : { span: t.first, orphan: false });
         }
       }
-      const root = roots.get(row.trace_id) ?? { span: row.first, orphan: false };
+      const root = roots.get(row.trace_hex) ?? { span: row.first, orphan: false };
       if (query.operation === undefined || root.span[2] === query.operation) kept.push({ row, root });
       if (kept.length === wanted) return kept;
     }

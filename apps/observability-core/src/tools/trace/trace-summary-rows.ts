@@ -8,6 +8,8 @@ export type SpanRef = [string, string, string, string];
 /** One trace, from fixed-size aggregates over all of its spans. */
 export interface SummaryRow {
   trace_id: string;
+  /** The id in hex: exact whatever bytes it holds (the next statements name the trace by it). */
+  trace_hex: string;
   started_ms: string;
   duration_ms: number;
   span_count: string;
@@ -37,7 +39,7 @@ export interface SummaryQuery {
 /** Where a page left off: the last trace of the previous batch (newest first, then trace id). */
 export interface SummaryCursor {
   started_ms: string;
-  trace_id: string;
+  trace_hex: string;
 }
 
 /**
@@ -69,11 +71,11 @@ export async function summaryRows(
   // Newest first, then by trace id: the next traces started earlier, or at once with a later id.
   if (after) {
     having.push(
-      '(started_ms < {after_ms:Int64} OR (started_ms = {after_ms:Int64} AND trace_id > {after_id:String}))',
+      '(started_ms < {after_ms:Int64} OR (started_ms = {after_ms:Int64} AND trace_id > unhex({after_hex:String})))',
     );
   }
   const rows = await ctx.ch.query<SummaryRow>(
-    `SELECT trace_id,
+    `SELECT trace_id, hex(trace_id) AS trace_hex,
             min(toUnixTimestamp64Milli(start_time)) AS started_ms,
             max(toUnixTimestamp64Milli(start_time) + ${SPAN_DURATION_SQL}) - started_ms AS duration_ms,
             count() AS span_count,
@@ -97,7 +99,7 @@ export async function summaryRows(
       ...query.params,
       count,
       ...(query.operation !== undefined ? { operation: query.operation } : {}),
-      ...(after ? { after_ms: after.started_ms, after_id: after.trace_id } : {}),
+      ...(after ? { after_ms: after.started_ms, after_hex: after.trace_hex } : {}),
     }),
     { signal: ctx.signal },
   );
