@@ -1,11 +1,11 @@
 import { silentLogger } from '@svc/logger';
-import type { Metrics } from '@svc/metrics';
+import type { Exposition } from '@svc/metrics';
 import type { Logger } from '@svc/tool-kit';
 import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
 import express, { type Express } from 'express';
 
 /** Prometheus scrape endpoint, served on its own port so it is never exposed with the tools. */
-export function createMetricsApp(metrics: Metrics, logger: Logger = silentLogger): Express {
+export function createMetricsApp(metrics: Exposition, logger: Logger = silentLogger): Express {
   const app = express();
   app.disable('x-powered-by');
   app.get('/metrics', async (_req, res, next) => {

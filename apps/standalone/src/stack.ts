@@ -1,9 +1,15 @@
 import { loadConsoleConfig, wireConsole } from '@svc/console';
 import { loadCopilotConfig, wireCopilot } from '@svc/copilot';
-import { loadGatewayConfig, wireGateway } from '@svc/http-gateway';
+import { createMetricsApp, loadGatewayConfig, wireGateway } from '@svc/http-gateway';
 import { loadIdentityConfig, wireIdentity } from '@svc/identity';
 import type { PinoLogger } from '@svc/logger';
-import { createPromMetrics, type LoopHoldMonitor, monitorLoopHolds } from '@svc/metrics';
+import {
+  createPromMetrics,
+  type LoopHoldMonitor,
+  type Metrics,
+  mergedExposition,
+  monitorLoopHolds,
+} from '@svc/metrics';
 import { loadCoreConfig, wireCore } from '@svc/observability-core';
 import { loadRecallConfig, wireRecall } from '@svc/recall';
 import type { Tracer } from '@svc/self-trace';
@@ -50,6 +56,13 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     await Promise.all(tracers.map((t) => t?.exporter.flush()));
     for (const fn of closers.reverse()) await fn().catch((err) => logger.error({ err }, 'close failed'));
   };
+  // Every service's registry, shown together on the metrics port: in one process, one scrape
+  // sees every holding gauge of the stack (the check after faults reads them all there).
+  const registries: Metrics[] = [];
+  const registry = (metrics: Metrics) => {
+    registries.push(metrics);
+    return metrics;
+  };
   try {
     const identityConfig = loadIdentityConfig(config.serviceEnv);
     const coreConfig = loadCoreConfig(config.serviceEnv);
@@ -62,7 +75,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     const identity = await wireIdentity(identityConfig, {
       logger: logger.child({ service: 'identity' }),
-      metrics: createPromMetrics({ prefix: 'svc_identity_' }),
+      metrics: registry(createPromMetrics({ prefix: 'svc_identity_' })),
     });
     closers.push(identity.close);
     tracers.push(identity.tracer);
@@ -71,7 +84,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     const core = await wireCore(coreConfig, {
       logger: logger.child({ service: 'core' }),
-      metrics: createPromMetrics({ prefix: 'svc_core_' }),
+      metrics: registry(createPromMetrics({ prefix: 'svc_core_' })),
     });
     closers.push(core.close);
     tracers.push(core.tracer);
@@ -80,7 +93,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     const recall = await wireRecall(recallConfig, {
       logger: logger.child({ service: 'recall' }),
-      metrics: createPromMetrics({ prefix: 'svc_recall_' }),
+      metrics: registry(createPromMetrics({ prefix: 'svc_recall_' })),
     });
     closers.push(recall.close);
     tracers.push(recall.tracer);
@@ -89,7 +102,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     const copilot = wireCopilot(copilotConfig, {
       logger: logger.child({ service: 'copilot' }),
-      metrics: createPromMetrics({ prefix: 'svc_copilot_' }),
+      metrics: registry(createPromMetrics({ prefix: 'svc_copilot_' })),
     });
     closers.push(copilot.close);
     tracers.push(copilot.tracer);
@@ -98,7 +111,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     // The gateway's registry (the metrics port) also carries the process's event-loop holds: every
     // service shares this one loop, and a request that holds it stalls all of them.
-    const gatewayMetrics = createPromMetrics();
+    const gatewayMetrics = registry(createPromMetrics());
     let loopHolds: LoopHoldMonitor | undefined;
     closers.push(async () => loopHolds?.stop());
     const wired = wireGateway(gatewayConfig, {
@@ -109,7 +122,8 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
     tracers.push(wired.tracer);
     const gateway = await listen('gateway', wired.app, gatewayConfig.host, gatewayConfig.port);
     closers.push(gateway.close);
-    const metrics = await listen('metrics', wired.metricsApp, gatewayConfig.host, gatewayConfig.metricsPort);
+    const metricsApp = createMetricsApp(mergedExposition(registries), logger.child({ service: 'metrics' }));
+    const metrics = await listen('metrics', metricsApp, gatewayConfig.host, gatewayConfig.metricsPort);
     closers.push(metrics.close);
     // The web console: its tool calls go through this gateway like any client's.
     const consoleConfig = loadConsoleConfig({

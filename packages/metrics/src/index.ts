@@ -13,9 +13,11 @@ export {
   type CounterMetric,
   createNoopMetrics,
   createPromMetrics,
+  type Exposition,
   type GaugeMetric,
   type HistogramMetric,
   HOLDINGS_INDEX,
   type Labels,
   type Metrics,
+  mergedExposition,
 } from './metrics';

@@ -180,6 +180,20 @@ export function createPromMetrics(options: { prefix?: string; defaultMetrics?: b
   };
 }
 
+/** What a scrape endpoint needs of metrics. */
+export type Exposition = Pick<Metrics, 'render' | 'contentType'>;
+
+/**
+ * Several registries as one exposition (their prefixes differ): every service of a one-process
+ * stack on one metrics port, each holding gauge listed in its own registry's index.
+ */
+export function mergedExposition(registries: readonly Metrics[]): Exposition {
+  return {
+    contentType: registries[0]?.contentType ?? 'text/plain; version=0.0.4; charset=utf-8',
+    render: async () => (await Promise.all(registries.map((m) => m.render()))).join('\n'),
+  };
+}
+
 /** The index of holding gauges (Metrics.holding), under each registry's prefix. */
 export const HOLDINGS_INDEX = 'holdings';
 

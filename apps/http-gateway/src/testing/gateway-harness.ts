@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import {
   type BackendClient,
+  type BreakerOptions,
   createBackendClient,
   createHealthMonitor,
   type HealthMonitor,
@@ -8,6 +9,7 @@ import {
 import { createHttpAuditSink, createIdentityClient } from '@svc/identity-client';
 import { silentLogger } from '@svc/logger';
 import { createPromMetrics, type Metrics } from '@svc/metrics';
+import type { AnyTool } from '@svc/tool-kit';
 import type { McpViews } from '@svc/tool-server';
 import { type LogEntry, logsTools } from '@svc/tools-logs';
 import { createGatewayApp, type GatewayApp, type GatewayAppConfig } from '../app';
@@ -18,7 +20,7 @@ import {
   urlOf,
 } from './identity-contract-fixture';
 import { controlledProbe, recallProbe } from './test-tools';
-import { startToolBackendFixture, type ToolBackendFixture } from './tool-backend-fixture';
+import { startToolBackendFixture, type ToolAnswer, type ToolBackendFixture } from './tool-backend-fixture';
 
 export const SECRET = 'gateway-test-internal-secret-0123';
 
@@ -64,12 +66,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+export interface HarnessExtras {
+  views?: McpViews;
+  /** More tools the core fixture serves, and their definitions (test-tools.ts). */
+  coreTools?: Record<string, ToolAnswer>;
+  tools?: AnyTool[];
+  /** Overrides of the test breaker (volume 5, 50%, reset 30 s, window 10 s). */
+  breaker?: Partial<BreakerOptions>;
+}
+
 export async function startHarness(
   config: Partial<GatewayAppConfig> = {},
-  extra: { views?: McpViews } = {},
+  extra: HarnessExtras = {},
 ): Promise<Harness> {
   const identity = await startIdentityContractFixture(SECRET);
   const core = await startToolBackendFixture(SECRET, {
+    ...extra.coreTools,
     'log.recent': (project, input) => {
       const limit = typeof input.limit === 'number' ? input.limit : 20;
       const rows = LOGS.filter((l) => l.project_id === project && (!input.level || l.level === input.level))
@@ -104,6 +116,7 @@ export async function startHarness(
         errorThresholdPercentage: 50,
         resetTimeoutMs: 30_000,
         rollingCountTimeoutMs: 10_000,
+        ...extra.breaker,
       },
       metrics,
       logger: silentLogger,
@@ -126,7 +139,7 @@ export async function startHarness(
   await monitor.probeNow();
 
   const app = createGatewayApp({
-    tools: [...logsTools, controlledProbe, recallProbe],
+    tools: [...logsTools, controlledProbe, recallProbe, ...(extra.tools ?? [])],
     ...(extra.views ? { views: extra.views } : {}),
     identity: createIdentityClient(identityClient, silentLogger),
     audit: createHttpAuditSink(client('audit', identity.url)),

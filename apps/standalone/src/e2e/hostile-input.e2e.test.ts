@@ -3,6 +3,7 @@ import { gzipSync } from 'node:zlib';
 import { protoSpan, traceRequestBody } from '@svc/observability-core/testing/protobuf-writer';
 import { allTools } from '@svc/tool-catalog';
 import fc from 'fast-check';
+import { holdingsIdle } from '../testing/holdings';
 import {
   corruptedBytes,
   fieldNamed,
@@ -576,4 +577,10 @@ describe('after all of that, every tool of project A answers 200', () => {
     await ok('release.health', { version: '1.0.0' });
     await ok('log.audit', { limit: 200 });
   }, 600_000);
+});
+
+describe('after all of that, nothing is held', () => {
+  it('every holding gauge of the stack returns to 0 (budgets, slots, sessions, streams, waiters)', async () => {
+    expect(await holdingsIdle(stack.ready.urls.metrics)).toEqual({});
+  });
 });

@@ -106,3 +106,9 @@ describe('audit store down', () => {
     expect(ok.text).toContain('4242');
   });
 });
+
+describe('after the outages', () => {
+  it('every holding gauge of every service returns to 0: nothing taken during the faults is kept', async () => {
+    expect(await stack.holdingsIdle()).toEqual({});
+  });
+});

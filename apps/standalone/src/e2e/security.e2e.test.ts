@@ -1,4 +1,5 @@
 import { generateToken } from '@svc/auth';
+import { holdingsIdle } from '../testing/holdings';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
@@ -236,5 +237,11 @@ describe('audit', () => {
     expect(JSON.stringify(added)).not.toContain(tokenA);
     const verify = await admin('GET', `/internal/v1/audit/verify?project_id=${project}`);
     expect(verify).toMatchObject({ ok: true });
+  });
+});
+
+describe('after the refused, revoked and cross-tenant calls', () => {
+  it('every holding gauge of the stack returns to 0', async () => {
+    expect(await holdingsIdle(stack.ready.urls.metrics)).toEqual({});
   });
 });

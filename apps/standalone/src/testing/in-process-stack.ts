@@ -18,7 +18,7 @@ import {
 } from '@svc/identity';
 import { openThrowawayCheckpointStore } from '@svc/identity/testing';
 import { silentLogger } from '@svc/logger';
-import { createNoopMetrics } from '@svc/metrics';
+import { busyHoldings, createPromMetrics, type Metrics, mergedExposition } from '@svc/metrics';
 import {
   createCoreApp,
   createHttpIngestKeyResolver,
@@ -29,6 +29,9 @@ import { createPostgres, type Postgres } from '@svc/postgres';
 import { wireRecall } from '@svc/recall';
 import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import type { Express } from 'express';
+
+/** How long everything taken may take to be given back once the faults are over (a condition's ceiling). */
+const IDLE_CEILING_MS = 120_000;
 
 /**
  * The real services inside the test process, each on its own loopback port, so a test can stop
@@ -45,6 +48,11 @@ export interface InProcessStack {
   token: string;
   /** Requests that reached the core's internal tool endpoint. */
   coreToolHits(): number;
+  /**
+   * Waits until every holding gauge of every service reads 0 (nothing held: budgets, slots,
+   * sessions, streams, waiters) and answers those that did not within the ceiling; {} when idle.
+   */
+  holdingsIdle(): Promise<Record<string, number>>;
   stopCore(): Promise<void>;
   startCore(): Promise<void>;
   stopIdentity(): Promise<void>;
@@ -132,7 +140,17 @@ export async function startInProcessStack(
 ): Promise<InProcessStack> {
   const secret = 'in-process-secret-0123456789';
   const logger = silentLogger;
-  const metrics = createNoopMetrics();
+  // Each service its own registry, as when deployed: the check after faults reads them together.
+  const registries: Metrics[] = [];
+  const registry = (prefix: string) => {
+    const made = createPromMetrics({ prefix, defaultMetrics: false });
+    registries.push(made);
+    return made;
+  };
+  const metrics = registry('svc_identity_');
+  const coreMetrics = registry('svc_core_');
+  const recallMetrics = registry('svc_recall_');
+  const gatewayMetrics = registry('svc_');
 
   const db = await createPostgres({ dataDir: ':memory:' });
   await migrateIdentity(db);
@@ -161,7 +179,7 @@ export async function startInProcessStack(
       ingestKeys: createHttpIngestKeyResolver({ identityUrl, internalSecret: secret }),
       internalSecret: secret,
       logger,
-      metrics,
+      metrics: coreMetrics,
       ...(tracer ? { tracer } : {}),
     });
   let coreApp = coreAppWith();
@@ -219,7 +237,7 @@ export async function startInProcessStack(
         masterKey: randomBytes(32),
         selfTrace: undefined,
       },
-      { logger, metrics },
+      { logger, metrics: recallMetrics },
     );
     const recallApp = recall.app;
     const control = { delayMs: 0, held: 0 } as NonNullable<InProcessStack['recall']>;
@@ -260,7 +278,7 @@ export async function startInProcessStack(
   });
   const gateway = wireGateway(config, {
     logger,
-    metrics,
+    metrics: gatewayMetrics,
     ...(options.breaker ? { breaker: options.breaker } : {}),
     healthIntervalMs: options.healthIntervalMs ?? 3_600_000,
   });
@@ -298,6 +316,16 @@ export async function startInProcessStack(
     token,
     gateway,
     coreToolHits: () => hits,
+    async holdingsIdle() {
+      const exposition = mergedExposition(registries);
+      const started = Date.now();
+      let busy = busyHoldings(await exposition.render());
+      while (Object.keys(busy).length > 0 && Date.now() - started < IDLE_CEILING_MS) {
+        await new Promise((r) => setTimeout(r, 100));
+        busy = busyHoldings(await exposition.render());
+      }
+      return busy;
+    },
     stopCore: () => core.stop(),
     startCore: () => core.start(),
     invalidations,

@@ -1,5 +1,6 @@
 // What other packages' tests and benchmarks use of the standalone: the spawned one-process stack,
 // waits on progress (not on the clock), and the hostile inputs it is measured against.
+export { holdingsIdle } from './holdings';
 export { type ReadyInfo, type SpawnedStack, spawnStack } from './spawned-stack';
 export {
   CEILING_MS,
