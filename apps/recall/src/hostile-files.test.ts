@@ -16,7 +16,14 @@ const LINE = `${JSON.stringify({ ts: '1', level: 'I', message: 'm' })}\n`;
 const SHORT_LINES = 2_760_000;
 /** Lines of LINE that fit whole in the inflate limit of a file that inflates past it. */
 const COMPLETE_BEFORE_LIMIT = Math.floor(MAX_DECOMPRESSED_BYTES / LINE.length);
-const files: Record<'lines' | 'newlines' | 'past', string> = { lines: '', newlines: '', past: '' };
+const files: Record<'lines' | 'newlines' | 'past' | 'nbsp', string> = {
+  lines: '',
+  newlines: '',
+  past: '',
+  nbsp: '',
+};
+/** Lines of a no-break space: blank to trim(), three bytes each. */
+const NBSP_LINES = Math.floor((99 * MiB) / 3);
 
 async function upload(plain: Buffer, name: string): Promise<string> {
   const { key, key_version } = (await (await h.device(p, 'GET', '/device/v1/key')).json()) as {
@@ -64,6 +71,7 @@ beforeAll(async () => {
   files.lines = await upload(Buffer.alloc(LINE.length * SHORT_LINES, LINE), 'millions-of-lines.log');
   files.newlines = await upload(Buffer.alloc(99 * MiB, '\n'), 'newlines.log');
   files.past = await upload(Buffer.alloc(MAX_DECOMPRESSED_BYTES + 10 * LINE.length, LINE), 'past-100-mb.log');
+  files.nbsp = await upload(Buffer.alloc(NBSP_LINES * 3, '\u00a0\n'), 'nbsp-lines.log');
 });
 afterAll(async () => {
   await h?.close();
@@ -110,6 +118,24 @@ describe('hostile files, read through the service at the production heap', () =>
       lines_read: 0,
       has_more: false,
       scanned_through_line: 99 * MiB,
+    });
+  });
+
+  it('99 MiB of no-break-space lines: blank like newlines, read to the end a page at a time', async () => {
+    // One call reads it all on a calm machine; a busy one answers where its time ran out.
+    let page = await read(files.nbsp, { limit: 2 });
+    while (page.has_more) {
+      expect(page).toMatchObject({ status: 'ok', items: [], lines_read: 0 });
+      const from = page.scanned_through_line;
+      page = await read(files.nbsp, { limit: 2, after_line: from });
+      expect(page.scanned_through_line).toBeGreaterThan(from);
+    }
+    expect(page).toMatchObject({
+      status: 'ok',
+      problem: null,
+      items: [],
+      lines_read: 0,
+      scanned_through_line: NBSP_LINES,
     });
   });
 

@@ -16,8 +16,14 @@ export interface ReadLimits {
   parsedBytes: number;
   /** JSON bytes of the entries one answer carries, whatever `limit` says. */
   pageBytes: number;
-  /** log.file_entries calls reading at once; the others wait for a slot, within callMs. */
+  /** log.file_entries calls reading at once in the service; the others wait for a slot, within callMs. */
   concurrentReads: number;
+  /** Of those, the calls of one project (read-slots.ts): one project never takes every slot. */
+  concurrentReadsPerProject: number;
+  /** Calls of one project waiting for a slot; one more is answered 429. */
+  waitingReadsPerProject: number;
+  /** Calls waiting for a slot in the service; one more is answered 429. */
+  waitingReads: number;
 }
 
 export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = {
@@ -26,6 +32,9 @@ export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = {
   parsedBytes: 8 * 1024 * 1024,
   pageBytes: 1024 * 1024,
   concurrentReads: 4,
+  concurrentReadsPerProject: 2,
+  waitingReadsPerProject: 8,
+  waitingReads: 64,
 };
 
 /** The caller went away: reading stops, nobody reads the answer. */
@@ -76,70 +85,4 @@ export function createPacer(options: PacerOptions = {}): ReadPacer {
       check();
     },
   };
-}
-
-interface Waiter {
-  grant: () => void;
-  timer: NodeJS.Timeout | undefined;
-}
-
-/**
- * At most `size` reads at once, first come first served. A waiter gives up at its deadline with
- * the time budget error, and when its caller goes away.
- */
-export class ReadSlots {
-  #busy = 0;
-  #waiters: Waiter[] = [];
-
-  constructor(readonly size: () => number) {}
-
-  get busy(): number {
-    return this.#busy;
-  }
-
-  get waiting(): number {
-    return this.#waiters.length;
-  }
-
-  /** Resolves with the release of a slot (call it exactly once). */
-  async acquire(options: { waitMs: number; limitMs: number; signal?: AbortSignal }): Promise<() => void> {
-    if (this.#busy < this.size() && this.#waiters.length === 0) {
-      this.#busy += 1;
-      return this.#releaser();
-    }
-    if (options.waitMs <= 0) throw timeBudgetError(options.limitMs);
-    await new Promise<void>((resolve, reject) => {
-      const waiter: Waiter = { grant: resolve, timer: undefined };
-      const leave = (err: Error) => {
-        const at = this.#waiters.indexOf(waiter);
-        if (at === -1) return;
-        this.#waiters.splice(at, 1);
-        clearTimeout(waiter.timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        reject(err);
-      };
-      const onAbort = () => leave(new ReadAbandonedError());
-      waiter.timer = setTimeout(() => leave(timeBudgetError(options.limitMs)), options.waitMs);
-      waiter.grant = () => {
-        clearTimeout(waiter.timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        resolve();
-      };
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      this.#waiters.push(waiter);
-    });
-    return this.#releaser();
-  }
-
-  #releaser(): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.#waiters.shift();
-      // The slot passes straight to the next waiter: #busy stays as it is.
-      if (next) next.grant();
-      else this.#busy -= 1;
-    };
-  }
 }

@@ -8,7 +8,7 @@ import { createIdentityApp, migrateIdentity } from '@svc/identity';
 import { openThrowawayCheckpointStore } from '@svc/identity/testing';
 import { createHttpIngestKeyResolver, signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
-import { createNoopMetrics } from '@svc/metrics';
+import { createNoopMetrics, createPromMetrics, readGauge } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import type { Express } from 'express';
 import { createRecallApp } from '../app';
@@ -17,6 +17,7 @@ import { createFileStore } from '../file-store';
 import { createKeyStore, type KeyStore } from '../keys';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../read-budget';
 import { migrateRecall } from '../store/migrations';
+import { gatedFileStore, type ReadGate } from './read-gate';
 
 // A real identity and a real recall service on loopback ports, each on its own in-memory
 // PGlite: recall asks identity over HTTP about ingest keys and console sessions.
@@ -41,6 +42,10 @@ export interface RecallHarness {
   clock: { now: number };
   /** The bounds of file reads the service uses: a test may change them, and puts them back. */
   limits: ReadLimits;
+  /** Holds reads of chosen files at their first bytes (the read has its slot then). */
+  gate: ReadGate;
+  /** A gauge of the service's metrics, e.g. recall_read_slots_held (prefix left out). */
+  gauge(name: string): Promise<number | undefined>;
   /** A new org with one project, an ingest key and a signed-in person; vis_recall on unless told. */
   project(name: string, options?: { recall?: boolean }): Promise<TestProject>;
   /** A signed device request (the body signed as sent; GETs sign an empty body). */
@@ -55,6 +60,7 @@ export interface RecallHarness {
     name: string,
     input: unknown,
     actor?: unknown,
+    signal?: AbortSignal,
   ): Promise<{ status: number; body: Record<string, unknown> }>;
   close(): Promise<void>;
 }
@@ -88,13 +94,15 @@ export async function startRecallHarness(): Promise<RecallHarness> {
   const now = () => new Date(clock.now);
   const keys = createKeyStore(db, randomBytes(32), now);
   const limits: ReadLimits = { ...DEFAULT_READ_LIMITS };
+  const { files, gate } = gatedFileStore(createFileStore(filesDir));
+  const metrics = createPromMetrics({ prefix: 'svc_recall_', defaultMetrics: false });
   const app = createRecallApp({
     readLimits: limits,
     db,
-    files: createFileStore(filesDir),
+    files,
     keys,
     logger: silentLogger,
-    metrics: createNoopMetrics(),
+    metrics,
     clock: now,
     internalSecret: SECRET,
     ingestKeys: createHttpIngestKeyResolver({
@@ -124,6 +132,8 @@ export async function startRecallHarness(): Promise<RecallHarness> {
     identityUrl: identity.url,
     clock,
     limits,
+    gate,
+    gauge: async (name) => readGauge(await metrics.render(), `svc_recall_${name}`),
     async project(name, options = {}) {
       const email = `${name}@recall.test`;
       const password = `password of ${name}`;
@@ -170,6 +180,7 @@ export async function startRecallHarness(): Promise<RecallHarness> {
       name,
       input,
       actor = { token_id: 'tok_test', user_id: 'usr_test', transport: 'mcp' },
+      signal,
     ) {
       const res = await fetch(`${recall.url}/internal/v1/projects/${projectId}/tools/${name}`, {
         method: 'POST',
@@ -179,6 +190,7 @@ export async function startRecallHarness(): Promise<RecallHarness> {
           ...(actor === null ? {} : { 'x-svc-actor': JSON.stringify(actor) }),
         },
         body: JSON.stringify(input),
+        ...(signal ? { signal } : {}),
       });
       return { status: res.status, body: (await res.json()) as Record<string, unknown> };
     },
@@ -191,4 +203,16 @@ export async function startRecallHarness(): Promise<RecallHarness> {
       await rm(filesDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Polls a condition of the service (a gauge, a count) until it holds; up to two minutes, the
+ * ceiling of a condition on a busy machine. Never a bound on how soon.
+ */
+export async function eventually(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
+  const ceiling = Date.now() + 120_000;
+  while (!(await check())) {
+    if (Date.now() > ceiling) throw new Error(`never happened: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

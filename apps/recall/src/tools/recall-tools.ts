@@ -4,13 +4,8 @@ import type { InternalTool } from '@svc/tool-server/internal-tools';
 import { logAudit, logFileEntries, logListFiles } from '@svc/tools-recall';
 import type { z } from 'zod';
 import type { RecallContext } from '../context';
-import {
-  createPacer,
-  DEFAULT_READ_LIMITS,
-  ReadAbandonedError,
-  type ReadLimits,
-  ReadSlots,
-} from '../read-budget';
+import { createPacer, DEFAULT_READ_LIMITS, ReadAbandonedError, type ReadLimits } from '../read-budget';
+import { ReadSlots } from '../read-slots';
 import { appendRecallAudit, listRecallAudit } from '../store/audit';
 import { getFile, listFiles, toRecallFile } from '../store/files';
 import { openStoredFile } from '../stored-file';
@@ -95,7 +90,10 @@ async function fileEntriesTool({
     scanned_through_line: page.scanned_through_line,
   });
   const limits = reads.limits;
+  // Released on every way out below: an answer, a problem, an error, the time budget, the caller
+  // gone (the pacer throws at its next turn).
   const release = await reads.slots.acquire({
+    projectId,
     waitMs: limits.callMs - (performance.now() - startedAt),
     limitMs: limits.callMs,
     signal,
@@ -145,7 +143,24 @@ const HANDLERS: [AnyTool, Handler][] = [
 /** The three recall tools, bound to the service's context, for the internal tool endpoint. */
 export function recallTools(ctx: RecallContext): InternalTool[] {
   const limits = ctx.readLimits ?? DEFAULT_READ_LIMITS;
-  const reads: FileReads = { limits, slots: new ReadSlots(() => limits.concurrentReads) };
+  const slots = new ReadSlots(
+    () => ({
+      total: limits.concurrentReads,
+      perProject: limits.concurrentReadsPerProject,
+      waitingPerProject: limits.waitingReadsPerProject,
+      waitingTotal: limits.waitingReads,
+    }),
+    // Without labels: one series each, whatever the number of projects.
+    {
+      held: ctx.metrics
+        .holding('recall_read_slots_held', 'File read slots held by log.file_entries calls')
+        .bind({}),
+      waiting: ctx.metrics
+        .holding('recall_read_waiting', 'log.file_entries calls waiting for a file read slot')
+        .bind({}),
+    },
+  );
+  const reads: FileReads = { limits, slots };
   return HANDLERS.map(([definition, handler]) => ({
     definition,
     run: async ({ projectId, actor, input, signal }) => {
