@@ -1,13 +1,20 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBenchCore } from './core-harness';
-import { callCostTables, fairnessTables, gatewayTables, hostileTables, soakTables } from './report';
+import {
+  burstTables,
+  callCostTables,
+  fairnessTables,
+  gatewayTables,
+  hostileTables,
+  soakTables,
+} from './report';
 import type { Summary } from './stats';
 import { benchAnalytics } from './suites/analytics';
 import { benchCallCost } from './suites/call-cost';
 import { loadCrashes, loadLogs } from './suites/data';
 import { benchFairness } from './suites/fairness';
 import { benchGateway } from './suites/gateway';
-import { benchHostile } from './suites/hostile';
+import { benchBurstAlone, benchHostile } from './suites/hostile';
 import { benchIngest } from './suites/ingest';
 import { benchMiddleware } from './suites/middleware';
 import { benchSoak } from './suites/soak';
@@ -21,7 +28,8 @@ import { benchTraces } from './suites/traces';
 // checkout>/apps runs that checkout's gateway bundle beside this one's, a before/after in one run;
 // BENCH_CALL_COST_IDENTITY_DB=postgres puts identity on a throwaway PostgreSQL cluster, its CPU apart), core,
 // gateway, soak, fairness (one project's flood against another's lookups), hostile (one project's worst inputs against another's lookups and ingest on
-// the one-process stack; BENCH_HOSTILE_MS per phase), analytics (product analytics, experiments), traces (performance, release
+// the one-process stack, then one project's burst of large answers against another org's calls; BENCH_HOSTILE_MS
+// per phase; `burst` runs that burst alone, not in the default list), analytics (product analytics, experiments), traces (performance, release
 // health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
 // SDK's server middleware against plain express). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
 // BENCH_TSX=1 runs services from source. For profiling services: BENCH_PROF=<app>[,<app>...] (CPU profiles in
@@ -109,6 +117,11 @@ if (SUITES.has('fairness')) {
 
 if (SUITES.has('hostile')) {
   notes.push(hostileTables(await benchHostile(HOSTILE_MS)));
+}
+
+// The hostile suite's last part alone, on a stack of its own (a quicker before/after).
+if (SUITES.has('burst')) {
+  notes.push(burstTables(await benchBurstAlone(HOSTILE_MS)));
 }
 
 if (SUITES.has('analytics')) {

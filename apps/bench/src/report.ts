@@ -1,4 +1,5 @@
 import type { Summary } from './stats';
+import type { BurstReport, VictimPhase } from './suites/burst';
 import {
   CALL_COST_GOALS,
   type CallCostReport,
@@ -169,7 +170,40 @@ export function hostileTables(r: HostileReport): string {
     `longest event-loop hold (main-thread CPU): ${r.maxHoldMs.toFixed(0)} ms, ${r.longHolds} over 50 ms (target: none)`,
     `stack peak RSS: ${r.peakRssMb.toFixed(0)} MB`,
   ];
-  return ['', 'Hostile load', victim, '', attacker, ...verdicts, ...r.notes].join('\n');
+  return ['', 'Hostile load', victim, '', attacker, ...verdicts, ...r.notes, burstTables(r.burst)].join('\n');
+}
+
+/** The burst of large answers (burst.ts): B's calls before, during and after A's burst. */
+export function burstTables(r: BurstReport): string {
+  const rate = (p: VictimPhase) =>
+    `${p.ok}/${p.calls} (${((100 * p.ok) / Math.max(1, p.calls)).toFixed(1)}%)`;
+  const statuses = (counts: Record<string, number>) =>
+    Object.entries(counts)
+      .map(([status, n]) => `${n} x ${status}`)
+      .join(', ');
+  const phase = (name: string, p: VictimPhase) => [
+    name,
+    rate(p),
+    p.latency.p50.toFixed(1),
+    p.latency.p99.toFixed(1),
+    p.large.p99.toFixed(1),
+    statuses(p.statuses),
+  ];
+  const victim = textTable(
+    ['project B (another org)', 'ok', 'p50 ms', 'p99 ms', 'large p99 ms', 'answers'],
+    [phase("before A's burst", r.before), phase("during A's burst", r.during), phase('after it', r.after)],
+  );
+  const held = Object.keys(r.heldAfter).length === 0 ? 'none' : JSON.stringify(r.heldAfter);
+  return [
+    '',
+    `Burst of large answers: A = ${r.attackerCalls} calls of analytics.cohorts (${(r.attackerAnswerBytes / 1e6).toFixed(2)} MB each), ` +
+      `2 tokens x 32 at once; B reads log.recent of 1,000 (${(r.victimAnswerBytes / 1e6).toFixed(2)} MB) and a crash`,
+    victim,
+    `A's answers: ${statuses(r.attacker)}`,
+    `held after the burst (holding gauges above 0 after ${(r.idleAfterMs / 1000).toFixed(1)} s): ${held}; ` +
+      `answer budget: ${r.budgetAfter.bytesHeld} bytes held, ${r.budgetAfter.waiting} waiting (target: 0, 0)`,
+    `B's success during / after A's burst: ${rate(r.during)} / ${rate(r.after)} (target: all after, B never shed for A)`,
+  ].join('\n');
 }
 
 const range = (values: readonly number[], digits = 0) => {

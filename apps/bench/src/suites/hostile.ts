@@ -10,6 +10,7 @@ import {
   WORST_INPUTS,
 } from '@svc/standalone/testing';
 import { type Summary, summarize } from '../stats';
+import { type BurstReport, benchBurst } from './burst';
 
 // Hostile load on the one-process stack (`pnpm start`, every service on one event loop): project A
 // sends the worst inputs found so far (the recall bombs, OTLP nesting, 100k-span bodies, lone
@@ -37,6 +38,8 @@ export interface HostileReport {
   maxHoldMs: number;
   longHolds: number;
   peakRssMb: number;
+  /** One project's burst of large answers against another org's calls (burst.ts). */
+  burst: BurstReport;
   notes: string[];
 }
 
@@ -164,10 +167,10 @@ function peakRssMb(pid: number | undefined): number {
   return m ? Number(m[1]) / 1024 : Number.NaN;
 }
 
-export async function benchHostile(phaseMs: number): Promise<HostileReport> {
-  // The gateway's per-token and per-project rate limits are raised out of the way: B's lookups are
-  // a measuring loop, not a client the limits are for, and A's tool calls are part of its attack.
-  const stack = await spawnStack({
+// The gateway's per-token and per-project rate limits are raised out of the way: B's lookups are
+// a measuring loop, not a client the limits are for, and A's tool calls are part of its attack.
+const spawnHostileStack = () =>
+  spawnStack({
     env: {
       SVC_DEMO_SIZE: '0.2',
       SVC_RATE_LIMIT_PER_MINUTE: '1000000',
@@ -175,15 +178,32 @@ export async function benchHostile(phaseMs: number): Promise<HostileReport> {
     },
     timeoutMs: 600_000,
   });
+
+function adminOf(stack: SpawnedStack) {
+  const adminUrl = new URL('/internal/v1/admin/', stack.ready.urls.identity);
+  return (path: string, body: unknown) =>
+    fetch(new URL(path, adminUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-internal-secret': stack.internalSecret },
+      body: JSON.stringify(body),
+    }).then((r) => r.json() as Promise<Record<string, string>>);
+}
+
+/** The burst of large answers alone, on a stack of its own. */
+export async function benchBurstAlone(phaseMs: number): Promise<BurstReport> {
+  const stack = await spawnHostileStack();
+  try {
+    return await benchBurst(stack, adminOf(stack), phaseMs);
+  } finally {
+    await stack.dispose();
+  }
+}
+
+export async function benchHostile(phaseMs: number): Promise<HostileReport> {
+  const stack = await spawnHostileStack();
   try {
     const b = await victimOf(stack);
-    const adminUrl = new URL('/internal/v1/admin/', stack.ready.urls.identity);
-    const admin = (path: string, body: unknown) =>
-      fetch(new URL(path, adminUrl), {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-internal-secret': stack.internalSecret },
-        body: JSON.stringify(body),
-      }).then((r) => r.json() as Promise<Record<string, string>>);
+    const admin = adminOf(stack);
     const { project_id } = await admin('projects', { name: 'bench attacker' });
     const { token } = await admin('tokens', { project_id });
     const key = await admin('ingest-keys', { project_id });
@@ -214,7 +234,9 @@ export async function benchHostile(phaseMs: number): Promise<HostileReport> {
     })();
     const hostile = await victimLoad(stack, b, attack);
     const holdsAfter = await scrapeHolds(stack);
+    const burst = await benchBurst(stack, admin, phaseMs);
     return {
+      burst,
       unloaded,
       hostile,
       attacker,
