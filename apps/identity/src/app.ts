@@ -85,7 +85,8 @@ export function createIdentityApp(deps: IdentityDeps): Express {
   // The authorization server parses its own bodies (forms, DCR's JSON), so it comes first. Its
   // RFC 8414 metadata is also at the path-aware address of an issuer with a path.
   const oauth = deps.oauth ?? DEFAULT_OAUTH;
-  const provider = createAuthorizationServer(ctx, oauth, deps.internalSecret);
+  const authorizationServer = createAuthorizationServer(ctx, oauth, deps.internalSecret);
+  const { provider } = authorizationServer;
   const oauthServer = provider.callback();
   app.use(OAUTH_MOUNT, oauthServer);
   // GET and its CORS preflight (browser clients such as the Inspector send MCP-Protocol-Version).
@@ -112,7 +113,7 @@ export function createIdentityApp(deps: IdentityDeps): Express {
     '/internal',
     internalRouter(ctx, (token) => introspectOAuthToken(ctx, provider, oauth.resource, token)),
   );
-  app.use('/console', consoleRouter(ctx, { provider, options: oauth }));
+  app.use('/console', consoleRouter(ctx, authorizationServer));
 
   app.use(notFoundHandler());
   app.use(identityErrorHandler(deps.logger));

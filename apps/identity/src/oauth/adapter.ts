@@ -21,7 +21,13 @@ export async function purgeExpiredOAuthModels(db: Postgres, now: Date): Promise<
  * absent: a revocation on the /mcp page (or a person's removal) ends the access and refresh tokens
  * of the grant at once, with no second place to clean.
  */
-export function pgAdapterClass(db: Postgres): new (model: string) => Adapter {
+export function pgAdapterClass(
+  db: Postgres,
+  /** Told of each model destroyed (the throttle frees a finished interaction's place). */
+  onDestroy?: (model: string, id: string) => void,
+): new (
+  model: string,
+) => Adapter {
   let purgedAt = Number.NEGATIVE_INFINITY;
   return class PgAdapter implements Adapter {
     constructor(private readonly model: string) {}
@@ -83,6 +89,7 @@ export function pgAdapterClass(db: Postgres): new (model: string) => Adapter {
 
     async destroy(id: string): Promise<void> {
       await db.query('DELETE FROM oauth_models WHERE model = $1 AND id = $2', [this.model, id]);
+      onDestroy?.(this.model, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {

@@ -1,10 +1,13 @@
 import { principalFromIntrospection } from '@svc/auth';
 import request from 'supertest';
 import {
+  bindBrowser,
   browse,
   browseToExit,
+  CONSENT_BROWSER,
   CONSOLE,
   CookieJar,
+  consoleBrowser,
   type OAuthHarness,
   pkce,
   RESOURCE,
@@ -65,6 +68,15 @@ const uidOf = (location: URL | undefined) => {
   return location!.pathname.split('/').pop()!;
 };
 
+/** The browser that started `uid` binds itself, as the console's consent page makes it do; its proof. */
+async function bound(uid: string, jar: CookieJar): Promise<string> {
+  const proof = consoleBrowser().proof(uid);
+  const bind = await bindBrowser(h.issuer, uid, jar, proof);
+  expect(bind.status).toBe(303);
+  expect(bind.location?.href).toBe(`${CONSOLE}/oauth/consent/${uid}`);
+  return proof;
+}
+
 /** Sign-in, step-up and approval on the consent page; answers the client's redirect. */
 async function consent(
   person: Awaited<ReturnType<typeof signedInPerson>>,
@@ -72,9 +84,11 @@ async function consent(
   jar: CookieJar,
   projectId = person.projectId,
 ) {
+  const proof = await bound(uid, jar);
   await person.as('post', '/console/v1/step-up').send({ password: person.password }).expect(200);
   const approved = await person
     .as('post', `/console/v1/oauth/interactions/${uid}/approve`)
+    .set(CONSENT_BROWSER, proof)
     .send({ project_id: projectId })
     .expect(200);
   return browseToExit(approved.body.redirect_to, jar, h.issuer);
@@ -400,10 +414,14 @@ describe('negative matrix: refused, nothing issued', () => {
     const person = await signedInPerson(h, 'consent');
     const stranger = await signedInPerson(h, 'stranger');
     const clientId = await newClient();
-    const { landed } = await authorize({ clientId });
+    const { landed, jar } = await authorize({ clientId });
     const uid = uidOf(landed.location);
+    const proof = await bound(uid, jar);
     const approve = (projectId: string) =>
-      person.as('post', `/console/v1/oauth/interactions/${uid}/approve`).send({ project_id: projectId });
+      person
+        .as('post', `/console/v1/oauth/interactions/${uid}/approve`)
+        .set(CONSENT_BROWSER, proof)
+        .send({ project_id: projectId });
     expect((await approve(person.projectId)).body.error).toBe('step_up_required');
     await person.as('post', '/console/v1/step-up').send({ password: person.password }).expect(200);
     expect((await approve(stranger.projectId)).status).toBe(404);
@@ -434,15 +452,22 @@ describe('negative matrix: refused, nothing issued', () => {
     const clientId = await newClient();
     const { landed, jar, state } = await authorize({ clientId });
     const uid = uidOf(landed.location);
-    const details = (await person.as('get', `/console/v1/oauth/interactions/${uid}`).expect(200)).body;
+    const proof = await bound(uid, jar);
+    const details = (
+      await person.as('get', `/console/v1/oauth/interactions/${uid}`).set(CONSENT_BROWSER, proof).expect(200)
+    ).body;
     expect(details).toMatchObject({
       client_id: clientId,
       client_name: 'Test MCP client',
       redirect_host: '127.0.0.1:53682',
+      redirect_local: true,
       resource: RESOURCE,
       scope: 'mcp:read',
     });
-    const denied = await person.as('post', `/console/v1/oauth/interactions/${uid}/deny`).expect(200);
+    const denied = await person
+      .as('post', `/console/v1/oauth/interactions/${uid}/deny`)
+      .set(CONSENT_BROWSER, proof)
+      .expect(200);
     const back = await browseToExit(denied.body.redirect_to, jar, h.issuer);
     expect(back.location!.searchParams.get('error')).toBe('access_denied');
     expect(back.location!.searchParams.get('state')).toBe(state);
@@ -452,6 +477,7 @@ describe('negative matrix: refused, nothing issued', () => {
       (
         await person
           .as('post', `/console/v1/oauth/interactions/${uid}/approve`)
+          .set(CONSENT_BROWSER, proof)
           .send({ project_id: person.projectId })
       ).status,
     ).toBe(404);
@@ -468,10 +494,13 @@ describe('negative matrix: refused, nothing issued', () => {
   it('a browser without the interaction cookies cannot finish someone else’s flow', async () => {
     const person = await signedInPerson(h, 'cookies');
     const clientId = await newClient();
-    const { landed } = await authorize({ clientId });
+    const { landed, jar } = await authorize({ clientId });
+    const uid = uidOf(landed.location);
+    const proof = await bound(uid, jar);
     await person.as('post', '/console/v1/step-up').send({ password: person.password }).expect(200);
     const approved = await person
-      .as('post', `/console/v1/oauth/interactions/${uidOf(landed.location)}/approve`)
+      .as('post', `/console/v1/oauth/interactions/${uid}/approve`)
+      .set(CONSENT_BROWSER, proof)
       .send({ project_id: person.projectId })
       .expect(200);
     const stolen = await browse(approved.body.redirect_to, new CookieJar());
@@ -487,7 +516,7 @@ async function eventually(check: () => Promise<boolean>, ceilingMs = 60_000): Pr
   }
 }
 
-describe('throttled like sign-in', () => {
+describe('throttled per client address (throttle.test.ts has the rest)', () => {
   /** Registrations until one is held back, each sent as from `client` through a proxy on loopback. */
   async function registrationsUntilHeld(t: OAuthHarness, client: string, ceiling = 40): Promise<number> {
     for (let n = 0; n < ceiling; n++) {
@@ -520,40 +549,6 @@ describe('throttled like sign-in', () => {
       const free = await registrationsUntilHeld(t, '203.0.113.7');
       expect(await registrationsUntilHeld(t, '203.0.113.8')).toBe(0);
       expect(free).toBeGreaterThan(0);
-    } finally {
-      await t.close();
-    }
-  });
-
-  it('failed token requests from one address are held back (429, Retry-After), and sign-in from it is not', async () => {
-    const t = await startOAuthHarness();
-    try {
-      const reg = await registerClient(t.issuer, { client_name: 'guesser', redirect_uris: [REDIRECT] });
-      const guess = () =>
-        token(t.issuer, {
-          grant_type: 'authorization_code',
-          code: 'not-a-code',
-          redirect_uri: REDIRECT,
-          client_id: reg.body.client_id as string,
-          code_verifier: pkce().verifier,
-          resource: RESOURCE,
-        });
-      // Sign-in's rule for one account from one address: 5 free failures, then a lock.
-      const statuses: number[] = [];
-      for (let i = 0; i < 7; i++) statuses.push((await guess()).status);
-      expect(statuses.slice(0, 6)).toEqual([400, 400, 400, 400, 400, 400]);
-      const held = await fetch(`${t.issuer}/token`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'grant_type=authorization_code&code=x',
-      });
-      expect(held.status).toBe(429);
-      expect(Number(held.headers.get('retry-after'))).toBeGreaterThan(0);
-      expect(((await held.json()) as { error: string }).error).toBe('invalid_request');
-      expect(t.logs.some((l) => l.obj.security_event === 'oauth_throttled')).toBe(true);
-      // The person at that address still signs in: the counters are the authorization server's own.
-      const person = await signedInPerson(t, 'throttle');
-      await person.as('post', '/console/v1/step-up').send({ password: person.password }).expect(200);
     } finally {
       await t.close();
     }

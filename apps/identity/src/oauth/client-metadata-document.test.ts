@@ -1,7 +1,10 @@
 import { generateCACertificate, getLocal, type Mockttp } from 'mockttp';
 import {
+  bindBrowser,
   browseToExit,
+  CONSENT_BROWSER,
   CookieJar,
+  consoleBrowser,
   type OAuthHarness,
   pkce,
   RESOURCE,
@@ -21,8 +24,9 @@ beforeAll(async () => {
   const ca = await generateCACertificate();
   documents = getLocal({ https: { key: ca.key, cert: ca.cert } });
   await documents.start();
-  trusting = await startOAuthHarness({ trustedClientDocumentCa: ca.cert });
-  guarded = await startOAuthHarness();
+  trusting = await startOAuthHarness({ trustedClientDocumentCa: ca.cert, clientDocumentsFromLoopback: true });
+  // The same trust in the documents' CA, without the loopback opt-in: what production is.
+  guarded = await startOAuthHarness({ trustedClientDocumentCa: ca.cert });
 });
 afterAll(async () => {
   await trusting.close();
@@ -70,11 +74,16 @@ it('a client known by its metadata document signs in end to end; the document is
   const person = await signedInPerson(trusting, 'cimd');
   const { landed, jar, verifier } = await authorize(trusting, clientId);
   const uid = landed.location!.pathname.split('/').pop()!;
-  const details = (await person.as('get', `/console/v1/oauth/interactions/${uid}`).expect(200)).body;
+  const proof = consoleBrowser().proof(uid);
+  expect((await bindBrowser(trusting.issuer, uid, jar, proof)).status).toBe(303);
+  const details = (
+    await person.as('get', `/console/v1/oauth/interactions/${uid}`).set(CONSENT_BROWSER, proof).expect(200)
+  ).body;
   expect(details).toMatchObject({ client_id: clientId, client_name: 'document client /cimd/client.json' });
   await person.as('post', '/console/v1/step-up').send({ password: person.password }).expect(200);
   const approved = await person
     .as('post', `/console/v1/oauth/interactions/${uid}/approve`)
+    .set(CONSENT_BROWSER, proof)
     .send({ project_id: person.projectId })
     .expect(200);
   const back = await browseToExit(approved.body.redirect_to, jar, trusting.issuer);

@@ -6,11 +6,13 @@ export interface OAuthOptions {
   resource: string;
   /** The console's public base URL: the consent page is `<console>/oauth/consent/<uid>`. */
   consoleUrl: string;
-  /**
-   * PEM certificates trusted for Client ID Metadata Documents, which may then also be served from
-   * loopback addresses. Tests only: in production the documents come from public https hosts.
-   */
+  /** PEM certificates trusted for Client ID Metadata Documents besides the system's (tests). */
   trustedClientDocumentCa?: string;
+  /**
+   * Tests only, off by default, not settable from the environment: documents may come from loopback
+   * addresses (a test's https server). Private and other non-public addresses are refused anyway.
+   */
+  clientDocumentsFromLoopback?: boolean;
   /** How long an access token lives (seconds); default ACCESS_TOKEN_TTL_SECONDS. */
   accessTokenTtlSeconds?: number;
 }

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { MCP_SCOPE } from '@svc/auth';
 import { NotFoundError, UnauthorizedError } from '@svc/tool-kit';
 import express, { type Response, type Router } from 'express';
-import type Provider from 'oidc-provider';
 import { logVerification, verifyAnchoredProject } from '../checkpoints/verify';
 import type { IdentityContext } from '../context';
 import { pageOf, parseRequest, StepUpRequiredError } from '../http';
@@ -14,8 +13,8 @@ import {
   logOriginsChange,
 } from '../ingest-key-answer';
 import { issueToken } from '../issue-token';
+import type { AuthorizationServer } from '../oauth/authorization-server';
 import { addConsentRoutes } from '../oauth/consent';
-import type { OAuthOptions } from '../oauth/oauth-options';
 import { passwordGuard } from '../password-guard';
 import { decoyPasswordHash, verifyPassword } from '../passwords';
 import {
@@ -52,10 +51,7 @@ const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').dig
 const sessionOf = (res: Response) => res.locals.session as ConsoleSession;
 
 /** The human-facing API of the web console: session bearer from login, never an MCP token. */
-export function consoleRouter(
-  ctx: IdentityContext,
-  oauth: { provider: Provider; options: OAuthOptions },
-): Router {
+export function consoleRouter(ctx: IdentityContext, oauth: AuthorizationServer): Router {
   const router = express.Router();
   const passwords = passwordGuard(ctx);
 
@@ -108,7 +104,7 @@ export function consoleRouter(
   };
 
   // The OAuth consent page's calls: approve needs the same step-up as making a token here.
-  addConsentRoutes(router, ctx, oauth.provider, oauth.options, { sessionOf, requireStepUp, projectOf });
+  addConsentRoutes(router, ctx, oauth, { sessionOf, requireStepUp, projectOf });
 
   // Who is signed in, and the projects they may open (their org's).
   router.get('/v1/me', async (_req, res) => {

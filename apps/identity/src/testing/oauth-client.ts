@@ -1,6 +1,6 @@
 // Test support: an MCP client's side of OAuth over real HTTP (fetch, redirects followed by hand,
 // cookies kept), and an identity app listening on loopback with its authorization server.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
@@ -46,7 +46,11 @@ export async function startOAuthHarness(
 export class CookieJar {
   private readonly cookies = new Map<string, string>();
   take(res: Response): void {
-    for (const line of res.headers.getSetCookie()) {
+    this.takeLines(res.headers.getSetCookie());
+  }
+  /** Set-Cookie lines as they came (supertest's `set-cookie` header). */
+  takeLines(lines: string[] | undefined): void {
+    for (const line of lines ?? []) {
       const [pair] = line.split(';');
       const at = pair!.indexOf('=');
       this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
@@ -60,6 +64,35 @@ export class CookieJar {
 export function pkce(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+/** A native client's callback on loopback, as the tests register it. */
+export const LOOPBACK_REDIRECT = 'http://127.0.0.1:53682/callback';
+
+/**
+ * An authorization request as an MCP client builds it (code, S256, the harness's resource); a
+ * parameter given as null is left out. Answers the URL and the PKCE verifier.
+ */
+export function authorizationRequest(
+  issuer: string,
+  clientId: string,
+  params: Record<string, string | null> = {},
+): { url: URL; verifier: string } {
+  const { verifier, challenge } = pkce();
+  const all: Record<string, string | null> = {
+    client_id: clientId,
+    redirect_uri: LOOPBACK_REDIRECT,
+    response_type: 'code',
+    scope: 'mcp:read',
+    state: `state-${randomBytes(6).toString('hex')}`,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    resource: RESOURCE,
+    ...params,
+  };
+  const url = new URL(`${issuer}/auth`);
+  for (const [name, value] of Object.entries(all)) if (value !== null) url.searchParams.set(name, value);
+  return { url, verifier };
 }
 
 export async function registerClient(
@@ -95,6 +128,26 @@ export async function browseToExit(url: string, jar: CookieJar, issuer: string) 
   let step = await browse(url, jar);
   while (step.location?.href.startsWith(issuer)) step = await browse(step.location.href, jar);
   return step;
+}
+
+/** The header the console names its browser's proof in (identity's consent API). */
+export const CONSENT_BROWSER = 'x-svc-oauth-browser';
+
+/**
+ * The console's side of one browser: a secret of its own, and the proof for a sign-in it derives
+ * from it (what the console sends identity with every consent call).
+ */
+export function consoleBrowser(): { proof(uid: string): string } {
+  const secret = randomBytes(32);
+  return { proof: (uid) => createHmac('sha256', secret).update(uid).digest('base64url') };
+}
+
+/**
+ * The console sends the browser (`jar`) to identity's bind address with its proof: identity records
+ * it when the jar holds the cookie of the browser that started `uid`. Answers where it went.
+ */
+export async function bindBrowser(issuer: string, uid: string, jar: CookieJar, proof: string) {
+  return browse(`${issuer}/interaction/${uid}/bind?browser=${proof}`, jar);
 }
 
 export async function token(issuer: string, params: Record<string, string>) {
