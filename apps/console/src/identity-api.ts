@@ -2,7 +2,6 @@ import {
   BackendUnavailableError,
   NotFoundError,
   RateLimitedError,
-  type ServiceError,
   UnauthorizedError,
   UserInputError,
 } from '@svc/tool-kit';
@@ -39,6 +38,8 @@ export interface OAuthRequest {
   client_name: string | null;
   redirect_uri: string;
   redirect_host: string | null;
+  /** The redirect URI is on the person's own machine (loopback); false: a web site. */
+  redirect_local: boolean;
   resource: string;
   scope: string;
   expires_at: string;
@@ -108,6 +109,25 @@ export class StepUpRequiredError extends Error {
   }
 }
 
+/**
+ * Identity's 409 browser_not_bound: this browser has not shown it began the sign-in yet. The
+ * console sends it to `bindUrl` (identity's public bind address), which brings it back if it did.
+ */
+export class OAuthBrowserUnboundError extends Error {
+  override readonly name = 'OAuthBrowserUnboundError';
+  constructor(readonly bindUrl: string) {
+    super('This browser has not yet shown that it began the sign-in.');
+  }
+}
+
+/** Identity's 403 other_browser: the sign-in was begun, and is answered, in another browser. */
+export class OAuthOtherBrowserError extends Error {
+  override readonly name = 'OAuthOtherBrowserError';
+  constructor() {
+    super('This sign-in was started in another browser.');
+  }
+}
+
 /** How long to wait, in words: seconds under a minute, else whole minutes (rounded up). */
 export function waitInWords(seconds: number): string {
   if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
@@ -149,11 +169,20 @@ export interface IdentityApi {
   verifyAudit(session: string, projectId: string): Promise<AuditVerification>;
   /** Emails and token names for a page of ids (one call, whatever the number of rows). */
   names(session: string, ids: { userIds: string[]; tokenIds: string[] }): Promise<Names>;
-  /** An MCP client's pending OAuth sign-in; NotFoundError when unknown, expired or finished. */
-  oauthRequest(session: string, uid: string): Promise<OAuthRequest>;
+  /**
+   * An MCP client's pending OAuth sign-in as the browser of `browser` (oauth-browser.ts) may see it;
+   * NotFoundError when unknown, expired or finished, OAuthBrowserUnboundError or
+   * OAuthOtherBrowserError when this browser may not answer it (the same for approve and deny).
+   */
+  oauthRequest(session: string, uid: string, browser: string): Promise<OAuthRequest>;
   /** Approves it for one project (needs the step-up); answers where the browser goes next. */
-  approveOAuth(session: string, uid: string, projectId: string): Promise<{ redirect_to: string }>;
-  denyOAuth(session: string, uid: string): Promise<{ redirect_to: string }>;
+  approveOAuth(
+    session: string,
+    uid: string,
+    projectId: string,
+    browser: string,
+  ): Promise<{ redirect_to: string }>;
+  denyOAuth(session: string, uid: string, browser: string): Promise<{ redirect_to: string }>;
   /** The console's own MCP token of the session for a project (internal secret). */
   toolToken(
     session: string,
@@ -172,10 +201,11 @@ export function createIdentityApi(options: {
   async function call<T>(
     method: 'GET' | 'POST' | 'DELETE',
     path: string,
-    auth: { session?: string; internal?: true; clientAddress?: string },
+    auth: { session?: string; internal?: true; clientAddress?: string; oauthBrowser?: string },
     body?: unknown,
   ): Promise<T> {
     const headers: Record<string, string> = {};
+    if (auth.oauthBrowser) headers['x-svc-oauth-browser'] = auth.oauthBrowser;
     if (auth.session) headers.authorization = `Bearer ${auth.session}`;
     if (auth.internal || auth.clientAddress) headers['x-internal-secret'] = options.internalSecret;
     // Identity believes this address only with the internal secret beside it.
@@ -196,10 +226,20 @@ export function createIdentityApi(options: {
     throw await errorOf(res);
   }
 
-  async function errorOf(res: Response): Promise<ServiceError | StepUpRequiredError> {
-    const answer = (await res.json().catch(() => ({}))) as { error?: string };
+  async function errorOf(res: Response): Promise<Error> {
+    const answer = (await res.json().catch(() => ({}))) as { error?: string; bind_url?: unknown };
     if (res.status === 401) return new SessionEndedError();
     if (res.status === 403 && answer.error === 'step_up_required') return new StepUpRequiredError();
+    if (res.status === 403 && answer.error === 'other_browser') return new OAuthOtherBrowserError();
+    // Only an http(s) address: the console redirects the browser there.
+    const bindUrl = typeof answer.bind_url === 'string' ? URL.parse(answer.bind_url) : null;
+    if (
+      res.status === 409 &&
+      answer.error === 'browser_not_bound' &&
+      /^https?:$/.test(bindUrl?.protocol ?? '')
+    ) {
+      return new OAuthBrowserUnboundError(bindUrl!.href);
+    }
     if (res.status === 404) return new NotFoundError('Not found, or not in your organization.');
     if (res.status === 400) return new UserInputError('Identity refused the request as invalid.');
     if (res.status === 429) {
@@ -235,17 +275,23 @@ export function createIdentityApi(options: {
     verifyAudit: (session, projectId) => call('GET', `${project(projectId)}/audit/verify`, { session }),
     names: (session, ids) =>
       call('POST', '/console/v1/names', { session }, { user_ids: ids.userIds, token_ids: ids.tokenIds }),
-    oauthRequest: (session, uid) =>
-      call('GET', `/console/v1/oauth/interactions/${encodeURIComponent(uid)}`, { session }),
-    approveOAuth: (session, uid, projectId) =>
+    oauthRequest: (session, uid, browser) =>
+      call('GET', `/console/v1/oauth/interactions/${encodeURIComponent(uid)}`, {
+        session,
+        oauthBrowser: browser,
+      }),
+    approveOAuth: (session, uid, projectId, browser) =>
       call(
         'POST',
         `/console/v1/oauth/interactions/${encodeURIComponent(uid)}/approve`,
-        { session },
+        { session, oauthBrowser: browser },
         { project_id: projectId },
       ),
-    denyOAuth: (session, uid) =>
-      call('POST', `/console/v1/oauth/interactions/${encodeURIComponent(uid)}/deny`, { session }),
+    denyOAuth: (session, uid, browser) =>
+      call('POST', `/console/v1/oauth/interactions/${encodeURIComponent(uid)}/deny`, {
+        session,
+        oauthBrowser: browser,
+      }),
     toolToken: (session, projectId) =>
       call(
         'POST',

@@ -13,12 +13,22 @@ export interface ConsentPageProps {
   error?: string;
 }
 
+// Characters that change how the text around them reads (controls, bidirectional overrides and
+// isolates, zero-width and other format characters, line separators), written out as [U+XXXX]:
+// a client's name cannot pose as another ("edoC edualC" behind U+202E reads "Claude Code").
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+export const visibleText = (text: string): string =>
+  text.replace(INVISIBLE, (c) => `[U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}]`);
+
 /**
- * An MCP client asks to sign in: who it is, where the browser goes back to, the one project it may
- * read, and the password check a credential needs (the /mcp page's 5 minutes), then allow or deny.
+ * An MCP client asks to sign in: who it is (its own name, said to be unverified), where the
+ * browser goes back to (a warning when that is a web site rather than this machine), the one
+ * project it may read, and the password check a credential needs (the /mcp page's 5 minutes), then
+ * allow or deny.
  */
 export function ConsentPage({ uid, request, me, csrf, now, projectId, error }: ConsentPageProps) {
-  const name = request.client_name ?? request.client_id;
+  const name = visibleText(request.client_name ?? request.client_id);
+  const returnsTo = visibleText(request.redirect_host ?? request.redirect_uri);
   const until = me.step_up_until;
   const steppedUp = until !== null && Date.parse(until) > now.getTime();
   const base = `/oauth/consent/${encodeURIComponent(uid)}`;
@@ -33,14 +43,24 @@ export function ConsentPage({ uid, request, me, csrf, now, projectId, error }: C
         <strong id="client-name">{name}</strong> asks to read the observability tools of one project of{' '}
         {me.org_name ?? 'your organization'} (scope <code>{request.scope}</code>, read-only).
       </p>
+      <p class="muted" id="client-name-note">
+        That is the name the client gave itself; nobody checked it. Allow only a client you just started
+        connecting yourself.
+      </p>
+      {request.redirect_local ? null : (
+        <p role="alert" class="notice warning" id="remote-redirect">
+          The access goes to the web site <strong>{returnsTo}</strong>, not to an app on this computer. Allow
+          only if you know that site and just connected it.
+        </p>
+      )}
       <dl class="consent-facts">
         <dt>Client</dt>
         <dd>
-          <code id="client-id">{request.client_id}</code>
+          <code id="client-id">{visibleText(request.client_id)}</code>
         </dd>
         <dt>Returns to</dt>
         <dd>
-          <code id="redirect-host">{request.redirect_host ?? request.redirect_uri}</code>
+          <code id="redirect-host">{returnsTo}</code>
         </dd>
         <dt>Signed in as</dt>
         <dd>{me.email ?? me.user_id}</dd>
@@ -97,6 +117,8 @@ export function ConsentPage({ uid, request, me, csrf, now, projectId, error }: C
  * following the post, the client's own redirect URI included.
  */
 export function ConsentDonePage({ to, allowed }: { to: string; allowed: boolean }) {
+  // identity names its own resume address; anything but an http(s) URL is not followed.
+  if (!/^https?:$/.test(URL.parse(to)?.protocol ?? '')) throw new Error('identity named no http(s) address');
   return (
     <Bare title={allowed ? 'Client connected' : 'Access denied'}>
       <meta http-equiv="refresh" content={`0;url=${to}`} />
@@ -109,6 +131,28 @@ export function ConsentDonePage({ to, allowed }: { to: string; allowed: boolean 
         <a href={to} id="continue">
           Continue
         </a>
+      </p>
+    </Bare>
+  );
+}
+
+/**
+ * A sign-in this browser did not begin: only the browser the MCP client opened may answer it. What
+ * someone who was sent the link by another person sees; nothing here can be approved.
+ */
+export function ConsentOtherBrowserPage() {
+  return (
+    <Bare title="Sign-in request from another browser">
+      <p role="alert" class="notice error">
+        This sign-in request was started in another browser, so it cannot be answered here (access_denied).
+      </p>
+      <p>
+        An MCP client opens its sign-in in your browser itself. If you started connecting a client, go back to
+        it and connect again. If someone sent you this link, do not use it: they may be trying to get access
+        to your data.
+      </p>
+      <p>
+        <a href="/mcp">Back to the console</a>
       </p>
     </Bare>
   );

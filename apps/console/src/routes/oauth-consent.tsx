@@ -4,9 +4,22 @@ import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { ConsoleDeps } from '../app';
 import { browserAddressOf } from '../client-address';
-import { SessionEndedError, StepUpRequiredError, TooManyAttemptsError } from '../identity-api';
+import {
+  OAuthBrowserUnboundError,
+  OAuthOtherBrowserError,
+  type OAuthRequest,
+  SessionEndedError,
+  StepUpRequiredError,
+  TooManyAttemptsError,
+} from '../identity-api';
+import { consentBrowser } from '../oauth-browser';
 import { sendPage } from '../pages/layout';
-import { ConsentDonePage, ConsentGonePage, ConsentPage } from '../pages/oauth-consent';
+import {
+  ConsentDonePage,
+  ConsentGonePage,
+  ConsentOtherBrowserPage,
+  ConsentPage,
+} from '../pages/oauth-consent';
 import { sessionOf } from '../session';
 
 const UID = /^[A-Za-z0-9_-]{1,100}$/;
@@ -20,10 +33,48 @@ const approveForm = z.object({
  * MCP client's sign-in: behind the console session like every page (signing in first comes back
  * here), then step-up, one project of the person's org, allow or deny. Identity decides each step;
  * nothing is issued until it approves.
+ *
+ * Only in the browser that began the sign-in (oauth-browser.ts): the first visit sends the browser
+ * to identity's bind address, which brings it back here if it holds identity's cookie of the start;
+ * any other browser (someone sent it the link) gets a page saying so, and nothing to approve.
  */
 export function oauthConsentRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
   const { identity } = deps;
+  const browsers = consentBrowser({ publicUrl: deps.config.publicUrl });
+
+  /** The sign-in as this browser may see it, or undefined once a page answered instead. */
+  async function requestFor(req: Request, res: Response, uid: string): Promise<OAuthRequest | undefined> {
+    const browser = browsers.proof(req, res, uid);
+    try {
+      return await identity.oauthRequest(sessionOf(res).token, uid, browser);
+    } catch (err) {
+      // A GET goes to identity to show it began the sign-in (it comes back here); a form never does.
+      if (err instanceof OAuthBrowserUnboundError && req.method === 'GET') {
+        res.redirect(303, err.bindUrl);
+        return undefined;
+      }
+      if (!refusedHere(res, err)) throw err;
+      return undefined;
+    }
+  }
+
+  /** The pages for a sign-in this browser may not answer; false for any other error. */
+  function refusedHere(res: Response, err: unknown): boolean {
+    if (err instanceof OAuthBrowserUnboundError || err instanceof OAuthOtherBrowserError) {
+      deps.logger.warn(
+        { security_event: 'console_oauth_other_browser', user_id: sessionOf(res).me.user_id },
+        'OAuth consent page opened in a browser that did not begin the sign-in',
+      );
+      sendPage(res, <ConsentOtherBrowserPage />, 403);
+      return true;
+    }
+    if (err instanceof NotFoundError) {
+      sendPage(res, <ConsentGonePage />, 404);
+      return true;
+    }
+    return false;
+  }
 
   async function show(
     req: Request,
@@ -32,8 +83,9 @@ export function oauthConsentRoutes(deps: ConsoleDeps): Router {
   ) {
     const uid = String(req.params.uid ?? '');
     const { token, me, csrf } = sessionOf(res);
-    const request = UID.test(uid) ? await identity.oauthRequest(token, uid).catch(goneOn404) : undefined;
-    if (!request) return sendPage(res, <ConsentGonePage />, 404);
+    if (!UID.test(uid)) return sendPage(res, <ConsentGonePage />, 404);
+    const request = await requestFor(req, res, uid);
+    if (!request) return;
     const fresh = extra.error ? await identity.me(token) : me;
     sendPage(
       res,
@@ -72,8 +124,12 @@ export function oauthConsentRoutes(deps: ConsoleDeps): Router {
     }
     let answer: { redirect_to: string };
     try {
-      answer = await identity.approveOAuth(token, uid, projectId);
+      answer = await identity.approveOAuth(token, uid, projectId, browsers.proof(req, res, uid));
     } catch (err) {
+      if (err instanceof OAuthBrowserUnboundError || err instanceof OAuthOtherBrowserError) {
+        refusedHere(res, err);
+        return;
+      }
       if (err instanceof StepUpRequiredError) {
         return show(req, res, {
           error: 'Confirm your password first (the check holds for 5 minutes).',
@@ -83,7 +139,9 @@ export function oauthConsentRoutes(deps: ConsoleDeps): Router {
       }
       // An unknown request, or a project not of the person's org: nothing was issued.
       if (err instanceof NotFoundError) {
-        const request = await identity.oauthRequest(token, uid).catch(goneOn404);
+        const request = await identity
+          .oauthRequest(token, uid, browsers.proof(req, res, uid))
+          .catch((e: unknown) => (e instanceof NotFoundError ? undefined : Promise.reject(e)));
         if (!request) return sendPage(res, <ConsentGonePage />, 404);
         return show(req, res, { error: 'No such project in your organization.', status: 404 });
       }
@@ -98,10 +156,14 @@ export function oauthConsentRoutes(deps: ConsoleDeps): Router {
 
   router.post('/oauth/consent/:uid/deny', async (req, res) => {
     const uid = req.params.uid;
-    const answer = UID.test(uid)
-      ? await identity.denyOAuth(sessionOf(res).token, uid).catch(goneOn404)
-      : undefined;
-    if (!answer) return sendPage(res, <ConsentGonePage />, 404);
+    if (!UID.test(uid)) return sendPage(res, <ConsentGonePage />, 404);
+    let answer: { redirect_to: string };
+    try {
+      answer = await identity.denyOAuth(sessionOf(res).token, uid, browsers.proof(req, res, uid));
+    } catch (err) {
+      if (refusedHere(res, err)) return;
+      throw err;
+    }
     deps.logger.info(
       { event: 'console_oauth_consent', allowed: false, user_id: sessionOf(res).me.user_id },
       'MCP client denied',
@@ -110,9 +172,4 @@ export function oauthConsentRoutes(deps: ConsoleDeps): Router {
   });
 
   return router;
-}
-
-function goneOn404(err: unknown): undefined {
-  if (err instanceof NotFoundError) return undefined;
-  throw err;
 }

@@ -1,6 +1,6 @@
 // Test support: the console over a real identity (PGlite, identity's own harness) on loopback,
 // people signed in through the login form as a browser would, and tool callers that record.
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
   type Harness,
@@ -49,11 +49,20 @@ export interface ConsoleTestBed {
   close(): Promise<void>;
 }
 
+/** The gateway's MCP URL identity issues OAuth tokens for (its default). */
+export const OAUTH_RESOURCE = 'http://localhost:8092/mcp';
+
 export async function startConsoleTestBed(): Promise<ConsoleTestBed> {
-  const h = await startHarness();
-  const server: Server = h.app.listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
+  // identity listens first: its OAuth issuer is the address it is reached at, and its consent page
+  // is the console's public URL (every URL it writes is the configured one, never a request's Host).
+  let handler: ((req: unknown, res: unknown) => void) | undefined;
+  const server: Server = createServer((req, res) => handler!(req, res));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const identityUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const h = await startHarness(undefined, {
+    oauth: { issuer: `${identityUrl}/oauth`, resource: OAUTH_RESOURCE, consoleUrl: PUBLIC_URL },
+  });
+  handler = h.app as unknown as (req: unknown, res: unknown) => void;
   return {
     h,
     identityUrl,
