@@ -1,6 +1,6 @@
 import { traceGetOutput, traceSearchOutput } from '@svc/tools-trace';
-import request from 'supertest';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
+import { type OtlpTestSpan, postOtlpTraces } from '../../testing/otlp-spans';
 
 // One trace of 10,000 spans (one OTLP/JSON request) among small ones: every list of the project
 // must still answer, each at the cost of its page. Expected answers are computed here, with plain
@@ -14,16 +14,7 @@ const BIG_SPANS = 10_000;
 const hex = (n: number, width: number) => n.toString(16).padStart(width, '0');
 const BIG = hex(0xb16, 32);
 
-interface Span {
-  trace_id: string;
-  span_id: string;
-  parent_span_id?: string;
-  operation: string;
-  service?: string;
-  status: 'ok' | 'error' | 'unset';
-  start_ms: number;
-  duration_ms: number;
-}
+type Span = OtlpTestSpan;
 
 /**
  * The large trace: a binary tree under span 0 ('GET /big'), over seven services, one span failed.
@@ -99,34 +90,6 @@ function summaries(spans: readonly Span[]) {
   );
 }
 
-const ns = (ms: number) => `${BigInt(Math.round(ms * 1000)) * 1000n}`;
-
-/** The spans as one OTLP/JSON request, a resource per service. */
-function otlp(spans: readonly Span[]) {
-  const byService = new Map<string, Span[]>();
-  for (const s of spans) byService.set(s.service ?? '', [...(byService.get(s.service ?? '') ?? []), s]);
-  return {
-    resourceSpans: [...byService].map(([service, group]) => ({
-      resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] },
-      scopeSpans: [
-        {
-          scope: { name: 'large-trace-test' },
-          spans: group.map((s) => ({
-            traceId: s.trace_id,
-            spanId: s.span_id,
-            parentSpanId: s.parent_span_id ?? '',
-            name: s.operation,
-            kind: 2,
-            startTimeUnixNano: ns(s.start_ms),
-            endTimeUnixNano: ns(s.start_ms + s.duration_ms),
-            status: { code: s.status === 'error' ? 2 : s.status === 'ok' ? 1 : 0 },
-          })),
-        },
-      ],
-    })),
-  };
-}
-
 const countNodes = (nodes: readonly { children: readonly unknown[] }[]): number =>
   nodes.reduce((n, c) => n + 1 + countNodes(c.children as { children: unknown[] }[]), 0);
 
@@ -135,16 +98,9 @@ describe('a trace of 10,000 spans', () => {
 
   beforeAll(async () => {
     h = await createCoreHarness('core_trace_large', NOW, [key]);
-    const res = await request(h.app)
-      .post('/v1/traces')
-      .set({ 'content-type': 'application/json', 'x-svc-ingest-key': `${key.keyId}:${key.secret}` })
-      .send(JSON.stringify(otlp(bigTrace)));
-    expect(res.status).toBe(200);
-    await request(h.app)
-      .post('/v1/traces')
-      .set({ 'content-type': 'application/json', 'x-svc-ingest-key': `${key.keyId}:${key.secret}` })
-      .send(JSON.stringify(otlp(smallTraces)))
-      .expect(200);
+    // The large trace in one request, as the finding stored it; then the small ones.
+    await postOtlpTraces(h, key, bigTrace);
+    await postOtlpTraces(h, key, smallTraces);
   });
   afterAll(async () => {
     await h.close();

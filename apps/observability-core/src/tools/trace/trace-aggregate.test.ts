@@ -1,6 +1,7 @@
 import { traceAggregateOutput } from '@svc/tools-trace';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
 import { seededRandom } from '../../testing/seeded-random';
+import { referenceAggregate } from '../../testing/trace-aggregate-reference';
 import { whereOf } from '../sql/filter';
 import { sumsByBucket, WHOLE_DAYS } from './trace-aggregate';
 
@@ -94,60 +95,7 @@ function spansOf(marker: string): Span[] {
 const A = spansOf('');
 const B = spansOf(' B-ONLY');
 
-const weightOf = (s: Span) =>
-  s.status === 'error' || !s.sample_rate || s.sample_rate <= 0 ? 1 : 1 / s.sample_rate;
-
-/** Round half to even, as ClickHouse rounds floats. */
-function roundHalfEven(x: number): number {
-  const r = Math.round(x);
-  return Math.abs(x % 1) === 0.5 && r % 2 !== 0 ? r - 1 : r;
-}
-
-/** Smallest duration whose cumulative weight (in thousandths) reaches p of the total. */
-function weightedPercentile(spans: Span[], p: number): number {
-  const sorted = [...spans].sort((a, b) => a.duration_ms - b.duration_ms);
-  const weights = sorted.map((s) => roundHalfEven(weightOf(s) * 1000));
-  const total = weights.reduce((a, b) => a + b, 0);
-  let cumulative = 0;
-  for (let i = 0; i < sorted.length; i++) {
-    cumulative += weights[i]!;
-    if (cumulative >= p * total) return sorted[i]!.duration_ms;
-  }
-  return sorted[sorted.length - 1]!.duration_ms;
-}
-
-const sig = (x: number) => Number(x.toPrecision(13));
-
-function expected(days: number, limit = 100) {
-  const from = NOW - days * DAY;
-  const inWindow = A.filter((s) => Date.parse(s.start_time) >= from && Date.parse(s.start_time) <= NOW);
-  const byOperation = new Map<string, Span[]>();
-  for (const s of inWindow) byOperation.set(s.operation, [...(byOperation.get(s.operation) ?? []), s]);
-  const operations = [...byOperation.entries()].map(([operation, spans]) => {
-    let weight = 0;
-    let errors = 0;
-    for (const s of spans) {
-      weight += weightOf(s);
-      if (s.status === 'error') errors += weightOf(s);
-    }
-    return {
-      operation,
-      count: sig(weight),
-      spans: spans.length,
-      p50_ms: weightedPercentile(spans, 0.5),
-      p99_ms: weightedPercentile(spans, 0.99),
-      error_rate: sig(errors / weight),
-    };
-  });
-  operations.sort((a, b) => b.count - a.count || (a.operation < b.operation ? -1 : 1));
-  return {
-    window: { from: new Date(from).toISOString(), to: new Date(NOW).toISOString() },
-    total: sig(inWindow.reduce((sum, s) => sum + weightOf(s), 0)),
-    operations: operations.slice(0, limit),
-    limit,
-    has_more: operations.length > limit,
-  };
-}
+const expected = (days: number, limit = 100) => referenceAggregate(A, NOW, days, limit);
 
 describe('trace.aggregate on chDB', () => {
   let h: CoreHarness;

@@ -1,14 +1,19 @@
 import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
 import { traceAggregate } from '@svc/tools-trace';
-import { serve } from '../core-tool';
+import { type CoreToolContext, serve } from '../core-tool';
 import { reported } from '../precision';
-import { paramsOf, whereOf } from '../sql/filter';
+import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
+import { inParts, LIST_PARAM_BYTES, listElementBytes } from '../sql/list-param';
 import { fetchFor } from '../sql/page';
 import { columnInWindow, lastDays, WINDOW_FROM, WINDOW_TO } from '../sql/window';
 import { finite, SPAN_DURATION_SQL } from '../stored-values';
 
 interface Row {
   operation: string;
+  /** The operation's bytes in hex: pass 2 names its rows by them (a name that is not UTF-8 reads alike). */
+  op_hex: string;
+  /** cityHash64 of the operation: how pass 2 picks its spans (a number, short in the statement's text). */
+  op_key: string;
   weight_sum: number;
   error_weight: number;
   spans: string;
@@ -18,7 +23,7 @@ interface Row {
 }
 
 interface BucketRow {
-  operation: string;
+  op_hex: string;
   bucket: string;
   /** (duration, summed integer weight), by duration. */
   pairs: [number, string][];
@@ -39,13 +44,15 @@ interface BucketRow {
 // doubling wide: `duration_bucket`, stored with each span (migration 18), is 0 below 2^-10 ms,
 // 2561 from 2^30 ms, and in between the top bits of the duration's IEEE 754 double, which order
 // like the values. The sums per (operation, bucket) come from whole days of an aggregate
-// projection and the edge days' spans (sumsByBucket). The percentile's bucket is the first whose
-// cumulative weight reaches ceil(p W), and `need` the weight still missing when it starts. (Each
-// threshold is computed before the lambda that searches for it: a lambda copies what it captures
-// for every element it visits.) Pass 2: the distinct durations of those few buckets with their
-// weights; the percentile is the first whose cumulative weight inside the bucket reaches `need`.
-// `weight_milli` = round(1000 w), also stored with each span.
-const BUCKETS = 2562;
+// projection and the edge days' spans (sumsByBucket). A histogram holds only the buckets the
+// operation has spans in, sorted: its memory follows the spans, never the number of operations
+// times the 2562 buckets (70,000 operations named after the ids in their routes took 3 GB as
+// arrays of every bucket). The percentile's bucket is the first whose cumulative weight reaches
+// ceil(p W), and `need` the weight still missing when it starts. (Each threshold is computed
+// before the lambda that searches for it: a lambda copies what it captures for every element it
+// visits.) Pass 2, for the page's operations only: the distinct durations of their few buckets
+// with their weights; the percentile is the first whose cumulative weight inside the bucket
+// reaches `need`. `weight_milli` = round(1000 w), also stored with each span.
 const PERCENTILES = [0.5, 0.99] as const;
 
 const FROM = `toDate(${WINDOW_FROM})`;
@@ -75,24 +82,30 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
     params: {},
   };
   const rows = await ctx.ch.query<Row>(
-    // The histograms stay inside the subquery: only the targets leave the engine.
-    `SELECT operation, weight_sum, error_weight, spans, targets, sum(weight_sum) OVER () AS total
+    // The histograms stay inside the subquery: only the targets leave the engine. Whole days and
+    // edge days may both hold a bucket of an operation: summed into one entry first.
+    `SELECT operation, op_hex, op_key, weight_sum, error_weight, spans, targets,
+            sum(weight_sum) OVER () AS total
      FROM (
-       SELECT operation,
+       SELECT operation, hex(operation) AS op_hex, toString(cityHash64(operation)) AS op_key,
               sum(w) AS weight_sum,
               sum(ew) AS error_weight,
               sum(n) AS spans,
-              sumResample(0, ${BUCKETS}, 1)(wm, bucket) AS histogram,
-              arrayCumSum(histogram) AS cumulative,
+              arraySort(groupArray((bucket, wm))) AS histogram,
+              arrayCumSum(arrayMap(b -> b.2, histogram)) AS cumulative,
               ${PERCENTILES.map(
                 (p, k) => `ceil(toFloat64(cumulative[-1]) * ${p}) AS need${k},
               arrayFirstIndex(c -> c >= need${k}, cumulative) AS at${k},`,
               ).join('\n              ')}
               [${PERCENTILES.map(
                 (_, k) =>
-                  `(toString(at${k} - 1), toString(need${k} - (cumulative[at${k}] - histogram[at${k}])))`,
+                  `(toString(histogram[at${k}].1), toString(need${k} - (cumulative[at${k}] - histogram[at${k}].2)))`,
               ).join(', ')}] AS targets
-       FROM (${sumsByBucket(whereOf(wholeDays))} UNION ALL ${sumsByBucket(whereOf(edgeDays))})
+       FROM (
+         SELECT operation, bucket, sum(w) AS w, sum(ew) AS ew, sum(n) AS n, sum(wm) AS wm
+         FROM (${sumsByBucket(whereOf(wholeDays))} UNION ALL ${sumsByBucket(whereOf(edgeDays))})
+         GROUP BY operation, bucket
+       )
        GROUP BY operation
      )
      ORDER BY round(weight_sum, 6) DESC, operation ASC
@@ -101,35 +114,10 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
     { signal: ctx.signal },
   );
   const kept = rows.slice(0, input.limit);
-  const wanted = kept.flatMap((r) =>
-    r.targets.map(([bucket]) => [r.operation, Number(bucket)] as [string, number]),
-  );
-  const buckets =
-    wanted.length === 0
-      ? []
-      : await ctx.ch.query<BucketRow>(
-          // Which (operation, bucket) pairs are wanted is checked on the grouped rows: a string
-          // built per span would cost more than the few extra groups.
-          `SELECT operation, toString(bucket) AS bucket, arraySort(groupArray((d, w))) AS pairs
-           FROM (
-             SELECT operation, duration_bucket AS bucket, ${SPAN_DURATION_SQL} AS d, sum(weight_milli) AS w
-             FROM spans
-             PREWHERE duration_bucket IN {buckets:Array(UInt16)}
-             WHERE ${whereOf(filter)}
-             GROUP BY operation, bucket, d
-           )
-           WHERE concat(operation, '\\0', toString(bucket)) IN {wanted:Array(String)}
-           GROUP BY operation, bucket`,
-          paramsOf(filter, ctx.projectId, {
-            buckets: [...new Set(wanted.map(([, b]) => b))],
-            wanted: wanted.map(([operation, bucket]) => `${operation}\u0000${bucket}`),
-          }),
-          { signal: ctx.signal },
-        );
-  const byBucket = new Map(buckets.map((b) => [`${b.operation}\u0000${b.bucket}`, b.pairs]));
+  const pairsOf = await bucketPairs(ctx, filter, kept);
   /** The first duration of the bucket at which the cumulative weight reaches `need`. */
-  const percentile = (operation: string, [bucket, need]: [string, string]): number => {
-    const pairs = byBucket.get(`${operation}\u0000${bucket}`) ?? [];
+  const percentile = (row: Row, [bucket, need]: [string, string]): number => {
+    const pairs = pairsOf.get(`${row.op_hex}:${bucket}`) ?? [];
     let cumulative = 0;
     for (const [duration, weight] of pairs) {
       cumulative += Number(weight);
@@ -146,8 +134,8 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
       operation: sanitizeText(r.operation, FIELD_LIMITS.id),
       count: reported(finite(r.weight_sum)),
       spans: Number(r.spans),
-      p50_ms: percentile(r.operation, r.targets[0]!),
-      p99_ms: percentile(r.operation, r.targets[1]!),
+      p50_ms: percentile(r, r.targets[0]!),
+      p99_ms: percentile(r, r.targets[1]!),
       // Stored weights are never negative; a sum of zero (rates of +inf) is no errors.
       error_rate: reported(r.weight_sum > 0 ? finite(r.error_weight / r.weight_sum, 0, 1) : 0),
     })),
@@ -155,3 +143,46 @@ export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
     has_more: rows.length > input.limit,
   };
 });
+
+/**
+ * Pass 2: per (operation, bucket) of the percentiles of `page`, the distinct durations with their
+ * summed integer weights, by duration; keyed `op_hex:bucket`. The statement names the page's
+ * operations by hash (their spans are the only ones grouped) and the wanted (operation, bucket)
+ * pairs, a part of the page at a time so that both lists fit in its text.
+ */
+async function bucketPairs(
+  ctx: CoreToolContext,
+  filter: SqlFilter,
+  page: readonly Row[],
+): Promise<Map<string, [number, string][]>> {
+  const wantedOf = (r: Row) => r.targets.map(([bucket]) => `${r.op_key}:${bucket}`);
+  const pairs = new Map<string, [number, string][]>();
+  const parts = inParts(page, [
+    { of: (r) => listElementBytes(r.op_key), max: LIST_PARAM_BYTES },
+    { of: (r) => wantedOf(r).reduce((n, x) => n + listElementBytes(x), 0), max: LIST_PARAM_BYTES },
+  ]);
+  for (const part of parts) {
+    const rows = await ctx.ch.query<BucketRow>(
+      // Which (operation, bucket) pairs are wanted is checked on the grouped rows: a string
+      // built per span would cost more than the few extra groups.
+      `SELECT hex(operation) AS op_hex, toString(bucket) AS bucket, arraySort(groupArray((d, w))) AS pairs
+       FROM (
+         SELECT operation, duration_bucket AS bucket, ${SPAN_DURATION_SQL} AS d, sum(weight_milli) AS w
+         FROM spans
+         PREWHERE duration_bucket IN {buckets:Array(UInt16)}
+         WHERE ${whereOf(filter)} AND cityHash64(operation) IN {ops:Array(UInt64)}
+         GROUP BY operation, bucket, d
+       )
+       WHERE concat(toString(cityHash64(operation)), ':', toString(bucket)) IN {wanted:Array(String)}
+       GROUP BY operation, bucket`,
+      paramsOf(filter, ctx.projectId, {
+        buckets: [...new Set(part.flatMap((r) => r.targets.map(([bucket]) => Number(bucket))))],
+        ops: part.map((r) => r.op_key),
+        wanted: part.flatMap(wantedOf),
+      }),
+      { signal: ctx.signal },
+    );
+    for (const r of rows) pairs.set(`${r.op_hex}:${r.bucket}`, r.pairs);
+  }
+  return pairs;
+}
