@@ -1,4 +1,4 @@
-import { mkdir, open, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
 
@@ -17,6 +17,8 @@ export interface StoredBytes {
 export interface FileStore {
   readonly root: string;
   put(projectId: string, fileId: string, bytes: Buffer): Promise<void>;
+  /** Removes bytes no row names (an upload refused after they were written); gone already is fine. */
+  remove(projectId: string, fileId: string): Promise<void>;
   open(projectId: string, fileId: string): Promise<StoredBytes>;
 }
 
@@ -44,6 +46,10 @@ export function createFileStore(root: string): FileStore {
       const tmp = join(dir, `.${file}.${process.pid}.tmp`);
       await writeFile(tmp, bytes, { mode: 0o600 });
       await rename(tmp, join(dir, file));
+    },
+    async remove(projectId, fileId) {
+      const { dir, file } = pathOf(projectId, fileId);
+      await rm(join(dir, file), { force: true });
     },
     async open(projectId, fileId) {
       const { dir, file } = pathOf(projectId, fileId);

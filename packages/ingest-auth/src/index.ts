@@ -13,4 +13,13 @@ export {
   type IngestKey,
   type IngestKeyResolver,
 } from './key-resolver';
+export {
+  type AuthenticatedRequest,
+  authenticateSignedRequest,
+  NONCE_HEADER,
+  RequestAuthError,
+  requestSignatureMatches,
+  type SignedRequestParts,
+  signRequest,
+} from './request-signature';
 export { MAX_CLOCK_SKEW_SECONDS, signatureMatches, signIngestBody, timestampFresh } from './signature';

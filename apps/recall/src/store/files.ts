@@ -108,3 +108,34 @@ export async function listFiles(
   );
   return rows;
 }
+
+/** The file stored with the upload whose bytes hash to `sha256`, if one was. */
+export async function fileWithDigest(
+  q: Queryable,
+  projectId: string,
+  sha256: string,
+): Promise<string | undefined> {
+  const { rows } = await q.query<{ file_id: string }>(
+    'SELECT file_id FROM recall_upload_digests WHERE project_id = $1 AND sha256 = $2',
+    [projectId, sha256],
+  );
+  return rows[0]?.file_id;
+}
+
+/**
+ * Records that `file_id` holds the upload whose bytes hash to `sha256`; false when another file
+ * holds them already (the same upload, sent twice at once: the first to commit wins).
+ */
+export async function claimUploadDigest(
+  q: Queryable,
+  projectId: string,
+  sha256: string,
+  fileId: string,
+): Promise<boolean> {
+  const { rows } = await q.query(
+    `INSERT INTO recall_upload_digests (project_id, sha256, file_id) VALUES ($1, $2, $3)
+     ON CONFLICT DO NOTHING RETURNING file_id`,
+    [projectId, sha256, fileId],
+  );
+  return rows.length > 0;
+}

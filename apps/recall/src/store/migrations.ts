@@ -63,6 +63,31 @@ export const recallMigrations: Migration[] = [
         FOR EACH ROW EXECUTE FUNCTION recall_audit_append_only();
     `,
   },
+  {
+    id: '0002_device_replays',
+    sql: `
+      -- The nonce of every signed device request, kept while its signature is fresh: a request sent
+      -- again (a replay) names a nonce seen before and is refused.
+      CREATE TABLE recall_device_nonces (
+        project_id text NOT NULL,
+        nonce text NOT NULL,
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (project_id, nonce)
+      );
+      CREATE INDEX recall_device_nonces_expiry ON recall_device_nonces (expires_at);
+      -- One stored file per uploaded body: each upload is encrypted under a fresh IV, so the same
+      -- bytes again are the same upload sent twice. Files stored before keep the first of theirs.
+      CREATE TABLE recall_upload_digests (
+        project_id text NOT NULL,
+        sha256 text NOT NULL,
+        file_id text NOT NULL,
+        PRIMARY KEY (project_id, sha256)
+      );
+      INSERT INTO recall_upload_digests (project_id, sha256, file_id)
+        SELECT DISTINCT ON (project_id, sha256) project_id, sha256, file_id
+        FROM recall_files ORDER BY project_id, sha256, uploaded_order;
+    `,
+  },
 ];
 
 export async function migrateRecall(db: Postgres): Promise<void> {

@@ -49,3 +49,23 @@ export async function fulfillRequest(
   );
   return rows.length > 0;
 }
+
+export interface RequestForUpload {
+  device_id: string | null;
+  user_id: string | null;
+  fulfilled_at: Date | null;
+}
+
+/** A request of the project as an upload naming it sees it, locked until the transaction ends. */
+export async function requestForUpload(
+  q: Queryable,
+  projectId: string,
+  requestId: string,
+): Promise<RequestForUpload | undefined> {
+  const { rows } = await q.query<RequestForUpload>(
+    `SELECT device_id, user_id, fulfilled_at FROM recall_requests
+     WHERE project_id = $1 AND request_id = $2 FOR UPDATE`,
+    [projectId, requestId],
+  );
+  return rows[0];
+}

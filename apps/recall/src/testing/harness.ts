@@ -6,13 +6,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createIdentityApp, migrateIdentity } from '@svc/identity';
 import { openThrowawayCheckpointStore } from '@svc/identity/testing';
-import { createHttpIngestKeyResolver, signIngestBody } from '@svc/ingest-auth';
+import { createHttpIngestKeyResolver } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics, createPromMetrics, readGauge } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import type { Express } from 'express';
 import { createRecallApp } from '../app';
 import { createIdentityConsoleSessions } from '../console-sessions';
+import { signedDeviceHeaders } from '../device-signing';
 import { createFileStore } from '../file-store';
 import { createKeyStore, type KeyStore } from '../keys';
 import { DEFAULT_READ_LIMITS, type ReadLimits } from '../read-budget';
@@ -33,6 +34,12 @@ export interface TestProject {
   userId: string;
 }
 
+export interface DeviceAnswer {
+  status: number;
+  json: () => Promise<Record<string, unknown>>;
+  sent: { headers: Record<string, string>; path: string };
+}
+
 export interface RecallHarness {
   url: string;
   app: Express;
@@ -48,13 +55,18 @@ export interface RecallHarness {
   gauge(name: string): Promise<number | undefined>;
   /** A new org with one project, an ingest key and a signed-in person; vis_recall on unless told. */
   project(name: string, options?: { recall?: boolean }): Promise<TestProject>;
-  /** A signed device request (the body signed as sent; GETs sign an empty body). */
-  device(
-    p: TestProject,
+  /**
+   * A signed device request, as an SDK sends it (signed whole, a fresh nonce; GETs sign an empty
+   * body). `sent` is what went out, for tests that send it again (a replay).
+   */
+  device(p: TestProject, method: 'GET' | 'POST', path: string, body?: Buffer): Promise<DeviceAnswer>;
+  /** A device request sent exactly as given: headers, path and body (replays, forgeries). */
+  sendDevice(
     method: 'GET' | 'POST',
     path: string,
+    headers: Record<string, string>,
     body?: Buffer,
-  ): Promise<{ status: number; json: () => Promise<Record<string, unknown>> }>;
+  ): Promise<DeviceAnswer>;
   tool(
     projectId: string,
     name: string,
@@ -124,6 +136,20 @@ export async function startRecallHarness(): Promise<RecallHarness> {
     return (await res.json()) as Record<string, string>;
   };
 
+  const sendDevice: RecallHarness['sendDevice'] = async (method, path, headers, body) => {
+    const res = await fetch(`${recall.url}${path}`, {
+      method,
+      headers: { ...headers, ...(method === 'POST' ? { 'content-type': 'application/octet-stream' } : {}) },
+      ...(method === 'POST' ? { body: body ?? Buffer.alloc(0) } : {}),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      json: async () => JSON.parse(text) as Record<string, unknown>,
+      sent: { headers, path },
+    };
+  };
+
   return {
     url: recall.url,
     app,
@@ -161,20 +187,15 @@ export async function startRecallHarness(): Promise<RecallHarness> {
       };
     },
     async device(p, method, path, body) {
-      const ts = Math.floor(clock.now / 1000);
-      const payload = body ?? Buffer.alloc(0);
-      const res = await fetch(`${recall.url}${path}`, {
+      const headers = signedDeviceHeaders(p.key, {
         method,
-        headers: {
-          'x-svc-key': p.key.key_id,
-          'x-svc-timestamp': String(ts),
-          'x-svc-signature': signIngestBody(p.key.secret, ts, payload),
-          ...(method === 'POST' ? { 'content-type': 'application/octet-stream' } : {}),
-        },
-        ...(method === 'POST' ? { body: payload } : {}),
+        target: path,
+        body: body ?? Buffer.alloc(0),
+        timestampSeconds: Math.floor(clock.now / 1000),
       });
-      return { status: res.status, json: async () => (await res.json()) as Record<string, unknown> };
+      return sendDevice(method, path, headers, body);
     },
+    sendDevice,
     async tool(
       projectId,
       name,

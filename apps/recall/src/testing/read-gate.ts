@@ -38,6 +38,7 @@ export function gatedFileStore(store: FileStore): { files: FileStore; gate: Read
   const files: FileStore = {
     root: store.root,
     put: (projectId, fileId, bytes) => store.put(projectId, fileId, bytes),
+    remove: (projectId, fileId) => store.remove(projectId, fileId),
     async open(projectId, fileId): Promise<StoredBytes> {
       const bytes = await store.open(projectId, fileId);
       return {
