@@ -18,11 +18,19 @@ const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 10 * 60_000;
 const UPLOAD_TIMEOUT_MS = 120_000;
 
-/** A query string from defined values (encodeURIComponent: no URLSearchParams polyfill to trust). */
+/**
+ * Every character but A-Z a-z 0-9 - _ . ~ percent-encoded: the query is signed as written here,
+ * and no URL parser on the way (a fetch polyfill, the platform's networking) re-encodes a
+ * character of it (a URL parser encodes ' in a query, which encodeURIComponent leaves).
+ */
+const strictlyEncoded = (value: string) =>
+  encodeURIComponent(value).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/** A query string from defined values (no URLSearchParams polyfill to trust). */
 function queryOf(params: Record<string, string | undefined>): string {
   return Object.entries(params)
     .filter((entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '')
-    .map(([key, value]) => `${key}=${encodeURIComponent(value)}`)
+    .map(([key, value]) => `${key}=${strictlyEncoded(value)}`)
     .join('&');
 }
 
@@ -70,6 +78,7 @@ export class RecallUploader {
   private jobs: UploadJob[] = [];
   private counter = 0;
   private running: Promise<void> | undefined;
+  private polling: Promise<void> = Promise.resolve();
   private again = false;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private failures = 0;
@@ -97,8 +106,18 @@ export class RecallUploader {
     }
   }
 
-  /** Asks recall for requests waiting for this device (or its user); uploads what they ask for. */
-  async poll(): Promise<void> {
+  /**
+   * Asks recall for requests waiting for this device (or its user); uploads what they ask for.
+   * Polls run one after the other: two at once (the start's and checkRecalls()) would both see a
+   * request without a job and each upload its files.
+   */
+  poll(): Promise<void> {
+    const next = this.polling.then(() => this.pollOnce());
+    this.polling = next.catch(() => undefined);
+    return next;
+  }
+
+  private async pollOnce(): Promise<void> {
     const pending = await this.pendingRequests();
     const known = new Set(this.jobs.map((j) => j.request_id));
     const fresh = pending.filter((id) => !known.has(id));
@@ -195,7 +214,7 @@ export class RecallUploader {
     const query = queryOf({ device_id: this.deps.deviceId(), user_id: this.deps.userId() });
     const answer = await this.deps.client.request({
       method: 'GET',
-      url: `${this.deps.endpoint}/device/v1/recalls?${query}`,
+      ...this.at(`/device/v1/recalls?${query}`),
     });
     const text = await answer.text();
     if (answer.status !== 200) throw new Error(`recall polling answered ${answer.status}`);
@@ -203,14 +222,16 @@ export class RecallUploader {
   }
 
   private async dataKey(): Promise<{ version: number; key: Uint8Array }> {
-    const answer = await this.deps.client.request({
-      method: 'GET',
-      url: `${this.deps.endpoint}/device/v1/key`,
-    });
+    const answer = await this.deps.client.request({ method: 'GET', ...this.at('/device/v1/key') });
     const text = await answer.text();
     if (answer.status !== 200) throw new Error(`the data key answered ${answer.status}`);
     const { key, key_version } = JSON.parse(text) as { key: string; key_version: number };
     return { version: key_version, key: fromBase64(key) };
+  }
+
+  /** A request to recall: its URL, and the path and query its signature covers. */
+  private at(target: string): { url: string; target: string } {
+    return { url: `${this.deps.endpoint}${target}`, target };
   }
 
   /** The file as uploaded: 12-byte IV, then AES-256-GCM over gzip of the NDJSON, then the tag. */
@@ -261,7 +282,7 @@ export class RecallUploader {
       try {
         const answer = await this.deps.client.request({
           method: 'POST',
-          url: `${this.deps.endpoint}/device/v1/files?${query}`,
+          ...this.at(`/device/v1/files?${query}`),
           body,
           headers: { 'content-type': 'application/octet-stream' },
           timeoutMs: UPLOAD_TIMEOUT_MS,

@@ -10,6 +10,11 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 export interface SignedRequest {
   method: 'GET' | 'POST';
   url: string;
+  /**
+   * Recall's device requests: the path and query as sent (`url` ends with it), signed whole with a
+   * fresh nonce (v2). Absent: the ingest signature over the timestamp and body (the core's batches).
+   */
+  target?: string;
   /** Signed as sent; a GET signs an empty body. */
   body?: Uint8Array | string;
   headers?: Record<string, string>;
@@ -36,7 +41,8 @@ export async function withTimeout<T>(
 
 /**
  * The SDK's own requests, signed with the ingest key (docs/ingest.md, "Signing") like every SDK
- * request: to the core (`/ingest/v1/batch`) and to recall (`/device/v1/...`). They carry the
+ * request: to the core (`/ingest/v1/batch`, the body signed) and to recall (`/device/v1/...`, the
+ * whole request signed, with a nonce: docs/recall.md, "Device side"). They carry the
  * exporter header, so the app's fetch and XMLHttpRequest instrumentation leaves them alone. A 401
  * whose Date shows the device's clock off by more than a minute is tried again once with the
  * server's time: phones with a wrong clock are common.
@@ -58,6 +64,37 @@ export class SignedClient {
     return `v1=${toHex(await this.crypto.hmacSha256(this.key, concatBytes(utf8(`${timestamp}.`), body)))}`;
   }
 
+  /**
+   * `v2=` + hex HMAC-SHA256 over `"v2\n" + timestamp + "\n" + nonce + "\n" + METHOD + "\n" +
+   * target + "\n" + body`: a request signed whole, so a captured one cannot be sent under another
+   * query, and single-use (recall remembers the nonce while the timestamp is fresh).
+   */
+  async requestSignature(
+    timestamp: number,
+    nonce: string,
+    method: string,
+    target: string,
+    body: Uint8Array,
+  ): Promise<string> {
+    const signed = concatBytes(utf8(`v2\n${timestamp}\n${nonce}\n${method}\n${target}\n`), body);
+    return `v2=${toHex(await this.crypto.hmacSha256(this.key, signed))}`;
+  }
+
+  /** The headers that sign one attempt of a request (each attempt its own timestamp and nonce). */
+  private async signingHeaders(
+    request: SignedRequest,
+    timestamp: number,
+    body: Uint8Array,
+  ): Promise<Record<string, string>> {
+    if (request.target === undefined) return { 'x-svc-signature': await this.signature(timestamp, body) };
+    if (!request.url.endsWith(request.target)) throw new TypeError('the signed target must end the url');
+    const nonce = toHex(this.crypto.randomBytes(16));
+    return {
+      'x-svc-nonce': nonce,
+      'x-svc-signature': await this.requestSignature(timestamp, nonce, request.method, request.target, body),
+    };
+  }
+
   async request(request: SignedRequest): Promise<HttpAnswer> {
     const body = typeof request.body === 'string' ? utf8(request.body) : (request.body ?? new Uint8Array());
     for (let attempt = 0; ; attempt++) {
@@ -66,7 +103,7 @@ export class SignedClient {
         ...request.headers,
         'x-svc-key': this.target.keyId,
         'x-svc-timestamp': String(timestamp),
-        'x-svc-signature': await this.signature(timestamp, body),
+        ...(await this.signingHeaders(request, timestamp, body)),
         [EXPORTER_HEADER]: '1',
       };
       const answer = await withTimeout(request.timeoutMs ?? DEFAULT_TIMEOUT_MS, (signal) =>
