@@ -9,7 +9,7 @@ import {
   iterateDemoBatches,
 } from '@svc/demo-data';
 import { signIngestBody } from '@svc/observability-core';
-import { encodeLogFile, encryptFileBytes } from '@svc/recall';
+import { encodeLogFile, encryptFileBytes, signedDeviceHeaders } from '@svc/recall';
 
 export interface Bootstrap {
   org_id: string;
@@ -81,7 +81,8 @@ export interface IngestKey {
 
 /**
  * A request signed with the ingest key, as an SDK sends it: ingest and debug files to the core,
- * key, uploads and polls to recall. Without a body it is a GET, signed over an empty one.
+ * key, uploads and polls to recall (signed whole, with a nonce). Without a body it is a GET, signed
+ * over an empty one.
  */
 async function signedRequest(
   baseUrl: string,
@@ -90,14 +91,24 @@ async function signedRequest(
   body?: { content: string | Buffer; contentType: string },
 ): Promise<string> {
   const timestamp = Math.floor(Date.now() / 1000);
-  const res = await fetch(new URL(path, baseUrl), {
-    method: body ? 'POST' : 'GET',
-    headers: {
-      'x-svc-key': key.key_id,
-      'x-svc-timestamp': String(timestamp),
-      'x-svc-signature': signIngestBody(key.secret, timestamp, body?.content ?? ''),
-      ...(body ? { 'content-type': body.contentType } : {}),
-    },
+  const url = new URL(path, baseUrl);
+  const method = body ? 'POST' : 'GET';
+  // Recall's device requests are signed whole (method, path and query, a nonce); the core's, by body.
+  const signing = url.pathname.startsWith('/device/')
+    ? signedDeviceHeaders(key, {
+        method,
+        target: url.pathname + url.search,
+        body: body?.content ?? '',
+        timestampSeconds: timestamp,
+      })
+    : {
+        'x-svc-key': key.key_id,
+        'x-svc-timestamp': String(timestamp),
+        'x-svc-signature': signIngestBody(key.secret, timestamp, body?.content ?? ''),
+      };
+  const res = await fetch(url, {
+    method,
+    headers: { ...signing, ...(body ? { 'content-type': body.contentType } : {}) },
     // Node's fetch takes a Buffer; the DOM typing of fetch (which the console's Preact brings into
     // this program) does not say so.
     ...(body ? { body: body.content as BodyInit } : {}),

@@ -6,6 +6,7 @@ import {
   protoSpan,
   traceRequestBody,
 } from '@svc/observability-core/testing/protobuf-writer';
+import { signedDeviceHeaders } from '@svc/recall';
 
 // The worst inputs a hostile holder of an ingest key (public in any web page) or of a read token
 // could send, as found by the hostile-input run against a fresh stack: each once stalled the whole
@@ -46,13 +47,21 @@ export async function signedFetch(
 ): Promise<Response> {
   const ts = Math.floor(Date.now() / 1000);
   const body = init.body ?? '';
-  return fetch(new URL(path, base), {
-    method: init.body === undefined ? 'GET' : 'POST',
+  const url = new URL(path, base);
+  const method = init.body === undefined ? 'GET' : 'POST';
+  // Recall's device requests are signed whole (method, path and query, a nonce); the core's, by body.
+  const signing = url.pathname.startsWith('/device/')
+    ? signedDeviceHeaders(key, { method, target: url.pathname + url.search, body, timestampSeconds: ts })
+    : {
+        'x-svc-key': key.key_id,
+        'x-svc-timestamp': String(ts),
+        'x-svc-signature': signIngestBody(key.secret, ts, body),
+      };
+  return fetch(url, {
+    method,
     headers: {
       ...(init.body === undefined ? {} : { 'content-type': init.contentType ?? 'application/json' }),
-      'x-svc-key': key.key_id,
-      'x-svc-timestamp': String(ts),
-      'x-svc-signature': signIngestBody(key.secret, ts, body),
+      ...signing,
       ...init.headers,
     },
     ...(init.body === undefined ? {} : { body: bodyInit(init.body) }),
