@@ -84,8 +84,12 @@ export function authorizationServerThrottle(
     ['endpoint', 'scope'],
   );
   const now = () => ctx.clock().getTime();
-  const addressOf = (koa: KoaContextWithOIDC) =>
-    throttleAddress(ctx.clientAddress(koa.req as unknown as Request));
+  // The client's address per express's `trust proxy` (SVC_IDENTITY_TRUSTED_PROXIES). Not the
+  // console's X-Svc-Client-Address: no OAuth client speaks for another's address.
+  const addressOf = (koa: KoaContextWithOIDC) => {
+    const req = koa.req as unknown as Request;
+    return throttleAddress(req.ip ?? req.socket.remoteAddress ?? 'unknown');
+  };
   const clientKeyOf = (koa: KoaContextWithOIDC) => {
     const id = koa.oidc?.client?.clientId;
     return id ? createHash('sha256').update(id).digest('base64url') : undefined;
