@@ -460,7 +460,8 @@ describe('answers waiting for the answer budget', () => {
         {
           requestId: 'r',
           signal: caller.signal,
-          reserveAnswer: (_bytes, signal) => {
+          reserveAnswer: (_bytes, attempt) => {
+            const signal = attempt?.signal;
             seen = signal;
             return new Promise<void>((_resolve, reject) =>
               signal?.addEventListener('abort', () => reject(signal.reason), { once: true }),

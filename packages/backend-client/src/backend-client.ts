@@ -2,6 +2,7 @@ import type { BoundCounter, BoundHistogram, Metrics } from '@svc/metrics';
 import { formatTraceparent, parseTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
 import {
   ACTOR_HEADER,
+  type AnswerAttempt,
   type BackendCallOptions,
   BackendTimeoutError,
   type BackendToolCaller,
@@ -83,7 +84,7 @@ export interface RequestOptions {
    * attempt's signal. Its wait is not the backend's time (the attempt's clock stops), and its
    * refusal is passed on as it is, never counted against the backend.
    */
-  reserveAnswer?: (bytes: number | undefined, signal?: AbortSignal) => Promise<void>;
+  reserveAnswer?: (bytes: number | undefined, attempt?: AnswerAttempt) => Promise<void>;
   /**
    * The project the call is for: its failures open its own breaker (project-breakers.ts), not
    * the backend's. Absent (identity, audit, probes): the backend's breaker counts them.
@@ -305,7 +306,8 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
         path: pathPrefix + path,
         headers,
         ...(method === 'POST' ? { body: JSON.stringify(body ?? {}) } : {}),
-        signal: deadline.signal,
+        // The deadline is an abort signal to undici (attempt-deadline.ts), without an AbortController.
+        signal: deadline as unknown as AbortSignal,
       });
       const retryAfter = res.headers['retry-after'];
       const ok = res.statusCode >= 200 && res.statusCode < 300;
@@ -314,7 +316,7 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       if (req.reserveAnswer && ok) {
         deadline.pause();
         try {
-          await req.reserveAnswer(length, deadline.signal);
+          await req.reserveAnswer(length, deadline);
         } catch (err) {
           // Not read, so not kept: the connection goes, and the backend sees its client leave.
           res.body.on('error', () => {});

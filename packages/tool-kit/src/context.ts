@@ -37,6 +37,11 @@ export interface CallActor {
 
 export const ACTOR_HEADER = 'x-svc-actor';
 
+/** The backend attempt an answer belongs to; its signal is made only when asked for (most answers never wait). */
+export interface AnswerAttempt {
+  readonly signal: AbortSignal;
+}
+
 export interface BackendCallOptions {
   signal?: AbortSignal;
   requestId: string;
@@ -46,9 +51,9 @@ export interface BackendCallOptions {
   /**
    * Called with the answer's announced size before its body is read; resolves when it may be read
    * (large answers wait for bytes of the executor's answer budget), rejects when it may not.
-   * `signal` is the attempt's: it aborts when the caller leaves, and the wait is dropped then.
+   * `attempt.signal` aborts when the caller leaves: the wait is dropped then.
    */
-  reserveAnswer?: (bytes: number | undefined, signal?: AbortSignal) => Promise<void>;
+  reserveAnswer?: (bytes: number | undefined, attempt?: AnswerAttempt) => Promise<void>;
   /**
    * A successful answer announced at least this many bytes long comes back as an UnparsedAnswer
    * (its bytes, not parsed); smaller ones, and callers that leave this out, get the parsed JSON.
@@ -74,7 +79,7 @@ export interface ToolContext {
   logger: Logger;
   backend(name: BackendName): BackendToolCaller;
   /** Passed on in BackendCallOptions: holds answer bytes until the call is over. */
-  reserveAnswer?: (bytes: number | undefined, signal?: AbortSignal) => Promise<void>;
+  reserveAnswer?: (bytes: number | undefined, attempt?: AnswerAttempt) => Promise<void>;
   /** Passed on in BackendCallOptions: large answers come back unparsed, for the answer workers. */
   unparsedFrom?: number;
 }

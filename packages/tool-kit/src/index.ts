@@ -1,6 +1,7 @@
 export { type CommaListOptions, commaList } from './comma-list';
 export {
   ACTOR_HEADER,
+  type AnswerAttempt,
   type BackendCallOptions,
   type BackendName,
   type Backends,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditSink, AuditStatus } from '@svc/audit';
 import { type BoundCounter, type BoundHistogram, bindEach, type Metrics } from '@svc/metrics';
 import {
+  type AnswerAttempt,
   type AnyTool,
   asServiceError,
   type BackendName,
@@ -261,10 +262,12 @@ export class ToolExecutor {
       ...(workers ? { unparsedFrom: workers.fromBytes } : {}),
       ...(budget
         ? {
-            reserveAnswer: async (bytes: number | undefined, attempt?: AbortSignal) => {
+            reserveAnswer: async (bytes: number | undefined, attempt?: AnswerAttempt) => {
               // A small answer is never counted: no signal is combined for it (every lookup).
               if (!budget.counts(bytes)) return;
-              const signals = [holdings.signal, request.signal, attempt].filter((s) => s !== undefined);
+              const signals = [holdings.signal, request.signal, attempt?.signal].filter(
+                (s) => s !== undefined,
+              );
               const release = await budget.reserve(
                 { project: projectId, org: request.principal.orgId },
                 bytes,
