@@ -20,8 +20,12 @@ export interface ReadLimits {
   concurrentReads: number;
   /** Of those, the calls of one project (read-slots.ts): one project never takes every slot. */
   concurrentReadsPerProject: number;
+  /** Of those, the calls of one org, all its projects together: one org never takes every slot. */
+  concurrentReadsPerOrg: number;
   /** Calls of one project waiting for a slot; one more is answered 429. */
   waitingReadsPerProject: number;
+  /** Calls of one org waiting for a slot; one more is answered 429. */
+  waitingReadsPerOrg: number;
   /** Calls waiting for a slot in the service; one more is answered 429. */
   waitingReads: number;
 }
@@ -33,7 +37,9 @@ export const DEFAULT_READ_LIMITS: Readonly<ReadLimits> = {
   pageBytes: 1024 * 1024,
   concurrentReads: 4,
   concurrentReadsPerProject: 2,
+  concurrentReadsPerOrg: 3,
   waitingReadsPerProject: 8,
+  waitingReadsPerOrg: 16,
   waitingReads: 64,
 };
 

@@ -5,10 +5,12 @@ import { ReadSlots, type SlotLimits } from './read-slots';
 const WAIT = { waitMs: 60_000, limitMs: 60_000 };
 const limitsOf =
   (limits: Partial<SlotLimits> = {}) =>
-  () => ({
+  (): SlotLimits => ({
     total: 4,
     perProject: 2,
+    perOrg: 4,
     waitingPerProject: 8,
+    waitingPerOrg: 64,
     waitingTotal: 64,
     ...limits,
   });
@@ -44,6 +46,34 @@ describe('read slots', () => {
     second();
     (await fourth)();
     expect(order).toEqual(['c', 'd']);
+    expect([slots.busy, slots.waiting]).toEqual([0, 0]);
+  });
+
+  it('gives one org, all its projects together, at most its share: another org starts at once', async () => {
+    const slots = new ReadSlots(limitsOf({ perOrg: 3, waitingPerOrg: 1 }));
+    const org = (projectId: string) => ({ projectId, orgId: 'org_a', ...WAIT });
+    const held = [
+      await slots.acquire(org('a1')),
+      await slots.acquire(org('a1')),
+      await slots.acquire(org('a2')),
+    ];
+    let a3Started = false;
+    const a3 = slots.acquire(org('a3')).then((release) => {
+      a3Started = true;
+      return release;
+    });
+    // The org's second waiting read is over its bound: refused at once, not queued.
+    await expect(slots.acquire(org('a4'))).rejects.toThrow(
+      "Too many reads of this organization's files at once (1 waiting); retry in a moment.",
+    );
+    // The fourth slot is free, but not for org_a: another org takes it.
+    const other = await slots.acquire({ projectId: 'b1', orgId: 'org_b', ...WAIT });
+    expect([slots.busy, slots.waiting, a3Started]).toEqual([4, 1, false]);
+    other();
+    expect(a3Started).toBe(false);
+    held[0]!();
+    (await a3)();
+    for (const release of held) release();
     expect([slots.busy, slots.waiting]).toEqual([0, 0]);
   });
 

@@ -3,21 +3,25 @@ import { RateLimitedError } from '@svc/tool-kit';
 import { ReadAbandonedError, timeBudgetError } from './read-budget';
 
 // The read slots of log.file_entries (docs/recall.md, "Bounds of one call"). A read holds a slot
-// while it decrypts and inflates; the service has `total` of them, and one project may hold at
-// most `perProject`, fewer than the total: a project that keeps its share busy (a file of blank
-// lines read over and over) leaves the other slots to other projects, whose reads of small files
-// then start at once instead of queueing behind it. Waiters are served in arrival order, skipping
-// those whose project already holds its share, so a saturated project never blocks the queue.
-// The tool call names its project, not its org (X-Svc-Actor carries token, user and transport),
-// so the share is per project.
+// while it decrypts and inflates; the service has `total` of them, one project may hold at most
+// `perProject` and one org (all its projects, named by X-Svc-Actor's org_id) at most `perOrg`,
+// both fewer than the total: a tenant that keeps its share busy (a file of blank lines read over
+// and over) leaves the other slots to other tenants, whose reads of small files then start at once
+// instead of queueing behind it. Waiters are served in arrival order, skipping those whose project
+// or org already holds its share, so a saturated tenant never blocks the queue. A caller without
+// an org (stdio) counts as an org of its own project.
 
 export interface SlotLimits {
   /** Reads at once in the service. */
   total: number;
   /** Reads at once of one project (below `total`). */
   perProject: number;
+  /** Reads at once of one org, all its projects together (below `total`). */
+  perOrg: number;
   /** Reads of one project waiting for a slot; one more is refused (429). */
   waitingPerProject: number;
+  /** Reads of one org waiting for a slot; one more is refused (429). */
+  waitingPerOrg: number;
   /** Reads waiting in the service; one more is refused (429). */
   waitingTotal: number;
 }
@@ -30,6 +34,8 @@ export interface SlotGauges {
 
 export interface SlotRequest {
   projectId: string;
+  /** The caller's org; null or absent: the project counts as its own org. */
+  orgId?: string | null;
   /** How long the read may wait for its slot (what is left of its call's time). */
   waitMs: number;
   /** The call's whole time, named in the time budget error. */
@@ -40,6 +46,7 @@ export interface SlotRequest {
 
 interface Waiter {
   projectId: string;
+  org: string;
   grant: () => void;
 }
 
@@ -48,8 +55,10 @@ const busyError = (message: string) => new RateLimitedError(message, 1);
 export class ReadSlots {
   #held = 0;
   readonly #heldBy = new Map<string, number>();
+  readonly #heldByOrg = new Map<string, number>();
   readonly #waiters: Waiter[] = [];
   readonly #waitingBy = new Map<string, number>();
+  readonly #waitingByOrg = new Map<string, number>();
 
   constructor(
     private readonly limits: () => SlotLimits,
@@ -75,10 +84,11 @@ export class ReadSlots {
    */
   async acquire(request: SlotRequest): Promise<() => void> {
     const { projectId, signal } = request;
+    const org = request.orgId ?? `project:${projectId}`;
     if (signal?.aborted) throw new ReadAbandonedError();
-    if (this.#mayStart(projectId)) {
-      this.#take(projectId);
-      return this.#releaser(projectId);
+    if (this.#mayStart(projectId, org)) {
+      this.#take(projectId, org);
+      return this.#releaser(projectId, org);
     }
     if (request.waitMs <= 0) throw timeBudgetError(request.limitMs);
     const limits = this.limits();
@@ -86,6 +96,12 @@ export class ReadSlots {
     if (queued >= limits.waitingPerProject) {
       throw busyError(
         `Too many reads of this project's files at once (${this.heldBy(projectId)} reading, ${queued} waiting); retry in a moment.`,
+      );
+    }
+    const orgQueued = this.#waitingByOrg.get(org) ?? 0;
+    if (orgQueued >= limits.waitingPerOrg) {
+      throw busyError(
+        `Too many reads of this organization's files at once (${orgQueued} waiting); retry in a moment.`,
       );
     }
     if (this.#waiters.length >= limits.waitingTotal)
@@ -102,6 +118,7 @@ export class ReadSlots {
       const onAbort = () => leave(new ReadAbandonedError());
       const waiter: Waiter = {
         projectId,
+        org,
         grant: () => {
           clearTimeout(timer);
           signal?.removeEventListener('abort', onAbort);
@@ -112,19 +129,25 @@ export class ReadSlots {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#waiters.push(waiter);
       this.#waitingBy.set(projectId, queued + 1);
+      this.#waitingByOrg.set(org, orgQueued + 1);
       this.#report();
     });
-    return this.#releaser(projectId);
+    return this.#releaser(projectId, org);
   }
 
-  #mayStart(projectId: string): boolean {
+  #mayStart(projectId: string, org: string): boolean {
     const limits = this.limits();
-    return this.#held < limits.total && this.heldBy(projectId) < limits.perProject;
+    return (
+      this.#held < limits.total &&
+      this.heldBy(projectId) < limits.perProject &&
+      (this.#heldByOrg.get(org) ?? 0) < limits.perOrg
+    );
   }
 
-  #take(projectId: string): void {
+  #take(projectId: string, org: string): void {
     this.#held += 1;
     this.#heldBy.set(projectId, this.heldBy(projectId) + 1);
+    this.#heldByOrg.set(org, (this.#heldByOrg.get(org) ?? 0) + 1);
     this.#report();
   }
 
@@ -133,21 +156,19 @@ export class ReadSlots {
     const at = this.#waiters.indexOf(waiter);
     if (at === -1) return false;
     this.#waiters.splice(at, 1);
-    const left = (this.#waitingBy.get(waiter.projectId) ?? 1) - 1;
-    if (left === 0) this.#waitingBy.delete(waiter.projectId);
-    else this.#waitingBy.set(waiter.projectId, left);
+    decrement(this.#waitingBy, waiter.projectId);
+    decrement(this.#waitingByOrg, waiter.org);
     return true;
   }
 
-  #releaser(projectId: string): () => void {
+  #releaser(projectId: string, org: string): () => void {
     let released = false;
     return () => {
       if (released) return;
       released = true;
       this.#held -= 1;
-      const left = this.heldBy(projectId) - 1;
-      if (left === 0) this.#heldBy.delete(projectId);
-      else this.#heldBy.set(projectId, left);
+      decrement(this.#heldBy, projectId);
+      decrement(this.#heldByOrg, org);
       this.#grantWaiting();
       this.#report();
     };
@@ -157,12 +178,12 @@ export class ReadSlots {
   #grantWaiting(): void {
     for (let at = 0; at < this.#waiters.length && this.#held < this.limits().total; ) {
       const waiter = this.#waiters[at]!;
-      if (!this.#mayStart(waiter.projectId)) {
+      if (!this.#mayStart(waiter.projectId, waiter.org)) {
         at++;
         continue;
       }
       this.#unqueue(waiter);
-      this.#take(waiter.projectId);
+      this.#take(waiter.projectId, waiter.org);
       waiter.grant();
     }
   }
@@ -171,4 +192,11 @@ export class ReadSlots {
     this.gauges?.held.set(this.#held);
     this.gauges?.waiting.set(this.#waiters.length);
   }
+}
+
+/** One less of `key`; the entry goes at 0 (the maps stay as small as the load). */
+function decrement(counts: Map<string, number>, key: string): void {
+  const left = (counts.get(key) ?? 1) - 1;
+  if (left <= 0) counts.delete(key);
+  else counts.set(key, left);
 }

@@ -27,6 +27,11 @@ export interface Principal {
 export interface CallActor {
   token_id: string | null;
   user_id: string | null;
+  /**
+   * The caller's org (null without one, stdio): a backend gives each org a share of what all
+   * tenants draw on (recall's read slots), besides each project's.
+   */
+  org_id?: string | null;
   transport: Transport;
   /**
    * The controlled capabilities the caller's org has. A backend that calls other tools on the

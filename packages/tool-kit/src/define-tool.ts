@@ -90,6 +90,7 @@ function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
       actor: {
         token_id: ctx.principal.tokenId,
         user_id: ctx.principal.userId,
+        org_id: ctx.principal.orgId,
         transport: ctx.transport,
         capabilities: [...ctx.principal.capabilities],
       },

@@ -9,6 +9,12 @@ describe('callActorOf', () => {
     expect(callActorOf(header(actor))).toEqual(actor);
   });
 
+  it("keeps the caller's org (a backend's per-org share), and reads an actor without one", () => {
+    const actor = { token_id: 'tok_1', user_id: 'usr_1', org_id: 'org_1', transport: 'rest' };
+    expect(callActorOf(header(actor))).toEqual(actor);
+    expect(callActorOf(header({ ...actor, org_id: null }))).toEqual({ ...actor, org_id: null });
+  });
+
   it('refuses a transport it does not know, and a missing header', () => {
     expect(() => callActorOf(header({ token_id: null, user_id: null, transport: 'fax' }))).toThrow(
       /X-Svc-Actor|x-svc-actor/,

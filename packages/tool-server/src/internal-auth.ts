@@ -27,6 +27,7 @@ export const INTERNAL_PROJECT_ID = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 const callActor = z.strictObject({
   token_id: z.string().max(200).nullable(),
   user_id: z.string().max(200).nullable(),
+  org_id: z.string().max(200).nullable().optional(),
   transport: z.enum(['mcp', 'rest', 'stdio', 'console']),
   capabilities: z.array(z.string().max(40)).max(20).optional(),
 });

@@ -94,6 +94,7 @@ async function fileEntriesTool({
   // gone (the pacer throws at its next turn).
   const release = await reads.slots.acquire({
     projectId,
+    orgId: actor.org_id ?? null,
     waitMs: limits.callMs - (performance.now() - startedAt),
     limitMs: limits.callMs,
     signal,
@@ -147,7 +148,9 @@ export function recallTools(ctx: RecallContext): InternalTool[] {
     () => ({
       total: limits.concurrentReads,
       perProject: limits.concurrentReadsPerProject,
+      perOrg: limits.concurrentReadsPerOrg,
       waitingPerProject: limits.waitingReadsPerProject,
+      waitingPerOrg: limits.waitingReadsPerOrg,
       waitingTotal: limits.waitingReads,
     }),
     // Without labels: one series each, whatever the number of projects.
