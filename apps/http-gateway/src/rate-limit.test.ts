@@ -73,26 +73,26 @@ const roomy: LimitsConfig = {
 
 describe('limits per token and per project', () => {
   it('bounds the calls of one token in progress, then of one project across its tokens', async () => {
-    const { app: a, open } = app(roomy);
+    const { app: a, open, arrivals } = app(roomy);
     const held = [call(a, 't1', 'p1').then((r) => r.status), call(a, 't1', 'p1').then((r) => r.status)];
-    await new Promise((r) => setTimeout(r, 30));
+    await arrivals(2);
     const third = await call(a, 't1', 'p1');
     expect(third.status).toBe(429);
     expect(third.body.message).toBe('Too many calls of this token in progress; retry when one has finished.');
     expect(third.headers['retry-after']).toBe('1');
     held.push(call(a, 't2', 'p1').then((r) => r.status));
-    await new Promise((r) => setTimeout(r, 30));
+    await arrivals(3);
     const projectFull = await call(a, 't3', 'p1');
     expect(projectFull.status).toBe(429);
     expect(projectFull.body.message).toContain('this project in progress');
     // Another project is not affected.
     const other = call(a, 't9', 'p2').then((r) => r.status);
-    await new Promise((r) => setTimeout(r, 30));
+    await arrivals(4);
     open();
     expect(await Promise.all([...held, other])).toEqual([200, 200, 200, 200]);
     // Finished calls give their places back.
     const again = call(a, 't1', 'p1');
-    await new Promise((r) => setTimeout(r, 30));
+    await arrivals(5);
     open();
     expect((await again).status).toBe(200);
   });
@@ -118,7 +118,11 @@ describe('limits per token and per project', () => {
   });
 
   it('counts every message of a batch, against the rate and the calls in progress', async () => {
-    const { app: a, open } = app({
+    const {
+      app: a,
+      open,
+      arrivals,
+    } = app({
       ...roomy,
       perTokenPerMinute: 5,
       concurrentPerToken: 10,
@@ -126,7 +130,7 @@ describe('limits per token and per project', () => {
     });
     const batch = (n: number) => Array.from({ length: n }, (_, i) => ({ id: i }));
     const four = call(a, 't1', 'p1', batch(4));
-    await new Promise((r) => setTimeout(r, 30));
+    await arrivals(1);
     open();
     expect((await four).status).toBe(200);
     const two = await call(a, 't1', 'p1', batch(2));
@@ -135,7 +139,11 @@ describe('limits per token and per project', () => {
   });
 
   it('limits a project’s rate across all its tokens', async () => {
-    const { app: a, open } = app({
+    const {
+      app: a,
+      open,
+      arrivals,
+    } = app({
       ...roomy,
       perTokenPerMinute: 100,
       perProjectPerMinute: 3,
@@ -143,7 +151,7 @@ describe('limits per token and per project', () => {
       concurrentPerProject: 10,
     });
     const ok = [call(a, 't1', 'p1'), call(a, 't2', 'p1'), call(a, 't3', 'p1')];
-    await new Promise((r) => setTimeout(r, 30));
+    await arrivals(3);
     open();
     for (const r of await Promise.all(ok)) expect(r.status).toBe(200);
     const refused = await call(a, 't4', 'p1');
@@ -157,9 +165,9 @@ describe('limits per token and per project', () => {
 
   it('makes its state visible in metrics', async () => {
     const metrics = createPromMetrics({ defaultMetrics: false });
-    const { app: a, open } = app({ ...roomy, concurrentPerToken: 1 }, metrics);
+    const { app: a, open, arrivals } = app({ ...roomy, concurrentPerToken: 1 }, metrics);
     const held = call(a, 't1', 'p1');
-    await new Promise((r) => setTimeout(r, 30));
+    await arrivals(1);
     await call(a, 't1', 'p1');
     const text = await metrics.render();
     expect(text).toMatch(/svc_gateway_limit_refusals_total\{scope="token",kind="concurrency"\} 1/);
