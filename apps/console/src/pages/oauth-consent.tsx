@@ -158,6 +158,26 @@ export function ConsentOtherBrowserPage() {
   );
 }
 
+/**
+ * On the way to identity's bind address, where the browser shows it began the sign-in (identity
+ * sends it back here). A page rather than a redirect: this page is usually reached by the redirect
+ * that follows the login form, and browsers hold every redirect after a form post to the console's
+ * CSP (`form-action 'self'`), identity's address included. A refresh is a navigation of its own.
+ */
+export function ConsentBindPage({ to }: { to: string }) {
+  return (
+    <Bare title="Checking this browser">
+      <meta http-equiv="refresh" content={`0;url=${to}`} />
+      <p role="status">Checking that this is the browser your MCP client opened…</p>
+      <p>
+        <a href={to} id="continue">
+          Continue
+        </a>
+      </p>
+    </Bare>
+  );
+}
+
 /** An unknown, expired or finished sign-in request: the client must start again. */
 export function ConsentGonePage() {
   return (

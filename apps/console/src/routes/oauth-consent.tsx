@@ -15,6 +15,7 @@ import {
 import { consentBrowser } from '../oauth-browser';
 import { sendPage } from '../pages/layout';
 import {
+  ConsentBindPage,
   ConsentDonePage,
   ConsentGonePage,
   ConsentOtherBrowserPage,
@@ -35,7 +36,8 @@ const approveForm = z.object({
  * nothing is issued until it approves.
  *
  * Only in the browser that began the sign-in (oauth-browser.ts): the first visit sends the browser
- * to identity's bind address, which brings it back here if it holds identity's cookie of the start;
+ * (by a page, ConsentBindPage) to identity's bind address, which brings it back here if it holds
+ * identity's cookie of the start;
  * any other browser (someone sent it the link) gets a page saying so, and nothing to approve.
  */
 export function oauthConsentRoutes(deps: ConsoleDeps): Router {
@@ -51,7 +53,7 @@ export function oauthConsentRoutes(deps: ConsoleDeps): Router {
     } catch (err) {
       // A GET goes to identity to show it began the sign-in (it comes back here); a form never does.
       if (err instanceof OAuthBrowserUnboundError && req.method === 'GET') {
-        res.redirect(303, err.bindUrl);
+        sendPage(res, <ConsentBindPage to={err.bindUrl} />);
         return undefined;
       }
       if (!refusedHere(res, err)) throw err;

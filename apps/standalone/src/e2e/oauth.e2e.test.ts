@@ -389,4 +389,27 @@ describeInBrowser('an MCP client that signs in with OAuth', () => {
     ).rejects.toThrow(OAuthError);
     await client.close().catch(() => undefined);
   });
+
+  it("refuses a consent link opened in a browser that did not begin the sign-in (someone else's link)", async () => {
+    // The attacker's browser begins a sign-in for the registered client and stops at the console.
+    const { client_id } = (await provider.clientInformation())!;
+    const url = new URL(provider.authorizationUrl!.href);
+    url.searchParams.set('client_id', client_id);
+    url.searchParams.set('state', 'attacker');
+    const attacker = await browser.newContext();
+    try {
+      const attackerPage = await attacker.newPage();
+      await attackerPage.goto(url.href);
+      await attackerPage.waitForURL(/\/login\?/);
+      const consentPath = new URL(attackerPage.url()).searchParams.get('next')!;
+      expect(consentPath).toMatch(/^\/oauth\/consent\//);
+      // The victim, signed in to the console in their own browser, opens the link they were sent.
+      await page.goto(`${stack.ready.urls.console}${consentPath}`);
+      await page.waitForURL(/\/oauth\/interaction\/.+\/bind/);
+      expect(await page.locator('body').textContent()).toContain('started in another browser');
+      expect(await page.locator('#consent').count()).toBe(0);
+    } finally {
+      await attacker.close();
+    }
+  });
 });
