@@ -1,20 +1,17 @@
 import { createNoopMetrics, createPromMetrics, readGauge } from '@svc/metrics';
 import { RateLimitedError, UserInputError } from '@svc/tool-kit';
-import { AnswerBudget, AnswerBudgetBusyError, type AnswerBudgetOptions, type Release } from './answer-budget';
+import {
+  AnswerBudget,
+  AnswerBudgetBusyError,
+  type AnswerBudgetOptions,
+  DEFAULT_ANSWER_BUDGET,
+  type Release,
+} from './answer-budget';
 
 const MB = 1024 * 1024;
-const OPTIONS: AnswerBudgetOptions = {
-  totalBytes: 8 * MB,
-  smallBytes: 256 * 1024,
-  projectShare: 0.5,
-  orgShare: 0.75,
-  maxLarge: 4,
-  maxWaiting: 32,
-  maxWaitingPerProject: 8,
-  maxWaitingPerOrg: 16,
-  // Waits in these tests end by a release or an abort; the deadline case sets its own.
-  maxWaitMs: 600_000,
-};
+// The defaults (8 MB, 256 KB small, shares 1/2 and 3/4, 4 at once); waits in these tests end by a
+// release or an abort, the deadline case sets its own.
+const OPTIONS: AnswerBudgetOptions = { ...DEFAULT_ANSWER_BUDGET, maxWaitMs: 600_000 };
 const budget = (options: Partial<AnswerBudgetOptions> = {}) =>
   new AnswerBudget({ ...OPTIONS, ...options }, createNoopMetrics());
 /** A project of its own org. */

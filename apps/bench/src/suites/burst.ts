@@ -51,6 +51,21 @@ interface Victim {
 
 type Admin = (path: string, body: unknown) => Promise<Record<string, string>>;
 
+/** The crash a victim looks up by event id (a point lookup): one web TypeError. */
+export function victimCrash(eventId: string, timestamp: string) {
+  return {
+    event_id: eventId,
+    timestamp,
+    error_type: 'TypeError',
+    message: 'victim crash',
+    frames: [{ function: 'checkout', file: 'cart.js', line: 1, in_app: true }],
+    breadcrumbs: [],
+    platform: 'web',
+    app_version: '1.0.0',
+    device_os: 'Linux',
+  };
+}
+
 /** B: a project of its own org, with 1,000 logs of ~600 characters (a large log.recent) and one crash. */
 async function victimOf(stack: SpawnedStack, admin: Admin): Promise<Victim> {
   const { org_id } = await admin('orgs', { name: 'bench burst victim org' });
@@ -71,19 +86,7 @@ async function victimOf(stack: SpawnedStack, admin: Admin): Promise<Victim> {
           message: `victim line ${i} ${'x'.repeat(600)}`,
           source: 'backend',
         })),
-        crashes: [
-          {
-            event_id: eventId,
-            timestamp: new Date(now).toISOString(),
-            error_type: 'TypeError',
-            message: 'victim crash',
-            frames: [{ function: 'checkout', file: 'cart.js', line: 1, in_app: true }],
-            breadcrumbs: [],
-            platform: 'web',
-            app_version: '1.0.0',
-            device_os: 'Linux',
-          },
-        ],
+        crashes: [victimCrash(eventId, new Date(now).toISOString())],
       }),
     },
   );

@@ -10,7 +10,7 @@ import {
   WORST_INPUTS,
 } from '@svc/standalone/testing';
 import { type Summary, summarize } from '../stats';
-import { type BurstReport, benchBurst } from './burst';
+import { type BurstReport, benchBurst, victimCrash } from './burst';
 
 // Hostile load on the one-process stack (`pnpm start`, every service on one event loop): project A
 // sends the worst inputs found so far (the recall bombs, OTLP nesting, 100k-span bodies, lone
@@ -64,21 +64,7 @@ async function victimOf(stack: SpawnedStack): Promise<Victim> {
   const eventId = `bench-victim-${randomUUID()}`;
   const ts = new Date().toISOString();
   const stored = await signedFetch(urls.core, '/ingest/v1/batch', key as Victim['key'], {
-    body: JSON.stringify({
-      crashes: [
-        {
-          event_id: eventId,
-          timestamp: ts,
-          error_type: 'TypeError',
-          message: 'victim crash',
-          frames: [{ function: 'checkout', file: 'cart.js', line: 1, in_app: true }],
-          breadcrumbs: [],
-          platform: 'web',
-          app_version: '1.0.0',
-          device_os: 'Linux',
-        },
-      ],
-    }),
+    body: JSON.stringify({ crashes: [victimCrash(eventId, ts)] }),
   });
   if (stored.status !== 200) throw new Error(`B's crash: ${stored.status} ${await stored.text()}`);
   return { token: token!, key: { key_id: key.key_id!, secret: key.secret! }, eventId };
