@@ -119,6 +119,14 @@ describe('the token endpoint', () => {
       refreshToken = refreshed.body.refresh_token ?? refreshToken;
     }
     expect(statuses).toEqual(Array(20).fill(200));
+    // A refresh token that was issued but already used: its own answer (invalid_grant, and the
+    // sign-in revoked for the reuse), never the flood's 429, so the client knows to sign in again.
+    const reused = await tokenFrom(address, {
+      grant_type: 'refresh_token',
+      refresh_token: legit.refreshToken,
+      client_id: legit.clientId,
+    });
+    expect([reused.status, reused.body.error]).toEqual([400, 'invalid_grant']);
   });
 
   it('a guesser is held back with Retry-After and gets going again at the steady rate, not after a growing lock', async () => {
