@@ -10,7 +10,8 @@ import {
   UnparsedAnswer,
   UserInputError,
 } from '@svc/tool-kit';
-import { type BackendClient, type BreakerOptions, createBackendClient } from './backend-client';
+import { type BackendClient, createBackendClient } from './backend-client';
+import type { BreakerOptions } from './breaker-options';
 import { GENERIC_INPUT_MESSAGE } from './map-response';
 import { eventually, json, type StubBackend, startStubBackend, text } from './testing/stub-backend';
 import { isValidTraceparent } from './traceparent';

@@ -20,29 +20,10 @@ import {
 import CircuitBreaker from 'opossum';
 import { Pool } from 'undici';
 import { AttemptDeadline } from './attempt-deadline';
+import { type BreakerOptions, DEFAULT_BREAKER } from './breaker-options';
 import { errorFromStatus, parseJson } from './map-response';
 import { ProjectBreakers } from './project-breakers';
 import { outboundTraceparent } from './traceparent';
-
-export interface BreakerOptions {
-  /** Calls in the rolling window before the error rate may open the breaker. */
-  volumeThreshold: number;
-  errorThresholdPercentage: number;
-  /** Open -> half-open after this long; also the Retry-After of a fail-fast answer. */
-  resetTimeoutMs: number;
-  rollingCountTimeoutMs: number;
-}
-
-/**
- * The breaker every backend client gets unless a test asks for another: opens at 50% errors over
- * at least 10 calls in a 10 s window, half-opens after 10 s (also the Retry-After of a fail-fast).
- */
-export const DEFAULT_BREAKER: BreakerOptions = {
-  volumeThreshold: 10,
-  errorThresholdPercentage: 50,
-  resetTimeoutMs: 10_000,
-  rollingCountTimeoutMs: 10_000,
-};
 
 /** Per-attempt timeouts: identity answers from an index lookup; the others run analytic queries. */
 export const DEFAULT_TIMEOUT_MS = { identity: 2_000, core: 15_000, recall: 15_000, copilot: 15_000 } as const;

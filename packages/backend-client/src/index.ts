@@ -1,13 +1,12 @@
 export {
   type BackendClient,
   type BackendClientOptions,
-  type BreakerOptions,
   type BreakerState,
   createBackendClient,
-  DEFAULT_BREAKER,
   DEFAULT_TIMEOUT_MS,
   type RequestOptions,
 } from './backend-client';
+export { type BreakerOptions, DEFAULT_BREAKER } from './breaker-options';
 export {
   type AvailabilityListener,
   type BackendHealth,

@@ -1,4 +1,4 @@
-import type { BreakerOptions } from './backend-client';
+import type { BreakerOptions } from './breaker-options';
 import { ProjectBreakers } from './project-breakers';
 
 const OPTIONS: BreakerOptions = {

@@ -1,4 +1,4 @@
-import type { BreakerOptions } from './backend-client';
+import type { BreakerOptions } from './breaker-options';
 
 // One project's failures must not open the breaker for every tenant: a project whose queries time
 // out or fail (its own data, its own burst) is shed alone. Each project seen recently has a
