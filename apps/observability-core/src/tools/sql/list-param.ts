@@ -3,7 +3,7 @@
 // the engine refuses a statement longer than its max_query_size (256 KiB): a page of a thousand
 // long ids would not fit in one.
 
-/** Bytes of SQL text one list parameter may take; a statement may name its list twice. */
+/** Bytes of SQL text one list parameter may take (a statement names each of its lists once). */
 export const LIST_PARAM_BYTES = 96 * 1024;
 
 /**

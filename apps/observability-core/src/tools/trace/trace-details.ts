@@ -1,78 +1,117 @@
 import type { CoreToolContext } from '../core-tool';
-import { inParts, LIST_PARAM_BYTES, listElementBytes, listParts } from '../sql/list-param';
-import type { SpanRef } from './trace-summary-rows';
+import { paramsOf, whereOf } from '../sql/filter';
+import { inParts, LIST_PARAM_BYTES, listElementBytes } from '../sql/list-param';
+import { withinRanges } from '../sql/time-ranges';
 
 /**
- * Spans of the traces one `rootsOf` statement asks for, at most (unless one trace alone has more):
+ * Spans of the traces one `detailsOf` statement reads at most (unless one trace alone has more):
  * its memory holds the (trace id, span id) of each, about 100 bytes a span.
  */
-export const ROOT_SPANS_PER_QUERY = 250_000;
+export const DETAIL_SPANS_PER_QUERY = 250_000;
 
-/** A trace as these statements name it: its id in hex (exact whatever bytes it holds), its size. */
+/**
+ * A trace as these statements name it: its id in hex (exact whatever bytes it holds), its size,
+ * and the first and last start of its spans (epoch ms).
+ */
 export interface TraceRef {
   trace_hex: string;
   span_count: string;
+  started_ms: string;
+  last_ms: string;
+}
+
+/** What a trace's row needs beyond its summary. */
+export interface TraceDetails {
+  root_operation: string;
+  root_service: string;
+  /** The root names a parent the trace does not hold. */
+  root_orphan: boolean;
+  services: string[];
+}
+
+interface DetailRow {
+  trace_hex: string;
+  /** (operation, service, names a parent) of the root candidate, when `has_root`. */
+  root: [string, string, number];
+  has_root: number;
+  /** (operation, service) of the earliest span. */
+  first: [string, string];
+  services: string[];
 }
 
 // The ids go in as hex and come out as hex: an id that is not UTF-8 would not survive the trip
-// through JSON as text. `trace_id IN (subquery)` still reads through the spans table's p_trace_rows
-// projection (ordered by project and trace id): only those traces' granules, not the project's.
-const OF_TRACES =
-  'project_id = {project_id:String} AND trace_id IN (SELECT unhex(arrayJoin({ids:Array(String)})))';
+// through JSON as text. Written once (TRACE_IDS), read by every condition below. The spans are
+// found by the times the traces' spans start in (the primary key: only those granules are read),
+// then by the trace_key hash of each span (PREWHERE: 8 bytes a span instead of a 32-character id,
+// as the user and session filters read it), then by the id itself where the hash matched.
+const TRACE_IDS = 'WITH arrayMap(h -> unhex(h), {ids:Array(String)}) AS trace_ids';
+
+/** FROM and WHERE of the spans of `traces`, with the parameters of the statement. */
+function ofTraces(ctx: CoreToolContext, traces: readonly TraceRef[]) {
+  const times = withinRanges(
+    'start_time',
+    traces.map((t) => [Number(t.started_ms), Number(t.last_ms)] as const),
+  );
+  return {
+    sql: `FROM spans
+      PREWHERE trace_key IN (SELECT cityHash64(arrayJoin(trace_ids)))
+      WHERE ${whereOf(times)} AND trace_id IN (SELECT arrayJoin(trace_ids))`,
+    params: paramsOf(times, ctx.projectId, { ids: traces.map((t) => t.trace_hex) }),
+  };
+}
 
 /**
- * The root of each trace (by hex id): its earliest span (by start, then span id) that names no
- * parent or a parent that is not in the trace. A trace missing from the answer has no such span
- * (every span names a parent inside it: a cycle), and its root is its earliest span.
+ * Root and services of each trace, by hex id; a trace no longer stored is missing. The root is
+ * the earliest span (by start, then span id) that names no parent or a parent that is not in the
+ * trace; when there is none (every span names a parent inside the trace: a cycle), the earliest
+ * span, not an orphan.
  *
  * Whether a parent is in the trace is one set lookup per span; the set holds the span ids of the
- * traces asked for, so callers ask for a part of `rootParts` at a time.
+ * traces asked for, so callers ask for one part of `detailParts` at a time.
  */
-export async function rootsOf(
+export async function detailsOf(
   ctx: CoreToolContext,
-  hexIds: readonly string[],
-): Promise<Map<string, SpanRef>> {
-  if (hexIds.length === 0) return new Map();
-  const rows = await ctx.ch.query<{ trace_hex: string; root: SpanRef }>(
-    `SELECT hex(trace_id) AS trace_hex,
-            argMin((span_id, parent_span_id, operation, service), (start_time, span_id)) AS root
-     FROM spans
-     WHERE ${OF_TRACES}
-       AND (parent_span_id = ''
-            OR (trace_id, parent_span_id) NOT IN (SELECT trace_id, span_id FROM spans WHERE ${OF_TRACES}))
+  traces: readonly TraceRef[],
+): Promise<Map<string, TraceDetails>> {
+  if (traces.length === 0) return new Map();
+  const of = ofTraces(ctx, traces);
+  const rows = await ctx.ch.query<DetailRow>(
+    `${TRACE_IDS}
+     SELECT hex(trace_id) AS trace_hex,
+            argMinIf((operation, service, parent_span_id != ''), (start_time, span_id), candidate) AS root,
+            countIf(candidate) > 0 AS has_root,
+            argMin((operation, service), (start_time, span_id)) AS first,
+            arraySort(groupUniqArrayIf(service, service != '')) AS services
+     FROM (
+       SELECT trace_id, span_id, start_time, operation, service, parent_span_id,
+              parent_span_id = '' OR (trace_id, parent_span_id) NOT IN (SELECT trace_id, span_id ${of.sql}) AS candidate
+       ${of.sql}
+     )
      GROUP BY trace_id`,
-    { project_id: ctx.projectId, ids: hexIds },
+    of.params,
     { signal: ctx.signal },
   );
-  return new Map(rows.map((r) => [r.trace_hex, r.root]));
+  return new Map(
+    rows.map((r) => {
+      const [operation, service, namesParent] = r.has_root ? r.root : [...r.first, 0];
+      const details: TraceDetails = {
+        root_operation: operation,
+        root_service: service,
+        root_orphan: Boolean(namesParent),
+        services: r.services,
+      };
+      return [r.trace_hex, details];
+    }),
+  );
 }
 
 /**
- * Consecutive parts of `traces`, in order, each of at most ROOT_SPANS_PER_QUERY spans (a larger
- * trace in a part of its own) and of ids that fit a statement (named twice in it).
+ * Consecutive parts of `traces`, in order, each of at most DETAIL_SPANS_PER_QUERY spans (a larger
+ * trace in a part of its own) and of ids that fit a statement.
  */
-export function rootParts<T extends TraceRef>(traces: readonly T[]): T[][] {
+export function detailParts<T extends TraceRef>(traces: readonly T[]): T[][] {
   return inParts(traces, [
-    { of: (t) => Number(t.span_count), max: ROOT_SPANS_PER_QUERY },
+    { of: (t) => Number(t.span_count), max: DETAIL_SPANS_PER_QUERY },
     { of: (t) => listElementBytes(t.trace_hex), max: LIST_PARAM_BYTES },
   ]);
-}
-
-/** The services of each trace (by hex id) that have a name, sorted. */
-export async function servicesOf(
-  ctx: CoreToolContext,
-  hexIds: readonly string[],
-): Promise<Map<string, string[]>> {
-  const services = new Map<string, string[]>();
-  for (const ids of listParts(hexIds)) {
-    const rows = await ctx.ch.query<{ trace_hex: string; services: string[] }>(
-      `SELECT hex(trace_id) AS trace_hex, arraySort(groupUniqArrayIf(service, service != '')) AS services
-       FROM spans WHERE ${OF_TRACES}
-       GROUP BY trace_id`,
-      { project_id: ctx.projectId, ids },
-      { signal: ctx.signal },
-    );
-    for (const r of rows) services.set(r.trace_hex, r.services);
-  }
-  return services;
 }

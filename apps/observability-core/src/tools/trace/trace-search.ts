@@ -3,31 +3,14 @@ import { type TraceSummary, traceSearch } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
 import { type CoreToolContext, serve } from '../core-tool';
 import { combine, equals, type SqlFilter, whereOf } from '../sql/filter';
-import { fetchFor, pageOf } from '../sql/page';
-import { rootParts, rootsOf, servicesOf } from './trace-roots';
-import {
-  type SpanRef,
-  type SummaryCursor,
-  type SummaryQuery,
-  type SummaryRow,
-  summaryRows,
-} from './trace-summary-rows';
+import { fetchFor } from '../sql/page';
+import { detailParts, detailsOf, type TraceDetails } from './trace-details';
+import { type SummaryCursor, type SummaryQuery, type SummaryRow, summaryRows } from './trace-summary-rows';
 
 /** A batch of a search by operation after the first: this many times larger, up to MAX_BATCH. */
 const BATCH_GROWTH = 4;
 /** Traces one summary statement answers at most (fixed-size rows, about 200 bytes each). */
 const MAX_BATCH = 20_000;
-
-interface Root {
-  span: SpanRef;
-  /** It names a parent the trace does not hold. */
-  orphan: boolean;
-}
-
-interface Picked {
-  row: SummaryRow;
-  root: Root;
-}
 
 /**
  * One row per trace, from all of its spans (a user or session filter picks the traces, not the
@@ -35,9 +18,9 @@ interface Picked {
  * trace where every span names a parent inside it (a cycle), the earliest span. Duration: the last
  * span end minus the first span start. Newest first, then trace id.
  *
- * In three steps, so that a search costs what its page costs whatever the size of one trace: the
- * page's traces from fixed-size aggregates per trace (trace-summary-rows.ts), then the roots of
- * those whose earliest span names a parent, then the services of the page (trace-roots.ts).
+ * In two steps, so that a search costs what its page costs whatever the size of one trace: the
+ * page's traces from fixed-size aggregates per trace (trace-summary-rows.ts), then the root and
+ * services of those traces only (trace-details.ts).
  */
 export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
   const picked: SqlFilter[] = [];
@@ -93,54 +76,62 @@ export const traceSearchQuery = serve(traceSearch, async (ctx, input) => {
     },
     ...(input.operation !== undefined ? { operation: input.operation } : {}),
   };
-  const traces = await pickTraces(ctx, query, fetchFor(input.limit));
-  const services = await servicesOf(
-    ctx,
-    traces.slice(0, input.limit).map((t) => t.row.trace_hex),
-  );
-  return pageOf(traces, input.limit, (t) => toSummary(t, services.get(t.row.trace_hex) ?? []));
+  const { items, hasMore } =
+    query.operation === undefined
+      ? await newestTraces(ctx, query, input.limit)
+      : await tracesByOperation(ctx, query, query.operation, input.limit);
+  return { items: items.map(toSummary), limit: input.limit, has_more: hasMore };
 });
 
+type Picked = [SummaryRow, TraceDetails];
+
+/** Without an operation: the page's rows in one statement, then their details. */
+async function newestTraces(ctx: CoreToolContext, query: SummaryQuery, limit: number) {
+  const rows = await summaryRows(ctx, query, undefined, fetchFor(limit));
+  const items: Picked[] = [];
+  for await (const picked of withDetails(ctx, rows.slice(0, limit))) items.push(picked);
+  return { items, hasMore: rows.length > limit };
+}
+
 /**
- * The first `wanted` traces the search keeps, newest first, each with its root. Without an
- * operation every summary row is kept: one batch. With one, a row is kept when its root has that
- * operation; the summaries only rule out traces whose root cannot have it, so more batches may
- * follow, each after the last, larger and larger.
+ * With an operation, a trace is kept when its root has it. The summaries only rule out the traces
+ * whose root cannot have it, so the rows are read in batches, each after the last and larger, up
+ * to MAX_BATCH, and their details as the search reaches them, until one more than the page.
  */
-async function pickTraces(ctx: CoreToolContext, query: SummaryQuery, wanted: number): Promise<Picked[]> {
-  const kept: Picked[] = [];
+async function tracesByOperation(
+  ctx: CoreToolContext,
+  query: SummaryQuery,
+  operation: string,
+  limit: number,
+) {
+  const items: Picked[] = [];
   let after: SummaryCursor | undefined;
-  for (let batch = wanted; ; batch = Math.min(batch * BATCH_GROWTH, MAX_BATCH)) {
+  for (let batch = fetchFor(limit); ; batch = Math.min(batch * BATCH_GROWTH, MAX_BATCH)) {
     const rows = await summaryRows(ctx, query, after, batch);
-    // Roots are looked up a part of the traces at a time, as the rows reach them: memory stays
-    // bounded, and no root is computed past the last trace kept.
-    const parts = rootParts(rows.filter(namesParent));
-    const roots = new Map<string, Root>();
-    let next = 0;
-    for (const row of rows) {
-      if (namesParent(row) && !roots.has(row.trace_hex)) {
-        const part = parts[next++]!;
-        const found = await rootsOf(
-          ctx,
-          part.map((t) => t.trace_hex),
-        );
-        for (const t of part) {
-          const span = found.get(t.trace_hex);
-          // Without a span naming no parent or a missing one, the trace is a cycle: its earliest.
-          roots.set(t.trace_hex, span ? { span, orphan: span[1] !== '' } : { span: t.first, orphan: false });
-        }
-      }
-      const root = roots.get(row.trace_hex) ?? { span: row.first, orphan: false };
-      if (query.operation === undefined || root.span[2] === query.operation) kept.push({ row, root });
-      if (kept.length === wanted) return kept;
+    for await (const picked of withDetails(ctx, rows)) {
+      if (picked[1].root_operation !== operation) continue;
+      if (items.length === limit) return { items, hasMore: true };
+      items.push(picked);
     }
-    if (rows.length < batch) return kept;
+    if (rows.length < batch) return { items, hasMore: false };
     after = rows.at(-1);
   }
 }
 
-/** Whether a trace's earliest span names a parent: then its root is not known from the summary. */
-const namesParent = (row: SummaryRow) => row.first[1] !== '';
+/**
+ * The rows in order, each with its details, read a part at a time as the rows reach it (memory
+ * stays bounded, and nothing is read past the last row the caller takes). A trace gone since its
+ * summary was read is left out.
+ */
+async function* withDetails(ctx: CoreToolContext, rows: readonly SummaryRow[]): AsyncGenerator<Picked> {
+  for (const part of detailParts(rows)) {
+    const details = await detailsOf(ctx, part);
+    for (const row of part) {
+      const found = details.get(row.trace_hex);
+      if (found) yield [row, found];
+    }
+  }
+}
 
 /**
  * Span ends are epoch ms plus a fractional duration: at that magnitude a double keeps ~0.2 us, so
@@ -148,17 +139,16 @@ const namesParent = (row: SummaryRow) => row.first[1] !== '';
  */
 export const toMicrosecond = (ms: number): number => Math.round(ms * 1000) / 1000;
 
-function toSummary({ row, root }: Picked, services: readonly string[]): TraceSummary {
-  const [, , operation, service] = root.span;
+function toSummary([row, details]: Picked): TraceSummary {
   return {
     trace_id: row.trace_id,
     started_at: isoFromMs(row.started_ms),
     duration_ms: toMicrosecond(row.duration_ms),
     span_count: Number(row.span_count),
     error: Boolean(row.error),
-    root_operation: sanitizeText(operation, FIELD_LIMITS.id),
-    root_service: sanitizeOptional(service),
-    root_orphan: root.orphan,
-    services: services.map((s) => sanitizeText(s, FIELD_LIMITS.id)),
+    root_operation: sanitizeText(details.root_operation, FIELD_LIMITS.id),
+    root_service: sanitizeOptional(details.root_service),
+    root_orphan: details.root_orphan,
+    services: details.services.map((s) => sanitizeText(s, FIELD_LIMITS.id)),
   };
 }
