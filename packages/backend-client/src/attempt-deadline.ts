@@ -53,7 +53,7 @@ export class AttemptDeadline {
 
   addEventListener(_type: 'abort', listener: AbortListener): void {
     if (this.#listener === undefined) this.#listener = listener;
-    else (this.#more ??= []).push(listener);
+    else this.#more = [...(this.#more ?? []), listener];
   }
 
   removeEventListener(_type: 'abort', listener: AbortListener): void {
