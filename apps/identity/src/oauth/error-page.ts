@@ -23,7 +23,7 @@ export interface ErrorPageContent {
  * meant for a redirect 303) becomes 400.
  */
 export function sendErrorPage(koa: KoaContextWithOIDC, out: ErrorPageContent, status = koa.status): void {
-  koa.status = status >= 400 ? status : 400;
+  koa.status = Math.max(status, 400);
   koa.type = 'html';
   const code = escapeHtml(visibleText(String(out.error)));
   const description = escapeHtml(visibleText(String(out.error_description ?? '')));
