@@ -29,15 +29,8 @@ export interface TraceDetails {
   services: string[];
 }
 
-interface DetailRow {
-  trace_hex: string;
-  /** (operation, service, names a parent) of the root candidate, when `has_root`. */
-  root: [string, string, number];
-  has_root: number;
-  /** (operation, service) of the earliest span. */
-  first: [string, string];
-  services: string[];
-}
+/** (operation, service, names a parent) of a span. */
+type SpanRef = [string, string, number];
 
 // The ids go in as hex and come out as hex: an id that is not UTF-8 would not survive the trip
 // through JSON as text. Written once (TRACE_IDS), read by every condition below. The spans are
@@ -64,10 +57,8 @@ function ofTraces(ctx: CoreToolContext, traces: readonly TraceRef[]) {
  * Root and services of each trace, by hex id; a trace no longer stored is missing. The root is
  * the earliest span (by start, then span id) that names no parent or a parent that is not in the
  * trace; when there is none (every span names a parent inside the trace: a cycle), the earliest
- * span, not an orphan.
- *
- * Whether a parent is in the trace is one set lookup per span; the set holds the span ids of the
- * traces asked for, so callers ask for one part of `detailParts` at a time.
+ * span, not an orphan. When the earliest span names no parent, it is the root: only the traces
+ * whose earliest span names one are read a second time, to look their parents up (`rootsOf`).
  */
 export async function detailsOf(
   ctx: CoreToolContext,
@@ -75,34 +66,56 @@ export async function detailsOf(
 ): Promise<Map<string, TraceDetails>> {
   if (traces.length === 0) return new Map();
   const of = ofTraces(ctx, traces);
-  const rows = await ctx.ch.query<DetailRow>(
+  const rows = await ctx.ch.query<{ trace_hex: string; first: SpanRef; services: string[] }>(
     `${TRACE_IDS}
      SELECT hex(trace_id) AS trace_hex,
-            argMinIf((operation, service, parent_span_id != ''), (start_time, span_id), candidate) AS root,
-            countIf(candidate) > 0 AS has_root,
-            argMin((operation, service), (start_time, span_id)) AS first,
+            argMin((operation, service, parent_span_id != ''), (start_time, span_id)) AS first,
             arraySort(groupUniqArrayIf(service, service != '')) AS services
-     FROM (
-       SELECT trace_id, span_id, start_time, operation, service, parent_span_id,
-              parent_span_id = '' OR (trace_id, parent_span_id) NOT IN (SELECT trace_id, span_id ${of.sql}) AS candidate
-       ${of.sql}
-     )
+     ${of.sql}
      GROUP BY trace_id`,
     of.params,
     { signal: ctx.signal },
   );
+  const firstNamesParent = new Set(rows.filter((r) => r.first[2]).map((r) => r.trace_hex));
+  const roots = await rootsOf(
+    ctx,
+    traces.filter((t) => firstNamesParent.has(t.trace_hex)),
+  );
   return new Map(
     rows.map((r) => {
-      const [operation, service, namesParent] = r.has_root ? r.root : [...r.first, 0];
+      // Without a root candidate (a cycle), the earliest span, which names a parent in the trace.
+      const [operation, service, orphan] = roots.get(r.trace_hex) ?? [r.first[0], r.first[1], 0];
       const details: TraceDetails = {
         root_operation: operation,
         root_service: service,
-        root_orphan: Boolean(namesParent),
+        root_orphan: Boolean(orphan),
         services: r.services,
       };
       return [r.trace_hex, details];
     }),
   );
+}
+
+/**
+ * The root candidate of each trace that has one: its earliest span naming no parent or a parent
+ * the trace does not hold (then it is an orphan). Whether a parent is in the trace is one set
+ * lookup per span; the set holds the span ids of the traces asked for (one part of
+ * `detailParts` at most).
+ */
+async function rootsOf(ctx: CoreToolContext, traces: readonly TraceRef[]): Promise<Map<string, SpanRef>> {
+  if (traces.length === 0) return new Map();
+  const of = ofTraces(ctx, traces);
+  const rows = await ctx.ch.query<{ trace_hex: string; root: SpanRef }>(
+    `${TRACE_IDS}
+     SELECT hex(trace_id) AS trace_hex,
+            argMin((operation, service, parent_span_id != ''), (start_time, span_id)) AS root
+     ${of.sql}
+       AND (parent_span_id = '' OR (trace_id, parent_span_id) NOT IN (SELECT trace_id, span_id ${of.sql}))
+     GROUP BY trace_id`,
+    of.params,
+    { signal: ctx.signal },
+  );
+  return new Map(rows.map((r) => [r.trace_hex, r.root]));
 }
 
 /**
