@@ -102,7 +102,9 @@ it('every holding gauge returns to 0 after bursts, timeouts, a tripped breaker a
   const stream = fetch(`${h.url}/mcp`, {
     method: 'POST',
     headers: modernHeaders(a, 'subscriptions/listen'),
-    body: JSON.stringify(modernBody(1, 'subscriptions/listen', { notifications: { toolsListChanged: true } })),
+    body: JSON.stringify(
+      modernBody(1, 'subscriptions/listen', { notifications: { toolsListChanged: true } }),
+    ),
     signal: listen.signal,
   });
   expect((await stream).status).toBe(200);
