@@ -1,4 +1,5 @@
 import { type IngestTarget, parseDsn } from './dsn';
+import { newTraceId } from './ids';
 import type { LogRecord, SpanRecord } from './records';
 
 export interface ExporterOptions {
@@ -10,7 +11,7 @@ export interface ExporterOptions {
   batchSize?: number;
   /** A partial batch waits at most this long. Default 1000 ms. */
   flushIntervalMs?: number;
-  /** Attempts per batch on 429, 5xx or a network error. Default 5. */
+  /** Attempts per batch on 409, 429, 5xx or a network error. Default 5. */
   maxAttempts?: number;
   /** First retry delay, doubled each attempt (full jitter), or the answer's Retry-After. Default 200 ms. */
   retryBaseMs?: number;
@@ -89,10 +90,21 @@ export interface ExportError {
 }
 
 export interface ExporterStats {
+  /** Delivered: answered 2xx, a repeat the core had stored already (`"replayed": true`) included. */
   sent: number;
   /** Dropped because the queue was full, the core refused the batch (4xx), or retries ran out. */
   dropped: number;
   queued: number;
+}
+
+/**
+ * A batch as it goes out: the body exactly as every try sends it, and the `Idempotency-Key` every
+ * try carries. The same key with the same body is stored once by the core, whenever it comes again.
+ */
+export interface PreparedBatch {
+  body: string;
+  idempotencyKey: string;
+  records: number;
 }
 
 export interface Exporter {
@@ -125,9 +137,24 @@ export type BatchRecordType =
 export interface BatchExporter extends Exporter {
   /** A record of `type` as the ingest format takes it; validated by the core, not here. */
   addRecord(type: BatchRecordType, record: object): void;
+  /**
+   * Everything not delivered yet, taken out of the exporter to be kept elsewhere (an app about to
+   * die writes it to storage and sends it at its next start): the batches on the wire or waiting
+   * for a retry, with the key their tries carried, then the queue cut into new batches. The
+   * exporter tries none of them again and counts them neither sent nor dropped, except a try
+   * already on the wire that is answered 2xx: counted sent (its copy, sent later under the same
+   * key, is then answered as a repeat and stored once).
+   */
+  takeUndelivered(): PreparedBatch[];
 }
 
 type Queued = { type: BatchRecordType; record: object };
+
+/** A batch the exporter is sending; `handedOver` once takeUndelivered gave it away. */
+type Outgoing = PreparedBatch & { handedOver: boolean };
+
+/** The header that makes a batch's retries idempotent (docs/ingest.md, "Retries and replays"). */
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /**
  * Requests of the exporter itself carry this header, so outbound instrumentation skips them and
@@ -153,6 +180,13 @@ const CLOCK_SKEW_MS = 60_000;
  * retried with backoff on 429 and 5xx, and nothing it does throws into the app. A 401 whose Date
  * shows the local clock off by more than a minute is retried once with the server's time: a
  * laptop with a wrong clock must not lose its telemetry to the signature's freshness check.
+ *
+ * Every batch carries an `Idempotency-Key` of its own, the same on each of its tries: a try whose
+ * answer was lost (a timeout, a dropped connection) may have been stored, and its retry is signed
+ * anew. Without the key the core could not tell it from new data (stored twice) or, signed in
+ * the same second, refused it as a replay (409) and the stored records were counted dropped. With
+ * it the core answers a stored batch's retry 200 (`"replayed": true`) without writing it again,
+ * and a retry that arrives while the first try is still being written 409, tried again later.
  */
 export function createExporter(options: ExporterOptions, transport: ExportTransport): BatchExporter {
   const target = typeof options.dsn === 'string' ? parseDsn(options.dsn) : options.dsn;
@@ -209,20 +243,45 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
     return JSON.stringify(body);
   }
 
+  /** Batches being sent or waiting for a retry, until counted (or handed over). */
+  const outgoing = new Set<Outgoing>();
+
+  /**
+   * The batch as bodies with their keys: one, or in browsers halves until each fits the keepalive
+   * budget. Cut once, before the first try: a retry must be the same body under the same key.
+   */
+  function prepare(batch: Queued[]): Outgoing[] {
+    const body = bodyOf(batch);
+    if (transport.keepalive && body.length > KEEPALIVE_BODY_BYTES && batch.length > 1) {
+      const half = Math.ceil(batch.length / 2);
+      return [...prepare(batch.slice(0, half)), ...prepare(batch.slice(half))];
+    }
+    return [{ body, idempotencyKey: newTraceId(), records: batch.length, handedOver: false }];
+  }
+
   /** One batch, with its retries; counted as sent or dropped. */
   async function post(batch: Queued[]): Promise<void> {
-    const raw = bodyOf(batch);
-    if (transport.keepalive && raw.length > KEEPALIVE_BODY_BYTES && batch.length > 1) {
-      const half = Math.ceil(batch.length / 2);
-      await post(batch.slice(0, half));
-      return post(batch.slice(half));
+    const parts = prepare(batch);
+    for (const part of parts) outgoing.add(part);
+    for (const part of parts) {
+      try {
+        await postPart(part);
+      } finally {
+        outgoing.delete(part);
+      }
     }
+  }
+
+  async function postPart(part: Outgoing): Promise<void> {
+    const raw = part.body;
     let clockFixed = false;
     for (let attempt = 1; ; attempt++) {
       let status: number | undefined;
       let retryAfterMs: number | undefined;
       // A retry waits for a request to end when fewer are allowed now than are on the wire.
       while (sending >= allowed) await new Promise<void>((resolve) => waiting.push(resolve));
+      // Handed over (to an app's storage): no more tries here, its copy goes under the same key.
+      if (part.handedOver) return;
       sending++;
       try {
         const ts = Math.floor((Date.now() + clockOffsetMs) / 1000);
@@ -230,6 +289,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
           headers: {
             'content-type': 'application/json',
             ...(await transport.headers(target, ts, raw)),
+            [IDEMPOTENCY_HEADER]: part.idempotencyKey,
             [EXPORTER_HEADER]: '1',
           },
           body: raw,
@@ -239,7 +299,7 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
         });
         status = res.status;
         if (status >= 200 && status < 300) {
-          stats.sent += batch.length;
+          stats.sent += part.records;
           allowed = Math.min(concurrency, allowed + 1);
           return;
         }
@@ -250,10 +310,13 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
         }
         const after = Number(res.header('retry-after'));
         if (Number.isFinite(after) && after > 0) retryAfterMs = Math.min(after * 1000, 60_000);
-        if (status !== 429 && status < 500) {
-          // The core refused the records themselves (400, 401, 413): sending again cannot help.
-          stats.dropped += batch.length;
-          report({ reason: 'rejected', records: batch.length, status });
+        // 409 under our key: an earlier try of this batch is still being written (its answer was
+        // lost, or timed out here); a later try gets its answer. Any other 4xx (400, 401, 413):
+        // the core refused the records themselves, and sending again cannot help.
+        if (status !== 409 && status !== 429 && status < 500) {
+          if (part.handedOver) return;
+          stats.dropped += part.records;
+          report({ reason: 'rejected', records: part.records, status });
           return;
         }
       } catch {
@@ -263,10 +326,12 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
         // Each waiting retry looks again: after a success more than one may go (the limit grew).
         for (const wake of waiting.splice(0)) wake();
       }
-      allowed = Math.max(1, Math.floor(allowed / 2));
+      // A struggling core gets air; a 409 only says this batch's earlier try is not done yet.
+      if (status !== 409) allowed = Math.max(1, Math.floor(allowed / 2));
+      if (part.handedOver) return;
       if (attempt >= maxAttempts) {
-        stats.dropped += batch.length;
-        report({ reason: 'gave_up', records: batch.length, ...(status ? { status } : {}) });
+        stats.dropped += part.records;
+        report({ reason: 'gave_up', records: part.records, ...(status ? { status } : {}) });
         return;
       }
       await sleep(retryAfterMs ?? Math.random() * retryBaseMs * 2 ** (attempt - 1));
@@ -326,6 +391,18 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
     addSpan: (record) => add({ type: 'spans', record }),
     addLog: (record) => add({ type: 'logs', record }),
     addRecord: (type, record) => add({ type, record }),
+    takeUndelivered() {
+      const started = [...outgoing].filter((part) => !part.handedOver);
+      for (const part of started) part.handedOver = true;
+      const rest: Outgoing[] = [];
+      while (queue.length > 0) rest.push(...prepare(queue.splice(0, batchSize)));
+      flushing = false;
+      return [...started, ...rest].map(({ body, idempotencyKey, records }) => ({
+        body,
+        idempotencyKey,
+        records,
+      }));
+    },
     flush,
     // Safe to pass around unbound (e.g. as a signal handler): no `this`.
     async shutdown() {

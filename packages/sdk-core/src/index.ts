@@ -12,7 +12,9 @@ export {
   type ExportResponse,
   type ExportSend,
   type ExportTransport,
+  IDEMPOTENCY_HEADER,
   ingestTransport,
+  type PreparedBatch,
 } from './exporter';
 export { type FetchTracingRules, tracedFetch } from './fetch-spans';
 export { newSpanId, newTraceId } from './ids';
