@@ -174,6 +174,7 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
   const storageFailed = (err: unknown) =>
     report({ reason: 'storage', message: `storage: ${describeThrown(err).message}` });
 
+  const initAt = Date.now();
   const client = new SignedClient(target, platform.crypto, platform.fetch);
   const exporter: BatchExporter = createExporter(
     {
@@ -244,11 +245,14 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
       })
     : undefined;
 
-  // Session changes run one after another (a background and a foreground must not interleave);
-  // a flush waits for them.
+  // A session change takes effect when it happens: a record made after it (the memory sample
+  // taken on return to the foreground) carries the session it leads to, whose start is not after
+  // the record. Only writing its report waits for storage (Sessions and the outbox keep the
+  // reports in order); a flush waits for those writes.
   let sessionWork: Promise<void> = Promise.resolve();
-  const inSessions = (op: () => Promise<void>) => {
-    sessionWork = sessionWork.then(op).catch(storageFailed);
+  const inSessions = (change: () => Promise<void>) => {
+    const written = change().catch(storageFailed);
+    sessionWork = Promise.all([sessionWork, written]).then(() => undefined);
     return sessionWork;
   };
 
@@ -279,7 +283,9 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
         }
       }
       await Promise.all([outbox.load(), files.load(), recall?.load()]);
-      await inSessions(() => sessions.start(Date.now()));
+      // The session starts with the app (init), not once storage has answered: the records made
+      // meanwhile (the memory sample at launch) are of this session and not before its start.
+      await inSessions(() => sessions.start(initAt));
     } catch (err) {
       storageFailed(err);
       deviceId ??= newTraceId();

@@ -18,6 +18,8 @@ interface StoredSession extends SessionRecord {
  * ends it as `crashed`. A session that never ended (no background, no JS crash: a native crash, the
  * OS killing the app in the foreground) is reported as `abnormal` at the next start. Every report
  * goes through the outbox (written first, sent in order); the latest report of a session wins.
+ * A change takes effect when its method is called, before anything waits for storage, so the
+ * session `id` names is always the one the app is in now.
  */
 export class Sessions {
   private session: StoredSession | undefined;
@@ -128,9 +130,14 @@ export class Sessions {
     return record;
   }
 
+  /**
+   * The session's report as it is now, written after its state: callers do not wait for storage
+   * before the next change (a new session may have begun before this one's report is written).
+   */
   private async report(): Promise<void> {
+    const record = this.record();
     await this.save();
-    await this.outbox.enqueue({ sessions: [this.record()] }, `session:${this.session!.session_id}`);
+    await this.outbox.enqueue({ sessions: [record] }, `session:${record.session_id}`);
     void this.outbox.drain();
   }
 }
