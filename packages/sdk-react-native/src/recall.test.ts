@@ -5,8 +5,10 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { nodePlatform } from './node/node-platform';
-import { createMobileSdk, type MobileSdk } from './sdk';
+import { nodeFetch, nodePlatform } from './node/node-platform';
+import type { HttpFetch } from './platform';
+import { createMobileSdk, type MobileSdk, type SdkError } from './sdk';
+import { killable } from './testing/killable';
 import { SINK_KEY, type Sink, startSink } from './testing/sink';
 
 // The SDK's recall requests against a loopback stand-in of recall's device side that checks every
@@ -27,7 +29,8 @@ let recallUrl: string;
 let dir: string;
 const seen: Seen[] = [];
 const uploads: { target: string; text: string }[] = [];
-let pendingRequests: string[] = [];
+/** Recall requests, each for a device or for a user, as the console makes them; answered by an upload. */
+let requests: { request_id: string; device_id?: string; user_id?: string; answered?: boolean }[] = [];
 
 const expectedSignature = (ts: string, nonce: string, method: string, target: string, body: Buffer) =>
   `v2=${createHmac('sha256', SINK_KEY.secret)
@@ -54,20 +57,31 @@ beforeAll(async () => {
         res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       if (!valid) return json(401, { error: 'unauthorized' });
       if (target === '/device/v1/key') return json(200, { key_version: 1, key: DATA_KEY.toString('base64') });
+      const query = new URLSearchParams(target.split('?')[1] ?? '');
+      // A request is this device's, or its user's when the query names the user it asks for.
+      const asksFor = (r: (typeof requests)[number]) =>
+        (r.device_id !== undefined && r.device_id === query.get('device_id')) ||
+        (r.user_id !== undefined && r.user_id === query.get('user_id'));
       if (target.startsWith('/device/v1/recalls?')) {
         return json(200, {
-          items: pendingRequests.map((request_id) => ({
-            request_id,
-            requested_at: new Date().toISOString(),
-          })),
+          items: requests
+            .filter((r) => !r.answered && asksFor(r))
+            .map(({ request_id }) => ({
+              request_id,
+              requested_at: new Date().toISOString(),
+            })),
         });
       }
       if (target.startsWith('/device/v1/files?')) {
+        const requestId = query.get('request_id');
+        const request = requests.find((r) => r.request_id === requestId);
+        if (requestId && !(request && asksFor(request)))
+          return json(400, { error: 'invalid_input', details: { parameter: 'request_id' } });
         const decipher = createDecipheriv('aes-256-gcm', DATA_KEY, body.subarray(0, 12));
         decipher.setAuthTag(body.subarray(body.length - 16));
         const plain = Buffer.concat([decipher.update(body.subarray(12, body.length - 16)), decipher.final()]);
         uploads.push({ target, text: gunzipSync(plain).toString('utf8') });
-        pendingRequests = [];
+        if (request) request.answered = true;
         return json(201, { file_id: `rf_${uploads.length}` });
       }
       json(404, { error: 'not_found' });
@@ -97,7 +111,7 @@ describe('recall requests of the SDK', () => {
     // Characters a URL parser would encode differently from encodeURIComponent are in the ids.
     const deviceId = "dev (1)'s*!~ é";
     const userId = 'user+1@example.com';
-    pendingRequests = ['rq_1'];
+    requests = [{ request_id: 'rq_1', device_id: deviceId }];
     sdk = createMobileSdk(
       {
         dsn: sink.dsn,
@@ -135,5 +149,54 @@ describe('recall requests of the SDK', () => {
     ]);
     expect(uploads[0]!.text).toContain('hello recall');
     expect(sdk.stats()).toMatchObject({ uploadsPending: 0, uploadsDropped: 0 });
+  });
+
+  it('an upload killed midway goes again at the next start under the user stored in its job, though no user is signed in yet', async () => {
+    const deviceId = 'dev-kill-1';
+    // The console asked for the user's logs, not the device's.
+    requests = [{ request_id: 'rq_user', user_id: 'u1' }];
+    const options = {
+      dsn: sink.dsn,
+      recallEndpoint: recallUrl,
+      deviceId,
+      appVersion: '1.0.0',
+      sampleIntervalMs: 0,
+      appStart: 'manual' as const,
+    };
+    // Launch 1: signed in; the upload starts and never ends: the app is killed midway.
+    let uploadStarted!: () => void;
+    const started = new Promise<void>((resolve) => (uploadStarted = resolve));
+    const plain = nodeFetch();
+    const stalling: HttpFetch = (url, init) => {
+      if (!url.includes('/device/v1/files')) return plain(url, init);
+      uploadStarted();
+      return new Promise((_resolve, reject) =>
+        init.signal.addEventListener('abort', () => reject(new Error('killed')), { once: true }),
+      );
+    };
+    const first = killable(nodePlatform({ dir, fetch: stalling }));
+    const killed = createMobileSdk(options, first.platform);
+    killed.setUser('u1');
+    killed.log('INFO', 'before the kill');
+    await started;
+    first.kill();
+    void killed.shutdown();
+    expect(uploads).toEqual([]);
+
+    // Launch 2: the app starts again; the user has not signed in (yet).
+    const errors: SdkError[] = [];
+    sdk = createMobileSdk({ ...options, onError: (e) => void errors.push(e) }, nodePlatform({ dir }));
+    await sdk.flush();
+    expect(errors).toEqual([]);
+    expect(sdk.stats()).toMatchObject({ uploadsDone: 1, uploadsPending: 0, uploadsDropped: 0 });
+    expect(uploads).toHaveLength(1);
+    const query = new URLSearchParams(uploads[0]!.target.split('?')[1]);
+    expect([query.get('request_id'), query.get('user_id'), query.get('device_id')]).toEqual([
+      'rq_user',
+      'u1',
+      deviceId,
+    ]);
+    expect(uploads[0]!.text).toContain('before the kill');
+    expect(requests[0]!.answered).toBe(true);
   });
 });

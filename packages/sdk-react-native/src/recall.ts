@@ -118,7 +118,7 @@ export class RecallUploader {
   }
 
   private async pollOnce(): Promise<void> {
-    const pending = await this.pendingRequests();
+    const pending = await this.pendingRequests(this.deps.userId());
     const known = new Set(this.jobs.map((j) => j.request_id));
     const fresh = pending.filter((id) => !known.has(id));
     if (fresh.length > 0) {
@@ -210,8 +210,9 @@ export class RecallUploader {
     await this.deps.storage.removeItem(job.key);
   }
 
-  private async pendingRequests(): Promise<string[]> {
-    const query = queryOf({ device_id: this.deps.deviceId(), user_id: this.deps.userId() });
+  /** The requests recall lists for this device, or for the user named (none: the device's only). */
+  private async pendingRequests(userId: string | undefined): Promise<string[]> {
+    const query = queryOf({ device_id: this.deps.deviceId(), user_id: userId });
     const answer = await this.deps.client.request({
       method: 'GET',
       ...this.at(`/device/v1/recalls?${query}`),
@@ -244,14 +245,22 @@ export class RecallUploader {
 
   /** Whether every job is done (uploaded or dropped); false when one must wait for a retry. */
   private async runAll(): Promise<boolean> {
-    let pending: Set<string> | undefined;
+    /** Requests recall lists, by the user asked for ('' for none). */
+    const pendingFor = new Map<string, Set<string>>();
     let dataKey: { version: number; key: Uint8Array } | undefined;
     while (this.jobs.length > 0 && !this.stopped) {
       const job = this.jobs[0]!;
       // The first upload of a request may have arrived before the app died: recall then no longer
-      // lists the request, and uploading again would store the file twice.
+      // lists the request, and uploading again would store the file twice. It is asked as the job
+      // was made, under the user stored in it: a request for a user is listed only to a poll naming
+      // that user, and the app may start again before anyone signs in (or as someone else).
       if (job.request_id && job.fulfils && job.started) {
-        pending ??= new Set(await this.pendingRequests());
+        const asked = job.user_id ?? '';
+        let pending = pendingFor.get(asked);
+        if (!pending) {
+          pending = new Set(await this.pendingRequests(job.user_id));
+          pendingFor.set(asked, pending);
+        }
         if (!pending.has(job.request_id)) {
           await this.finish(job);
           continue;
