@@ -1,28 +1,60 @@
 // `pnpm test`: every package's jest suite through turbo, then one closing line that sums them
 // up ("Tests: N passed, N failed"), so CI and people see the total without scrolling.
+//
+// Two lanes, one jest at a time in each (the machine CI runs on has two cores, and each suite is
+// one jest worker). The stack's end-to-end suite alone is about half of all the time, so it starts
+// at once in a lane of its own (left to turbo's order it started after others and the run took
+// that much longer); the lane's remainder is filled with a few mid-sized suites so both lanes end
+// together. Arguments (`pnpm test -- --filter=@svc/x`) run one turbo invocation with them instead.
 import { spawn } from 'node:child_process';
 
-const args = ['exec', 'turbo', 'run', 'test', '--concurrency=2', ...process.argv.slice(2)];
-const child = spawn('pnpm', args, { stdio: ['inherit', 'pipe', 'inherit'] });
+const FIRST_LANE = ['@svc/standalone', '@svc/http-gateway', '@svc/demo-data'];
+
+const given = process.argv.slice(2);
+const runs =
+  given.length > 0
+    ? [['--concurrency=2', ...given]]
+    : [
+        ['--concurrency=1', ...FIRST_LANE.map((name) => `--filter=${name}`)],
+        ['--concurrency=1', ...FIRST_LANE.map((name) => `--filter=!${name}`)],
+      ];
+
 let passed = 0;
 let failed = 0;
-let buffer = '';
-child.stdout.on('data', (chunk) => {
-  process.stdout.write(chunk);
-  buffer += chunk;
-  const lines = buffer.split('\n');
-  buffer = lines.pop() ?? '';
-  for (const line of lines) {
-    const m = /Tests:\s+(?:(\d+) failed, )?(?:\d+ skipped, )?(?:\d+ todo, )?(\d+) passed, \d+ total/.exec(
-      line,
-    );
-    if (m) {
-      failed += Number(m[1] ?? 0);
-      passed += Number(m[2]);
-    }
+
+function countTotals(line) {
+  const m = /Tests:\s+(?:(\d+) failed, )?(?:\d+ skipped, )?(?:\d+ todo, )?(\d+) passed, \d+ total/.exec(line);
+  if (m) {
+    failed += Number(m[1] ?? 0);
+    passed += Number(m[2]);
   }
-});
-child.on('exit', (code) => {
-  console.log(`\nTests: ${passed} passed, ${failed} failed`);
-  process.exit(code ?? 1);
-});
+}
+
+function run(args) {
+  const child = spawn('pnpm', ['exec', 'turbo', 'run', 'test', ...args], {
+    stdio: ['inherit', 'pipe', 'inherit'],
+  });
+  let buffer = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    // Whole lines only: two lanes write to one stdout.
+    buffer += chunk;
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
+    for (const line of lines) countTotals(line);
+  });
+  return new Promise((resolve) =>
+    child.on('exit', (code, signal) => {
+      if (buffer) {
+        process.stdout.write(`${buffer}\n`);
+        countTotals(buffer);
+      }
+      resolve(code ?? (signal ? 1 : 0));
+    }),
+  );
+}
+
+const codes = await Promise.all(runs.map(run));
+console.log(`\nTests: ${passed} passed, ${failed} failed`);
+process.exit(codes.find((code) => code !== 0) ?? 0);
