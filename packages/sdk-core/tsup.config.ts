@@ -1,0 +1,17 @@
+import { defineConfig } from 'tsup';
+
+// The build that is published (pnpm pack, publishConfig); the workspace imports src/ directly.
+// ES module and CommonJS with a bundled declaration file each (.d.ts, .d.cts: one file, so no
+// relative import inside it needs an extension under `moduleResolution: node16`), and source maps
+// carrying their sources (src/ is not shipped). Dependencies stay imports (tsup leaves
+// dependencies and peerDependencies external).
+export default defineConfig({
+  entry: { index: 'src/index.ts' },
+  format: ['esm', 'cjs'],
+  dts: true,
+  sourcemap: true,
+  clean: true,
+  // No Node or DOM API: the same files serve Node, browsers and React Native (Hermes).
+  platform: 'neutral',
+  target: 'es2022',
+});
