@@ -1,6 +1,6 @@
 import {
+  type BatchExporter,
   createExporter as createExporterWith,
-  type Exporter,
   type ExporterOptions,
   ingestTransport,
 } from '@svc/sdk-core';
@@ -11,6 +11,6 @@ import { signBody } from './sign';
  * with fetch's keepalive (a batch posted as the page goes away still arrives), and with the key
  * named in the URL for the CORS preflight (docs/ingest.md, "Browsers").
  */
-export function createExporter(options: ExporterOptions): Exporter {
+export function createExporter(options: ExporterOptions): BatchExporter {
   return createExporterWith(options, ingestTransport(signBody, { browser: true }));
 }

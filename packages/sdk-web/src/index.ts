@@ -1,5 +1,6 @@
 // The Web SDK: what @svc/sdk-core shares with Node, plus what only pages have (fetch and
-// XMLHttpRequest spans, Web Crypto signing, keepalive export, a synchronous active span).
+// XMLHttpRequest spans, the page's errors as crash reports, Web Crypto signing, keepalive export, a
+// synchronous active span).
 export {
   checkSampleRate,
   type ExportError,
@@ -20,7 +21,7 @@ export {
 } from '@svc/sdk-core';
 export { createExporter } from './exporter';
 export { instrumentFetch } from './fetch';
-export { initTracing, type WebTracing, type WebTracingOptions } from './init';
+export { captureError, initTracing, type WebTracing, type WebTracingOptions } from './init';
 export type { PropagateTo } from './propagation';
 export { traceHeaders } from './trace-headers';
 export { createTracer, withSpan } from './tracer';

@@ -5,6 +5,13 @@ import type { ActiveSpan, SpanScope } from '@svc/sdk-core';
 // one started after an `await` is not, unless the code passes the span on (`withSpan`).
 let current: ActiveSpan | undefined;
 
+/**
+ * The span an exception was first thrown out of. An uncaught error reaches the page's `error`
+ * event after the stack has unwound, when no span is active any more: its crash report finds the
+ * trace here.
+ */
+export const thrownIn = new WeakMap<object, ActiveSpan>();
+
 export const syncScope: SpanScope = {
   active: () => current,
   run(span, fn) {
@@ -12,6 +19,9 @@ export const syncScope: SpanScope = {
     current = span;
     try {
       return fn();
+    } catch (error) {
+      if (typeof error === 'object' && error !== null && !thrownIn.has(error)) thrownIn.set(error, span);
+      throw error;
     } finally {
       current = outer;
     }
