@@ -1,3 +1,4 @@
+import type { PreparedBatch } from '@svc/sdk-core';
 import type { KeyValueStorage } from './platform';
 import type { CrashRecord, SessionRecord } from './records';
 import type { SignedClient } from './signed-client';
@@ -24,7 +25,8 @@ export interface OutboxEvents {
 }
 
 /**
- * What must not be lost with the process: crash reports and session reports. Each batch is written
+ * What must not be lost with the process: crash reports, session reports, and the telemetry a fatal
+ * crash left undelivered in the exporter. Each batch is written
  * to storage before it is sent and removed once the core answered 2xx (or refused it for good), so
  * a report the app died before sending goes out on the next start. Batches go one at a time in the
  * order they were written (a session's end after its start), each with its own Idempotency-Key, so
@@ -61,9 +63,23 @@ export class Outbox {
 
   /** Writes the batch to storage (resolves once it is there); `drain` sends it. */
   enqueue(records: { crashes?: CrashRecord[]; sessions?: SessionRecord[] }, tag?: string): Promise<void> {
-    const key = `${PREFIX}${String(Date.now()).padStart(13, '0')}.${String(this.counter++).padStart(6, '0')}`;
     const item: StoredItem = { body: JSON.stringify(records), idempotency_key: this.newId() };
     if (tag) item.tag = tag;
+    return this.write(item);
+  }
+
+  /**
+   * Keeps a batch the exporter had not delivered (the app is about to die): its body and its
+   * Idempotency-Key as the exporter's tries sent them, so a try that was stored although its answer
+   * never came is answered as a repeat when this copy goes, and stored once.
+   */
+  keep(batch: PreparedBatch): Promise<void> {
+    return this.write({ body: batch.body, idempotency_key: batch.idempotencyKey });
+  }
+
+  private write(item: StoredItem): Promise<void> {
+    const key = `${PREFIX}${String(Date.now()).padStart(13, '0')}.${String(this.counter++).padStart(6, '0')}`;
+    const tag = item.tag;
     const write = this.writes.then(async () => {
       await this.storage.setItem(key, JSON.stringify(item));
       this.keys.push(key);

@@ -86,7 +86,10 @@ export interface SdkStats {
   earlyDropped: number;
   breadcrumbsDropped: number;
   logLinesDropped: number;
-  /** Crash and session reports written and not yet delivered, and those dropped for room. */
+  /**
+   * Crash and session reports (and the batches a fatal crash took from the exporter) written and
+   * not yet delivered, and those dropped for room.
+   */
   reportsPending: number;
   reportsDropped: number;
   uploadsPending: number;
@@ -211,7 +214,11 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
   const files = new LogFiles(platform.storage, options.logFiles, storageFailed);
   const outbox = new Outbox(platform.storage, client, newTraceId, {
     rejected: (status) =>
-      report({ reason: 'rejected', message: 'a crash or session report was refused', status }),
+      report({
+        reason: 'rejected',
+        message: 'a stored report (a crash, a session, or telemetry kept at a crash) was refused',
+        status,
+      }),
     dropped: () => report({ reason: 'dropped', message: 'a session report was dropped for room' }),
   });
   const sessions = new Sessions(
@@ -374,6 +381,10 @@ export function createMobileSdk(options: MobileSdkOptions, platform: MobilePlatf
       );
       const session = fatal ? sessions.crashed(now) : undefined;
       await outbox.enqueue({ crashes: [crash], ...(session ? { sessions: [session] } : {}) });
+      // The app ends: what the exporter has not delivered (queued, or on the wire with no answer
+      // yet) goes to storage after the crash, each batch under the key its tries carried, and is
+      // sent with the reports (now, or at the next start).
+      if (fatal) await Promise.all(exporter.takeUndelivered().map((batch) => outbox.keep(batch)));
       await Promise.all([files.flush(), sessions.save()]);
       // A fatal crash only: the app ends, at most one a launch; an app's steady unhandled
       // rejections must not upload its log again and again.
