@@ -11,7 +11,7 @@ export const SYMBOL_PLATFORMS: readonly SymbolPlatform[] = ['ios', 'android', 'w
 
 /** Which platforms a kind belongs to. dSYM and .so are stored and listed, never used to map frames. */
 export const KIND_PLATFORMS: Record<DebugFileKind, readonly SymbolPlatform[]> = {
-  sourcemap: ['web'],
+  sourcemap: ['web', 'ios', 'android'],
   breakpad: ['ios', 'android'],
   dsym: ['ios'],
   so: ['android'],

@@ -1,31 +1,22 @@
 import type { SymbolicatedFrame } from '@svc/tools-crash';
-import { parseFrameAddress } from './breakpad';
-import { baseName, type DebugFileRow } from './debug-files';
-import type { LoadedSymbols, SymbolCache, SymbolLease } from './symbol-cache';
+import type { DebugFileRow } from './debug-files';
+import { REASONS, type StoredFrame, type SymbolsOf, unmapped } from './frame-results';
+import { type JsMapping, mapJsFrame, withCallerName } from './js-frames';
+import { mapNativeFrame } from './native-frames';
+import type { SymbolCache, SymbolLease } from './symbol-cache';
+
+export { REASONS, type StoredFrame } from './frame-results';
 
 // Maps one crash's frames with the project's symbol files. Pure apart from reading the files
 // through the cache: the caller picks the files and stores the result.
 //
-// Which file maps a frame:
-// - web: a source map whose `file` is the frame's file name (last path segment of the URL, without
-//   query), or one uploaded as "<that name>.map".
-// - ios / android: the Breakpad file whose MODULE name is the frame's `module` (last path
-//   segment); a frame without `module` uses the only Breakpad file there is, if there is one.
+// What a frame is, by the crash's platform:
+// - web: JavaScript (js-frames.ts: source maps).
+// - ios / android: a frame with an `address` is native code (native-frames.ts: Breakpad files);
+//   one without an address but with a file name is JavaScript of a React Native app (source maps
+//   of its bundle, Hermes bytecode offsets included); one with neither cannot be mapped.
 // Only files of the crash's release (app_version) or uploaded without a release are considered;
 // an exact release wins over a release-less file, then the newest upload.
-//
-// Reasons are fixed texts (never frame content): a frame's fields are attacker-controlled.
-
-/** A frame as stored in crashes.frames (the ingest schema; optional fields may be absent). */
-export interface StoredFrame {
-  function: string;
-  file: string;
-  line?: number | null;
-  column?: number | null;
-  in_app?: boolean | null;
-  address?: string | null;
-  module?: string | null;
-}
 
 export interface CrashForSymbolication {
   platform: string;
@@ -41,22 +32,6 @@ export interface SymbolicationResult {
    */
   symbolicated: boolean;
 }
-
-export const REASONS = {
-  platform: 'platform has no symbolication (only ios, android and web)',
-  noFiles: 'no source map or Breakpad symbol file uploaded for this platform and release',
-  onlyRaw:
-    'only raw dSYM or .so files are uploaded for this platform; upload a Breakpad symbol file (dump_syms)',
-  noFileName: 'frame has no file name',
-  noMapForFile: "no source map matches the frame's file",
-  noPosition: 'frame has no line and column',
-  noMapping: 'source map has no mapping at this position',
-  noAddress: 'frame has no address',
-  badAddress: 'frame address is not a hex number',
-  ambiguousModule: 'frame names no module and several Breakpad files could match',
-  noModuleFile: "no Breakpad symbol file for the frame's module",
-  notInFunction: 'address is not inside any function of the symbol file',
-} as const;
 
 const SUPPORTED = new Set(['ios', 'android', 'web']);
 
@@ -74,20 +49,12 @@ export function filesForCrash(files: readonly DebugFileRow[], crash: CrashForSym
   return [...exact, ...applicable.filter((f) => f.release === '')];
 }
 
-function unmapped(frame: StoredFrame, reason: string): SymbolicatedFrame {
-  return { ...asRaw(frame), symbolicated: false, reason };
-}
+type FrameKind = 'js' | 'native';
 
-function asRaw(frame: StoredFrame) {
-  return {
-    function: frame.function,
-    file: frame.file,
-    line: frame.line ?? null,
-    column: frame.column ?? null,
-    in_app: frame.in_app === true,
-    address: frame.address ?? null,
-    module: frame.module ?? null,
-  };
+function kindOf(platform: string, frame: StoredFrame): FrameKind {
+  if (platform === 'web') return 'js';
+  if (frame.address != null && frame.address !== '') return 'native';
+  return frame.file === '' ? 'native' : 'js';
 }
 
 /**
@@ -108,7 +75,7 @@ export async function symbolicateFrames(
   }
 
   const leases = new Map<string, SymbolLease>();
-  const symbolsOf = async (file: DebugFileRow): Promise<LoadedSymbols> => {
+  const symbolsOf: SymbolsOf = async (file) => {
     let lease = leases.get(file.sha256);
     if (!lease) {
       lease = await cache.acquire(file.sha256, file.kind);
@@ -117,100 +84,29 @@ export async function symbolicateFrames(
     return lease.symbols;
   };
   try {
-    if (platform !== 'web') {
-      const out: SymbolicatedFrame[] = [];
-      for (const frame of crash.frames) out.push(await mapNativeFrame(frame, files, symbolsOf));
-      return finish(out);
+    // A native frame is settled on its own; a JavaScript frame may take its name from its caller.
+    const mapped: (JsMapping | SymbolicatedFrame)[] = [];
+    for (const frame of crash.frames) {
+      mapped.push(
+        kindOf(platform, frame) === 'js'
+          ? await mapJsFrame(frame, files, symbolsOf)
+          : await mapNativeFrame(frame, files, symbolsOf),
+      );
     }
-    const mapped: WebMapping[] = [];
-    for (const frame of crash.frames) mapped.push(await mapWebFrame(frame, files, symbolsOf));
-    return finish(mapped.map((m, i) => withCallerName(m, mapped[i + 1])));
+    return finish(
+      mapped.map((m, i) => {
+        if (!isJs(m)) return m;
+        const next = mapped[i + 1];
+        return withCallerName(m, next !== undefined && isJs(next) ? next : undefined);
+      }),
+    );
   } finally {
     for (const lease of leases.values()) lease.release();
   }
 }
 
-type SymbolsOf = (file: DebugFileRow) => Promise<LoadedSymbols>;
-
-interface WebMapping {
-  frame: SymbolicatedFrame;
-  /** The original identifier at the frame's position, when the map names one. */
-  name: string | null;
-}
-
-async function mapWebFrame(
-  frame: StoredFrame,
-  files: readonly DebugFileRow[],
-  symbolsOf: SymbolsOf,
-): Promise<WebMapping> {
-  const fail = (reason: string) => ({ frame: unmapped(frame, reason), name: null });
-  const name = baseName(frame.file);
-  if (name === '') return fail(REASONS.noFileName);
-  const file = files.find(
-    (f) => f.kind === 'sourcemap' && (f.module === name || baseName(f.name) === `${name}.map`),
-  );
-  if (!file) return fail(REASONS.noMapForFile);
-  if (frame.line == null || frame.column == null) return fail(REASONS.noPosition);
-  const symbols = await symbolsOf(file);
-  if (symbols.kind === 'unreadable') return fail(symbols.reason);
-  if (symbols.kind !== 'sourcemap') return fail(REASONS.noMapForFile);
-  const loc = symbols.map.lookup(frame.line, frame.column);
-  if (!loc) return fail(REASONS.noMapping);
-  return {
-    frame: {
-      ...asRaw(frame),
-      file: loc.file,
-      line: loc.line,
-      column: loc.column,
-      symbolicated: true,
-      reason: null,
-    },
-    name: loc.function,
-  };
-}
-
-/**
- * A web frame's original function name. A source map names tokens, not the function a position is
- * in: the name at a frame's own position is whatever identifier is there (`Error`, a callee). The
- * name of the function frame i runs in is at the call site that entered it, which is frame i + 1's
- * position (its caller), so that is where it is read. The outermost frame, or one whose caller did
- * not map to a named token, keeps its name as sent.
- */
-function withCallerName(own: WebMapping, caller: WebMapping | undefined): SymbolicatedFrame {
-  if (!own.frame.symbolicated || !caller?.frame.symbolicated || !caller.name) return own.frame;
-  return { ...own.frame, function: caller.name };
-}
-
-async function mapNativeFrame(frame: StoredFrame, files: readonly DebugFileRow[], symbolsOf: SymbolsOf) {
-  if (frame.address == null || frame.address === '') return unmapped(frame, REASONS.noAddress);
-  const address = parseFrameAddress(frame.address);
-  if (address === null) return unmapped(frame, REASONS.badAddress);
-  const breakpad = files.filter((f) => f.kind === 'breakpad');
-  let file: DebugFileRow | undefined;
-  if (frame.module) {
-    const module = baseName(frame.module);
-    file = breakpad.find((f) => f.module === module);
-    if (!file) return unmapped(frame, REASONS.noModuleFile);
-  } else {
-    const modules = new Set(breakpad.map((f) => f.module));
-    if (modules.size > 1) return unmapped(frame, REASONS.ambiguousModule);
-    file = breakpad[0];
-    if (!file) return unmapped(frame, REASONS.noModuleFile);
-  }
-  const symbols = await symbolsOf(file);
-  if (symbols.kind === 'unreadable') return unmapped(frame, symbols.reason);
-  if (symbols.kind !== 'breakpad') return unmapped(frame, REASONS.noModuleFile);
-  const loc = symbols.symbols.lookup(address);
-  if (!loc) return unmapped(frame, REASONS.notInFunction);
-  return {
-    ...asRaw(frame),
-    function: loc.function,
-    file: loc.file ?? frame.file,
-    line: loc.line,
-    column: null,
-    symbolicated: true,
-    reason: null,
-  } satisfies SymbolicatedFrame;
+function isJs(m: JsMapping | SymbolicatedFrame): m is JsMapping {
+  return 'named' in m;
 }
 
 function finish(frames: SymbolicatedFrame[]): SymbolicationResult {

@@ -462,7 +462,7 @@ describe('symbolication end to end', () => {
     expect((await upload(q, 'not json')).status).toBe(400);
     expect((await upload(q, '{"version":2,"mappings":""}')).status).toBe(400);
     expect((await upload({ ...q, kind: 'breakpad', platform: 'ios' }, 'FUNC 1 1 0 f')).status).toBe(400);
-    expect((await upload({ ...q, platform: 'ios' }, R1.map)).status).toBe(400);
+    expect((await upload({ ...q, kind: 'dsym', platform: 'android' }, R1.map)).status).toBe(400);
     expect((await upload({ ...q, kind: 'so', platform: 'web' }, 'x')).status).toBe(400);
     expect((await upload({ ...q, kind: 'zip' }, 'x')).status).toBe(400);
     expect((await upload({ kind: 'sourcemap', platform: 'web' }, R1.map)).status).toBe(400);
