@@ -6,6 +6,7 @@ import {
   fairnessTables,
   gatewayTables,
   hostileTables,
+  sizesTables,
   soakTables,
 } from './report';
 import type { Summary } from './stats';
@@ -17,6 +18,7 @@ import { benchGateway } from './suites/gateway';
 import { benchBurstAlone, benchHostile } from './suites/hostile';
 import { benchIngest } from './suites/ingest';
 import { benchMiddleware } from './suites/middleware';
+import { benchSizes } from './suites/sizes';
 import { benchSoak } from './suites/soak';
 import { benchTraces } from './suites/traces';
 
@@ -31,7 +33,8 @@ import { benchTraces } from './suites/traces';
 // the one-process stack, then one project's burst of large answers against another org's calls; BENCH_HOSTILE_MS
 // per phase; `burst` runs that burst alone, not in the default list), analytics (product analytics, experiments), traces (performance, release
 // health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
-// SDK's server middleware against plain express). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
+// SDK's server middleware against plain express), sizes (the Web SDK's bundle beside Sentry's and
+// OpenTelemetry's, min and gzip bytes). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
 // BENCH_TSX=1 runs services from source. For profiling services: BENCH_PROF=<app>[,<app>...] (CPU profiles in
 // /tmp/prof), BENCH_TRACE_GC=<app>, BENCH_ECHO=1 (services' stdout and stderr).
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
@@ -42,7 +45,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SUITES = new Set(
   (
     process.env.BENCH_SUITES ??
-    'call-cost,core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware'
+    'sizes,call-cost,core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware'
   ).split(','),
 );
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
@@ -83,6 +86,9 @@ function table(rows: Row[]): string {
 const listOf = (value: string | undefined) => (value ? value.split(',').filter(Boolean) : []);
 const rows: Row[] = [];
 const notes: string[] = [];
+
+// Seconds, not minutes: it goes first.
+if (SUITES.has('sizes')) notes.push(sizesTables(await benchSizes()));
 
 if (SUITES.has('call-cost')) {
   notes.push(

@@ -11,6 +11,7 @@ import {
 import { FAIRNESS_TARGET_RATIO, type FairnessReport } from './suites/fairness';
 import type { Check, GatewayReport } from './suites/gateway';
 import type { HostileReport } from './suites/hostile';
+import { SIZE_GOAL_RATIO, type SizesReport } from './suites/sizes';
 import type { SoakReport } from './suites/soak';
 
 /** A plain text table, columns padded. */
@@ -414,4 +415,28 @@ function callCostChecks(r: CallCostReport): string {
     }
   }
   return checkTable(checks);
+}
+
+export function sizesTables(r: SizesReport): string {
+  const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+  const rows = [r.ours, ...r.peers, ...r.extra, r.scriptTag];
+  const sizes = textTable(
+    ['bundle', 'min bytes', 'gzip bytes', 'min KiB', 'gzip KiB', 'what'],
+    rows.map((s) => [
+      s.name,
+      String(s.minBytes),
+      String(s.gzipBytes),
+      kb(s.minBytes),
+      kb(s.gzipBytes),
+      s.what,
+    ]),
+  );
+  const verdict = r.ratio <= SIZE_GOAL_RATIO ? 'ok' : 'MISSED';
+  return [
+    '',
+    'Web SDK sizes (esbuild: bundle, minify, es2020, browser, tree-shaken, production; gzip level 9)',
+    sizes,
+    `ours / ${r.smallerPeer} (gzip): ${r.ratio.toFixed(3)}, goal <= ${SIZE_GOAL_RATIO}: ${verdict}`,
+    `largest inputs of ours: ${r.ours.largest.map((l) => `${l.input} ${l.bytes}`).join(', ')}`,
+  ].join('\n');
 }

@@ -27,8 +27,10 @@ export const init = initTracing;
 /** The tracing the script tag's `data-dsn` started, if it named one. */
 export let started: WebTracing | undefined;
 
-// A classic script's own element, while it runs (undefined in a module or after it ran).
-const data = (document.currentScript as HTMLScriptElement | null)?.dataset;
+// A classic script's own element, while it runs (null in a module or after it ran; no document in
+// a worker).
+const data =
+  typeof document === 'object' ? (document.currentScript as HTMLScriptElement | null)?.dataset : undefined;
 if (data?.dsn) {
   const options: WebTracingOptions = { dsn: data.dsn, service: data.service || 'web' };
   if (data.appVersion) options.appVersion = data.appVersion;
