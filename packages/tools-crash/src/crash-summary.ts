@@ -52,7 +52,9 @@ export const crashDetail = crashWithBreadcrumbs.extend({
   symbolicated_frames: z
     .array(symbolicatedFrame)
     .nullable()
-    .describe('The same frames after symbolication; null when symbolication has not run.'),
+    .describe(
+      'The same frames after symbolication (an Android frame R8 inlined calls into becomes one frame per inlined method, innermost first); null when symbolication has not run.',
+    ),
 });
 export type CrashDetail = z.infer<typeof crashDetail>;
 

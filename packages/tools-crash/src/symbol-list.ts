@@ -6,10 +6,11 @@ export const symbolPlatform = z.enum(['ios', 'android', 'web']);
 export type SymbolPlatform = z.infer<typeof symbolPlatform>;
 
 /**
- * What an uploaded file is: a web source map, a Breakpad text symbol file (made by `dump_syms`
- * for iOS and Android native code), or a raw dSYM / `.so` that is stored and listed only.
+ * What an uploaded file is: a source map (web, or a React Native bundle's on ios/android), a
+ * Breakpad text symbol file (made by `dump_syms` for iOS and Android native code), an Android
+ * R8/ProGuard `mapping.txt`, or a raw dSYM / `.so` that is stored and listed only.
  */
-export const debugFileKind = z.enum(['sourcemap', 'breakpad', 'dsym', 'so']);
+export const debugFileKind = z.enum(['sourcemap', 'breakpad', 'proguard', 'dsym', 'so']);
 export type DebugFileKind = z.infer<typeof debugFileKind>;
 
 /** symbol.list has no `limit` parameter (docs/tools.md); at most this many files come back, newest first. */
@@ -27,11 +28,13 @@ export const debugFile = z.strictObject({
   module: z
     .string()
     .nullable()
-    .describe("What frames are matched on: the source map's minified file name or the Breakpad module name."),
+    .describe(
+      "What frames are matched on: the source map's minified file name or the Breakpad module name; null for ProGuard mappings (matched by release).",
+    ),
   usable: z
     .boolean()
     .describe(
-      'True for source maps and Breakpad symbol files; raw dSYM and .so files are stored and listed only.',
+      'True for source maps, Breakpad symbol files and ProGuard mappings; raw dSYM and .so files are stored and listed only.',
     ),
   size_bytes: z.number().int().nonnegative(),
   sha256: z.string(),
@@ -48,8 +51,8 @@ export const symbolList = defineTool({
   name: 'symbol.list',
   title: 'Uploaded debug files',
   description:
-    'Debug-symbol files uploaded for the project (web source maps, Breakpad files, raw iOS dSYMs, ' +
-    'Android .so files), newest first, optionally of one platform; at most 1000. Returns {items, ' +
+    'Debug-symbol files uploaded for the project (source maps of web and React Native bundles, Breakpad ' +
+    'files, Android ProGuard mappings, raw iOS dSYMs, Android .so files), newest first, optionally of one platform; at most 1000. Returns {items, ' +
     'limit, has_more} with name, kind, release, module and usable (can symbolicate). Check it before ' +
     'crash.symbolicate.',
   input: symbolListInput,

@@ -3,20 +3,25 @@ import { UserInputError } from '@svc/tool-kit';
 import type { DebugFileKind, SymbolPlatform } from '@svc/tools-crash';
 import { toChTime } from '../storage/time';
 import { sha256Hex } from './debug-file-store';
+import { describeProguard } from './proguard';
 
 // Metadata of uploaded debug files (table debug_files, migration 10) and what an upload must be.
 
-export const DEBUG_FILE_KINDS: readonly DebugFileKind[] = ['sourcemap', 'breakpad', 'dsym', 'so'];
+export const DEBUG_FILE_KINDS: readonly DebugFileKind[] = ['sourcemap', 'breakpad', 'proguard', 'dsym', 'so'];
 export const SYMBOL_PLATFORMS: readonly SymbolPlatform[] = ['ios', 'android', 'web'];
 
-/** Which platforms a kind belongs to. dSYM and .so are stored and listed, never used to map frames. */
+/**
+ * Which platforms a kind belongs to. A source map on ios/android is a React Native bundle's map.
+ * dSYM and .so are stored and listed, never used to map frames.
+ */
 export const KIND_PLATFORMS: Record<DebugFileKind, readonly SymbolPlatform[]> = {
   sourcemap: ['web', 'ios', 'android'],
   breakpad: ['ios', 'android'],
+  proguard: ['android'],
   dsym: ['ios'],
   so: ['android'],
 };
-export const USABLE_KINDS: readonly DebugFileKind[] = ['sourcemap', 'breakpad'];
+export const USABLE_KINDS: readonly DebugFileKind[] = ['sourcemap', 'breakpad', 'proguard'];
 
 export interface DebugFileRow {
   file_id: string;
@@ -55,7 +60,8 @@ export function baseName(pathOrUrl: string): string {
 
 /**
  * What frames are matched on, read from the uploaded bytes: a source map's `file` (the minified
- * file it describes), a Breakpad file's MODULE name (and its debug id), a raw file's own name.
+ * file it describes), a Breakpad file's MODULE name (and its debug id), a raw file's own name. A
+ * ProGuard mapping is matched by release only: no module; its `pg_map_id` is its debug id.
  * Malformed content is a 400: a file that can never map anything is refused at upload.
  */
 export function describeUpload(
@@ -83,6 +89,13 @@ export function describeUpload(
     const match = /^MODULE (\S+) (\S+) ([0-9A-Fa-f]+) (.+)$/.exec(firstLine.trimEnd());
     if (!match) throw new UserInputError('A Breakpad symbol file must start with a MODULE line.');
     return { module: baseName(match[4]!).slice(0, 1024), debugId: match[3]!.toUpperCase() };
+  }
+  if (kind === 'proguard') {
+    // Header comments, then class lines; a mapping whose first 1 MB names no class maps nothing.
+    const head = describeProguard(bytes.subarray(0, 1024 * 1024).toString('utf8'));
+    if (!head.hasClass)
+      throw new UserInputError('A ProGuard/R8 mapping needs class lines ("original.Class -> a.b:").');
+    return { module: '', debugId: head.mapId === null ? null : head.mapId.toUpperCase() };
   }
   return { module: baseName(name), debugId: null };
 }
@@ -119,7 +132,7 @@ export async function listDebugFiles(
   );
 }
 
-/** Every file of these platforms that can map frames (source maps, Breakpad files), newest first. */
+/** Every file of these platforms that can map frames (source maps, Breakpad files, ProGuard mappings), newest first. */
 export async function usableDebugFiles(
   ch: ClickHouse,
   projectId: string,

@@ -1,12 +1,14 @@
 import type { DebugFileKind } from '@svc/tools-crash';
 import { type BreakpadSymbols, parseBreakpad } from './breakpad';
 import type { DebugFileStore } from './debug-file-store';
+import { type ProguardMapping, parseProguard } from './proguard';
 import { type ParsedSourceMap, parseSourceMap } from './source-maps';
 
 /** A parsed symbol file, or why it cannot be used. */
 export type LoadedSymbols =
   | { kind: 'sourcemap'; map: ParsedSourceMap }
   | { kind: 'breakpad'; symbols: BreakpadSymbols }
+  | { kind: 'proguard'; mapping: ProguardMapping }
   | { kind: 'unreadable'; reason: string };
 
 export interface SymbolLease {
@@ -16,7 +18,7 @@ export interface SymbolLease {
 
 /**
  * Parsed symbol files, keyed by content hash (a re-upload has a new hash, so nothing stale is
- * served), at most `maxEntries` kept. Parsing a large source map or Breakpad file costs far more
+ * served), at most `maxEntries` kept. Parsing a large source map, Breakpad file or ProGuard mapping costs far more
  * than a lookup, so ingest and the worker reuse them. An entry in use (leased) is never evicted,
  * since evicting a source map frees its WASM memory.
  */
@@ -42,6 +44,7 @@ export function createSymbolCache(store: DebugFileStore, maxEntries = 16): Symbo
     try {
       if (kind === 'sourcemap') return { kind, map: await parseSourceMap(bytes.toString('utf8')) };
       if (kind === 'breakpad') return { kind, symbols: parseBreakpad(bytes.toString('utf8')) };
+      if (kind === 'proguard') return { kind, mapping: parseProguard(bytes.toString('utf8')) };
     } catch {
       return { kind: 'unreadable', reason: 'symbol file could not be parsed' };
     }

@@ -1,6 +1,7 @@
 import type { SymbolicatedFrame } from '@svc/tools-crash';
 import type { DebugFileRow } from './debug-files';
 import { REASONS, type StoredFrame, type SymbolsOf, unmapped } from './frame-results';
+import { isJavaFrame, mapJavaFrame } from './java-frames';
 import { type JsMapping, mapJsFrame, withCallerName } from './js-frames';
 import { mapNativeFrame } from './native-frames';
 import type { SymbolCache, SymbolLease } from './symbol-cache';
@@ -13,8 +14,10 @@ export { REASONS, type StoredFrame } from './frame-results';
 // What a frame is, by the crash's platform:
 // - web: JavaScript (js-frames.ts: source maps).
 // - ios / android: a frame with an `address` is native code (native-frames.ts: Breakpad files);
-//   one without an address but with a file name is JavaScript of a React Native app (source maps
-//   of its bundle, Hermes bytecode offsets included); one with neither cannot be mapped.
+//   on android, one without address and column whose function is `class.method` is Java/Kotlin
+//   (java-frames.ts: R8/ProGuard mappings); any other frame with a file name is JavaScript of a
+//   React Native app (source maps of its bundle, Hermes bytecode offsets included); one with
+//   neither cannot be mapped.
 // Only files of the crash's release (app_version) or uploaded without a release are considered;
 // an exact release wins over a release-less file, then the newest upload.
 
@@ -49,11 +52,12 @@ export function filesForCrash(files: readonly DebugFileRow[], crash: CrashForSym
   return [...exact, ...applicable.filter((f) => f.release === '')];
 }
 
-type FrameKind = 'js' | 'native';
+type FrameKind = 'js' | 'native' | 'java';
 
 function kindOf(platform: string, frame: StoredFrame): FrameKind {
   if (platform === 'web') return 'js';
   if (frame.address != null && frame.address !== '') return 'native';
+  if (platform === 'android' && isJavaFrame(frame)) return 'java';
   return frame.file === '' ? 'native' : 'js';
 }
 
@@ -84,14 +88,14 @@ export async function symbolicateFrames(
     return lease.symbols;
   };
   try {
-    // A native frame is settled on its own; a JavaScript frame may take its name from its caller.
+    // Native and Java frames are settled on their own (a Java frame may become several: inlined
+    // calls); a JavaScript frame may take its name from its caller.
     const mapped: (JsMapping | SymbolicatedFrame)[] = [];
     for (const frame of crash.frames) {
-      mapped.push(
-        kindOf(platform, frame) === 'js'
-          ? await mapJsFrame(frame, files, symbolsOf)
-          : await mapNativeFrame(frame, files, symbolsOf),
-      );
+      const kind = kindOf(platform, frame);
+      if (kind === 'js') mapped.push(await mapJsFrame(frame, files, symbolsOf));
+      else if (kind === 'java') mapped.push(...(await mapJavaFrame(frame, files, symbolsOf)));
+      else mapped.push(await mapNativeFrame(frame, files, symbolsOf));
     }
     return finish(
       mapped.map((m, i) => {
