@@ -8,7 +8,7 @@ export type SymbolPlatform = z.infer<typeof symbolPlatform>;
 /**
  * What an uploaded file is: a source map (web, or a React Native bundle's on ios/android), a
  * Breakpad text symbol file (made by `dump_syms` for iOS and Android native code), an Android
- * R8/ProGuard `mapping.txt`, or a raw dSYM / `.so` that is stored and listed only.
+ * R8/ProGuard `mapping.txt`, an iOS dSYM (its Mach-O DWARF file) or an Android NDK `.so` (ELF).
  */
 export const debugFileKind = z.enum(['sourcemap', 'breakpad', 'proguard', 'dsym', 'so']);
 export type DebugFileKind = z.infer<typeof debugFileKind>;
@@ -34,7 +34,7 @@ export const debugFile = z.strictObject({
   usable: z
     .boolean()
     .describe(
-      'True for source maps, Breakpad symbol files and ProGuard mappings; raw dSYM and .so files are stored and listed only.',
+      'True when the file can map frames: false only for a dSYM or .so that is no Mach-O or ELF binary (a zip), which is stored and listed only.',
     ),
   size_bytes: z.number().int().nonnegative(),
   sha256: z.string(),
@@ -52,7 +52,7 @@ export const symbolList = defineTool({
   title: 'Uploaded debug files',
   description:
     'Debug-symbol files uploaded for the project (source maps of web and React Native bundles, Breakpad ' +
-    'files, Android ProGuard mappings, raw iOS dSYMs, Android .so files), newest first, optionally of one platform; at most 1000. Returns {items, ' +
+    'files, Android ProGuard mappings, iOS dSYMs, Android .so files), newest first, optionally of one platform; at most 1000. Returns {items, ' +
     'limit, has_more} with name, kind, release, module and usable (can symbolicate). Check it before ' +
     'crash.symbolicate.',
   input: symbolListInput,

@@ -121,6 +121,7 @@ export function createDebugFilesRouter(deps: DebugFilesRouterDeps): Router {
             release,
             debug_id: q.debug_id ?? described.debugId ?? '',
             module: described.module,
+            readable: described.readable,
             sha256,
             size_bytes: body.length,
             uploaded_at_ms: uploadedAt,

@@ -479,5 +479,15 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
         ...INGEST_TABLES.map((table) => `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS ingest_token UInt64`),
       ],
     },
+    {
+      version: 22,
+      name: 'debug_files_readable',
+      statements: [
+        // Whether an uploaded file can map frames (symbolication/debug-files.ts): a dSYM or .so is
+        // read when it is a Mach-O or ELF binary, not when it is anything else (a zip). Files
+        // stored before read as they were then: every kind but dsym and so.
+        "ALTER TABLE debug_files ADD COLUMN IF NOT EXISTS readable UInt8 DEFAULT kind NOT IN ('dsym', 'so')",
+      ],
+    },
   ];
 }

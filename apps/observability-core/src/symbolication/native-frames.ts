@@ -4,8 +4,10 @@ import { baseName, type DebugFileRow } from './debug-files';
 import { asRaw, REASONS, type StoredFrame, type SymbolsOf, unmapped } from './frame-results';
 
 /**
- * A native iOS / Android frame: its `address` in the Breakpad file whose MODULE name is the frame's
- * `module` (last path segment); a frame without `module` uses the only Breakpad file there is.
+ * A native iOS / Android frame: its `address` in the symbol file of the frame's `module` (last path
+ * segment): the Breakpad file whose MODULE name it is (function, file and line), else a dSYM
+ * (Mach-O) or .so (ELF) uploaded under that name (function only, from its symbol table). A frame
+ * without `module` uses the only module there is. Files come best first (release, then newest).
  */
 export async function mapNativeFrame(
   frame: StoredFrame,
@@ -15,20 +17,29 @@ export async function mapNativeFrame(
   if (frame.address == null || frame.address === '') return unmapped(frame, REASONS.noAddress);
   const address = parseFrameAddress(frame.address);
   if (address === null) return unmapped(frame, REASONS.badAddress);
-  const breakpad = files.filter((f) => f.kind === 'breakpad');
+  // Breakpad files first: they have lines.
+  const native = [
+    ...files.filter((f) => f.kind === 'breakpad'),
+    ...files.filter((f) => f.kind === 'dsym' || f.kind === 'so'),
+  ];
   let file: DebugFileRow | undefined;
   if (frame.module) {
     const module = baseName(frame.module);
-    file = breakpad.find((f) => f.module === module);
+    file = native.find((f) => f.module === module);
     if (!file) return unmapped(frame, REASONS.noModuleFile);
   } else {
-    const modules = new Set(breakpad.map((f) => f.module));
+    const modules = new Set(native.map((f) => f.module));
     if (modules.size > 1) return unmapped(frame, REASONS.ambiguousModule);
-    file = breakpad[0];
+    file = native[0];
     if (!file) return unmapped(frame, REASONS.noModuleFile);
   }
   const symbols = await symbolsOf(file);
   if (symbols.kind === 'unreadable') return unmapped(frame, symbols.reason);
+  if (symbols.kind === 'binary') {
+    const found = symbols.symbols.lookup(address);
+    if (!found) return unmapped(frame, REASONS.noBinaryFunction);
+    return { ...asRaw(frame), function: found.function, column: null, symbolicated: true, reason: null };
+  }
   if (symbols.kind !== 'breakpad') return unmapped(frame, REASONS.noModuleFile);
   const loc = symbols.symbols.lookup(address);
   if (!loc) return unmapped(frame, REASONS.notInFunction);

@@ -1,6 +1,9 @@
 import type { DebugFileKind } from '@svc/tools-crash';
 import { type BreakpadSymbols, parseBreakpad } from './breakpad';
 import type { DebugFileStore } from './debug-file-store';
+import { parseElf } from './elf';
+import { parseMachO } from './macho';
+import type { NativeSymbols } from './native-symbols';
 import { type ProguardMapping, parseProguard } from './proguard';
 import { type ParsedSourceMap, parseSourceMap } from './source-maps';
 
@@ -9,6 +12,7 @@ export type LoadedSymbols =
   | { kind: 'sourcemap'; map: ParsedSourceMap }
   | { kind: 'breakpad'; symbols: BreakpadSymbols }
   | { kind: 'proguard'; mapping: ProguardMapping }
+  | { kind: 'binary'; symbols: NativeSymbols }
   | { kind: 'unreadable'; reason: string };
 
 export interface SymbolLease {
@@ -45,10 +49,11 @@ export function createSymbolCache(store: DebugFileStore, maxEntries = 16): Symbo
       if (kind === 'sourcemap') return { kind, map: await parseSourceMap(bytes.toString('utf8')) };
       if (kind === 'breakpad') return { kind, symbols: parseBreakpad(bytes.toString('utf8')) };
       if (kind === 'proguard') return { kind, mapping: parseProguard(bytes.toString('utf8')) };
+      if (kind === 'dsym') return { kind: 'binary', symbols: parseMachO(bytes) };
+      return { kind: 'binary', symbols: parseElf(bytes) };
     } catch {
       return { kind: 'unreadable', reason: 'symbol file could not be parsed' };
     }
-    return { kind: 'unreadable', reason: 'raw dSYM and .so files cannot map frames' };
   }
 
   function free(entry: Entry) {

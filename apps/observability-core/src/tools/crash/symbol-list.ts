@@ -30,7 +30,7 @@ export const symbolListQuery = serve(symbolList, async (ctx, input) => {
       release: sanitizeOptional(r.release),
       debug_id: sanitizeOptional(r.debug_id),
       module: sanitizeOptional(r.module),
-      usable: USABLE_KINDS.includes(r.kind),
+      usable: USABLE_KINDS.includes(r.kind) && Number(r.readable) === 1,
       size_bytes: Math.min(Number(r.size_bytes), Number.MAX_SAFE_INTEGER),
       sha256: sanitizeText(r.sha256, FIELD_LIMITS.id),
       uploaded_at: isoFromMs(r.uploaded_ms),

@@ -1,0 +1,19 @@
+/* A tiny native library: the crash happens three calls deep. */
+static volatile int sink;
+
+__attribute__((noinline)) static int physics_step(int dt) {
+  int *nothing = 0;
+  if (dt > 2) return *nothing; /* crash here */
+  return dt * 2;
+}
+
+__attribute__((noinline)) int update_world(int dt) {
+  sink = dt;
+  return physics_step(dt) + 1;
+}
+
+__attribute__((noinline)) int game_loop(int frames) {
+  int total = 0;
+  for (int i = 0; i < frames; i++) total += update_world(i);
+  return total;
+}
