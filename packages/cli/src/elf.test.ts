@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readElf } from './elf';
-import { elf32BigEndian, gccSharedLibrary } from './testing/elf-files';
+import { elf32, gccSharedLibrary } from './testing/elf-files';
 
 const MACHINE_ABI: Record<string, string> = {
   x64: 'x86_64',
@@ -26,14 +26,14 @@ describe('readElf', () => {
 
   it('reads a 32-bit big-endian file whose build id is only in a PT_NOTE segment', () => {
     const id = Buffer.from('feedface0badc0de', 'hex');
-    expect(readElf(elf32BigEndian(40, id))).toEqual({ abi: 'armeabi-v7a', buildId: 'feedface0badc0de' });
+    expect(readElf(elf32(40, id, true))).toEqual({ abi: 'armeabi-v7a', buildId: 'feedface0badc0de' });
   });
 
   it('answers null for what is not ELF and a null build id when there is none', () => {
     expect(
       readElf(Buffer.from('not an elf file at all, long enough to have a header of 52 bytes')),
     ).toBeNull();
-    const noNote = elf32BigEndian(183, Buffer.alloc(0));
+    const noNote = elf32(183, Buffer.alloc(0), false);
     expect(readElf(noNote)).toEqual({ abi: 'arm64-v8a', buildId: null });
   });
 });

@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { breakpadSym, type SymFunction, webBundle, writeFile } from './testing/build-outputs';
+import { breakpadSym, r8Mapping, type SymFunction, webBundle, writeFile } from './testing/build-outputs';
 import { type CliTestCore, cli, jsonLines, startCliTestCore } from './testing/cli-core';
-import { elf32BigEndian, gccSharedLibrary } from './testing/elf-files';
+import { elf32, gccSharedLibrary } from './testing/elf-files';
 import { CPU, fatMachO, thinMachO, uuidText } from './testing/mach-o-files';
 import { expectedAt, HERMES, hermesMap, METRO, metroMap } from './testing/react-native-maps';
 
@@ -127,7 +127,7 @@ describe('svc-cli uploads every kind', () => {
     const built = gccSharedLibrary(root, 'libgame-host.so', hostId);
     const host = readFileSync(built);
     writeFile(root, 'android/native/x86_64/libgame.so', host);
-    const armv7 = elf32BigEndian(40, Buffer.from('c0ffee00c0ffee01', 'hex'));
+    const armv7 = elf32(40, Buffer.from('c0ffee00c0ffee01', 'hex'), false);
     writeFile(root, 'android/native/armeabi-v7a/libgame.so', armv7);
     writeFile(root, 'android/native/README.txt', 'not a library');
 
@@ -140,7 +140,10 @@ describe('svc-cli uploads every kind', () => {
       t.dsn(),
       '--json',
     ]);
-    expect(run.code).toBe(0);
+    expect({ code: run.code, failed: run.out.filter((l) => !l.includes('"uploaded"')) }).toEqual({
+      code: 0,
+      failed: [],
+    });
     expect(jsonLines(run).filter((l) => l.type === 'file')).toHaveLength(2);
     const hostAbi = ({ x64: 'x86_64', arm64: 'arm64-v8a' } as Record<string, string>)[process.arch];
     expect(await byName(`${hostAbi}/libgame.so`)).toMatchObject({
@@ -154,6 +157,34 @@ describe('svc-cli uploads every kind', () => {
       debug_id: 'C0FFEE00C0FFEE01',
       sha256: sha256(armv7),
     });
+  });
+
+  it("proguard: R8's mapping.txt with its pg_map_id; Java frames deobfuscated", async () => {
+    const mapping = r8Mapping('5b46f4f');
+    writeFile(root, 'android/app/build/outputs/mapping/release/mapping.txt', mapping);
+    writeFile(root, 'android/app/build/outputs/mapping/release/usage.txt', 'not a mapping');
+    const run = await cli([
+      'proguard',
+      join(root, 'android/app/build/outputs'),
+      '--release',
+      RELEASE,
+      '--dsn',
+      t.dsn(),
+    ]);
+    expect(run.code).toBe(0);
+    expect(await byName('mapping.txt')).toMatchObject({
+      kind: 'proguard',
+      platform: 'android',
+      debug_id: '5B46F4F',
+      sha256: sha256(mapping),
+    });
+    // a.a.b is Checkout.checkStock, lines 6-9 of it are source lines 40-43.
+    await t.core.ingest({
+      crashes: [crash('pg_1', 'android', [{ function: 'a.a.b', file: 'SourceFile', line: 7, in_app: true }])],
+    });
+    expect(await crashFrames('pg_1')).toMatchObject([
+      { function: 'com.example.shop.Checkout.checkStock', file: 'Checkout.kt', line: 41, symbolicated: true },
+    ]);
   });
 
   it('breakpad: the platform from the MODULE line; crash frames of both platforms symbolicated', async () => {
