@@ -1,20 +1,24 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runInNewContext } from 'node:vm';
 
 // The script-tag build as `pnpm build` and `pnpm pack` make it: one minified file defining
 // window.SvcWeb, its source map, and its SRI hash beside it, printed.
 
-const dist = (file: string) => fileURLToPath(new URL(`../dist/${file}`, import.meta.url));
+// Built into a folder of its own: a pack running meanwhile empties dist/.
+const out = mkdtempSync(join(tmpdir(), 'svc-web-global-'));
+const dist = (file: string) => join(out, file);
 
 describe('the script-tag build', () => {
   let printed: string;
   beforeAll(() => {
     printed = execFileSync(
       process.execPath,
-      [fileURLToPath(new URL('../scripts/build-global.mjs', import.meta.url))],
+      [fileURLToPath(new URL('../scripts/build-global.mjs', import.meta.url)), out],
       {
         encoding: 'utf8',
       },
