@@ -8,6 +8,7 @@ import {
   hermesMap,
   METRO_SOURCES,
   metroMap,
+  UNMAPPED_OFFSET,
 } from './testing/react-native-maps';
 
 // The composition of Metro's map and Hermes's (testing/react-native-maps.ts) read back with the
@@ -28,6 +29,21 @@ describe('composeHermesMap', () => {
           name: want.name,
         });
       }
+    } finally {
+      consumer.destroy();
+    }
+  });
+
+  it("maps to nothing an offset whose bundle position Metro's map does not cover (not the offset before it)", async () => {
+    const composed = composeHermesMap(metroMap(), hermesMap(), 'index.android.bundle');
+    const consumer = await new SourceMapConsumer(composed as never);
+    try {
+      expect(consumer.originalPositionFor({ line: 1, column: UNMAPPED_OFFSET })).toEqual({
+        source: null,
+        line: null,
+        column: null,
+        name: null,
+      });
     } finally {
       consumer.destroy();
     }

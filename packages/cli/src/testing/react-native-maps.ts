@@ -27,6 +27,12 @@ export const HERMES: [number, number][] = [
   [130, 27],
   [140, 40],
 ];
+/**
+ * A bytecode offset whose bundle position (line 2, column 2: Metro's module wrapper) no segment of
+ * Metro's covers: line 2's first segment is at column 14.
+ */
+export const UNMAPPED_OFFSET = 150;
+
 export const METRO_SOURCES = ['src/unused.js', 'src/b.js', 'src/a.js'];
 export const FUNCTION_MAPS = METRO_SOURCES.map((s) => ({ names: [`<global:${s}>`], mappings: 'AAA' }));
 
@@ -39,6 +45,11 @@ export function metroMap(): SourceMapJson {
       source: m.source,
       ...(m.name ? { name: m.name } : {}),
     });
+  gen.addMapping({
+    generated: { line: 2, column: 14 },
+    original: { line: 9, column: 0 },
+    source: 'src/a.js',
+  });
   const json = gen.toJSON() as unknown as SourceMapJson & { sources: string[] };
   if (json.sources.join() !== METRO_SOURCES.join())
     throw new Error(`unexpected source order ${json.sources}`);
@@ -54,6 +65,11 @@ export function hermesMap(): SourceMapJson {
       original: { line: 1, column },
       source: 'index.android.bundle',
     });
+  gen.addMapping({
+    generated: { line: 1, column: UNMAPPED_OFFSET },
+    original: { line: 2, column: 2 },
+    source: 'index.android.bundle',
+  });
   return { ...(gen.toJSON() as unknown as SourceMapJson), x_hermes_function_offsets: { 0: [100, 130] } };
 }
 
