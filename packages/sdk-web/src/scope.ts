@@ -12,6 +12,11 @@ let current: ActiveSpan | undefined;
  */
 export const thrownIn = new WeakMap<object, ActiveSpan>();
 
+/** Notes `span` as where `error` was thrown, unless an inner span was noted first. */
+export function noteThrown(error: unknown, span: ActiveSpan): void {
+  if (typeof error === 'object' && error !== null && !thrownIn.has(error)) thrownIn.set(error, span);
+}
+
 export const syncScope: SpanScope = {
   active: () => current,
   run(span, fn) {
@@ -20,7 +25,7 @@ export const syncScope: SpanScope = {
     try {
       return fn();
     } catch (error) {
-      if (typeof error === 'object' && error !== null && !thrownIn.has(error)) thrownIn.set(error, span);
+      noteThrown(error, span);
       throw error;
     } finally {
       current = outer;

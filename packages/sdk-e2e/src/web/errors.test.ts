@@ -200,11 +200,18 @@ describeInBrowser('the page’s errors as crash reports', () => {
       async ({ dsn, version }) => {
         const { initTracing, captureError } = window.SvcWeb;
         const tracing = initTracing({ dsn, service: 'web', appVersion: version });
+        let payTrace = '';
         await new Promise<void>((resolve) => {
           let seen = 0;
-          addEventListener('unhandledrejection', () => ++seen === 2 && resolve());
+          addEventListener('unhandledrejection', () => ++seen === 3 && resolve());
           void Promise.reject('out of stock');
           void Promise.reject(new TypeError('price is not a number'));
+          // Rejected after an await, when the span is no longer active: still linked to its trace.
+          void tracing.tracer.inSpan('pay', async (span) => {
+            payTrace = span.context.traceId;
+            await null;
+            throw new Error('card declined');
+          });
         });
         const cyclic: Record<string, unknown> = {};
         cyclic.self = cyclic;
@@ -215,20 +222,33 @@ describeInBrowser('the page’s errors as crash reports', () => {
         ];
         await tracing.uninstall();
         // After uninstall nothing more is reported.
-        return { ids, after: captureError(new Error('late')), stats: tracing.tracer.exporter.stats() };
+        return {
+          ids,
+          payTrace,
+          after: captureError(new Error('late')),
+          stats: tracing.tracer.exporter.stats(),
+        };
       },
       { dsn, version },
     );
     expect(result.ids.every((id) => /^[0-9a-f]{32}$/.test(id ?? ''))).toBe(true);
     expect(result.after).toBeUndefined();
-    expect(result.stats).toEqual({ sent: 5, dropped: 0, queued: 0 });
-    expect((await crashes(version)).map(({ error_type, message }) => [error_type, message])).toEqual([
+    // Six crashes, the pay span (an error) and its crash's log line.
+    expect(result.stats).toEqual({ sent: 8, dropped: 0, queued: 0 });
+    const stored = await crashes(version);
+    expect(stored.map(({ error_type, message }) => [error_type, message])).toEqual([
       ['Error', '[object Object]'],
       ['SyntaxError', 'bad coupon json'],
+      ['Error', 'card declined'],
       ['Error', 'null'],
       ['UnhandledRejection', 'out of stock'],
       ['TypeError', 'price is not a number'],
     ]);
+    const logs = await core.ch.query<{ trace_id: string; event_id: string }>(
+      'SELECT trace_id, event_id FROM logs WHERE project_id = {p:String} AND app_version = {v:String}',
+      { p: PROJECT, v: version },
+    );
+    expect(logs).toEqual([{ trace_id: result.payTrace, event_id: stored[2]!.event_id }]);
   });
 
   it('a storm: an identical error reported once, at most maxErrors distinct ones a page load', async () => {
