@@ -31,6 +31,8 @@ let ordersApp: ThrowawayApp;
 let stockApp: ThrowawayApp;
 let stock: AppProcess;
 let orders: AppProcess;
+/** The TypeScript consumer's checks, started once the app is installed (beside the stack's start). */
+let typechecks: Record<'node16' | 'bundler', Promise<string[]>>;
 
 interface Trace {
   found: boolean;
@@ -39,6 +41,25 @@ interface Trace {
 }
 
 const express = { express: versionHere('express') };
+
+// The repository's compiler, by absolute path; every declaration it reads comes from the app.
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+/** Type-checks the app's project; resolves with the files the compiler read. */
+async function typecheck(app: ThrowawayApp, project: string): Promise<string[]> {
+  const { stdout } = await app.run(process.execPath, [tsc, '-p', project, '--listFiles']);
+  return stdout.split('\n').filter(Boolean);
+}
+
+function startTypechecks(app: ThrowawayApp) {
+  const started = {
+    node16: typecheck(app, 'tsconfig.node16.json'),
+    bundler: typecheck(app, 'tsconfig.bundler.json'),
+  };
+  // Awaited by their tests; a failure is reported there, not as an unhandled rejection here.
+  for (const check of Object.values(started)) check.catch(() => undefined);
+  return started;
+}
 
 beforeAll(async () => {
   [stack, ordersApp, stockApp] = await Promise.all([
@@ -60,6 +81,9 @@ beforeAll(async () => {
         'tsconfig.node16.json': TSCONFIG_NODE16,
         'tsconfig.bundler.json': TSCONFIG_BUNDLER,
       },
+    }).then((app) => {
+      typechecks = startTypechecks(app);
+      return app;
     }),
     createApp({
       name: 'stock-cjs',
@@ -83,6 +107,7 @@ beforeAll(async () => {
 }, STACK_SETUP_TIMEOUT_MS);
 
 afterAll(async () => {
+  await Promise.allSettled(Object.values(typechecks ?? {}));
   await orders?.stop();
   await stock?.stop();
   await stack?.close();
@@ -161,14 +186,6 @@ describe('@svc/sdk-node installed from its tarball', () => {
 });
 
 describe('a TypeScript consumer of the installed package', () => {
-  // The repository's compiler, by absolute path; every declaration it reads comes from the app.
-  const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-
-  async function typecheck(project: string): Promise<string[]> {
-    const { stdout } = await ordersApp.run(process.execPath, [tsc, '-p', project, '--listFiles']);
-    return stdout.split('\n').filter(Boolean);
-  }
-
   /** Files the check read from outside the app: only TypeScript's own lib.*.d.ts may be. */
   const outsideApp = (files: string[]) =>
     files.filter(
@@ -177,14 +194,14 @@ describe('a TypeScript consumer of the installed package', () => {
     );
 
   it('type-checks with moduleResolution node16: the ESM file reads index.d.ts, the .cts index.d.cts', async () => {
-    const files = await typecheck('tsconfig.node16.json');
+    const files = await typechecks.node16;
     const sdk = join(ordersApp.dir, 'node_modules/@svc/sdk-node/dist');
     expect(files).toEqual(expect.arrayContaining([join(sdk, 'index.d.ts'), join(sdk, 'index.d.cts')]));
     expect(outsideApp(files)).toEqual([]);
   });
 
   it('type-checks with moduleResolution bundler', async () => {
-    const files = await typecheck('tsconfig.bundler.json');
+    const files = await typechecks.bundler;
     expect(files).toContain(join(ordersApp.dir, 'node_modules/@svc/sdk-node/dist/index.d.ts'));
     expect(outsideApp(files)).toEqual([]);
   });
