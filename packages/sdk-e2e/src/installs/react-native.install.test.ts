@@ -6,12 +6,14 @@ import { startTestCore, type TestCore } from '../testing/core';
 import { createApp, outsideEnv, packed, runCommand, type ThrowawayApp } from './testing';
 
 // A tiny React Native app outside the repository (react-native-app/, copied to a temp dir) with
-// @svc/sdk-react-native and @svc/cli installed by npm from their tarballs, built as a React Native
-// release build for Android with Hermes: Metro bundles it with React Native's own config (the
+// @svc/sdk-react-native and @svc/cli installed by npm from their tarballs, built as React Native
+// release builds. Android with Hermes: Metro bundles it with React Native's own config (the
 // `react-native` export condition), hermesc compiles the bundle to bytecode, metro-source-map
-// composes the two maps. The CLI uploads the composed map for the release. The bytecode runs in
-// Hermes (the `hermes` command line of hermes-engine-cli): the app's own code crashes, the SDK
-// writes the crash to storage and cannot send it (no network there), the app dies printing its
+// composes the two maps; the bytecode runs in Hermes (the `hermes` command line of
+// hermes-engine-cli). iOS with JavaScriptCore: Metro's bundle and map; the JavaScript runs in a
+// fresh V8 context, an engine that names frames by the bundle's line and column as JavaScriptCore
+// does. The CLI uploads each map for the release. The app's own code crashes, the SDK writes the
+// crash to storage and cannot send it (no network on these phones), the app dies printing its
 // storage; the next start (the same SDK on Node's platform over that storage) sends it to a real
 // core, and crash.get reads the frames back with the app's source file, line and function.
 //
@@ -107,6 +109,63 @@ afterAll(async () => {
   await core?.close();
 });
 
+/** svc-cli as the app's pipeline runs it after a build. */
+const svcCli = (...args: string[]) =>
+  app.run(process.execPath, [join('node_modules', '.bin', 'svc-cli'), ...args], { SVC_DSN: core.dsn() });
+
+/**
+ * The app's crash as the phone kept it, sent by the app's next start; then the crash as crash.get
+ * reads it back (files relative to the app).
+ */
+async function crashAfterNextStart(
+  storage: Record<string, Record<string, string>>,
+  name: string,
+): Promise<{ app_version: string; platform: string; frames: Frame[] }> {
+  const crashes = Object.entries(storage['svc-sdk'] ?? {})
+    .filter(([key]) => key.startsWith('svc.outbox.'))
+    .flatMap(
+      ([, value]) =>
+        (JSON.parse(JSON.parse(value).body) as { crashes?: { event_id: string }[] }).crashes ?? [],
+    );
+  expect(crashes).toHaveLength(1);
+
+  app.write(`build/${name}-storage.json`, JSON.stringify(storage));
+  const next = await app.run(process.execPath, [
+    'scripts/next-start.mjs',
+    `build/${name}-storage.json`,
+    `build/${name}-state`,
+    core.dsn(),
+    RELEASE,
+  ]);
+  expect(JSON.parse(next.stdout.trim().split('\n').at(-1)!)).toMatchObject({
+    stats: { reportsPending: 0, reportsDropped: 0 },
+    errors: [],
+  });
+
+  const got = await core.tool<{
+    crash: { app_version: string; platform: string; symbolicated_frames: Frame[] | null } | null;
+  }>('crash.get', { event_id: crashes[0]!.event_id });
+  return {
+    app_version: got.crash?.app_version ?? '',
+    platform: got.crash?.platform ?? '',
+    frames: (got.crash?.symbolicated_frames ?? []).map((f) => ({
+      ...f,
+      file: f.file.replace(`${app.dir}/`, ''),
+    })),
+  };
+}
+
+const inSource = (file: string, text: string) => [file, lineOf(file, text), true];
+/** The app's own frames, top first: the arrow inside reduce, totalOf, checkout, the button's handler. */
+const APP_FRAMES = () => [
+  inSource('src/cart.js', 'item.quantity.count'),
+  inSource('src/cart.js', 'item.quantity.count'),
+  inSource('src/cart.js', 'const total = totalOf(cart)'),
+  inSource('index.js', '__nativeHost.onPress ='),
+];
+const APP_FUNCTIONS = ['totalOf', 'checkout', 'globalThis.__nativeHost.onPress'];
+const appsOwn = (frames: Frame[]) => frames.filter((f) => f.file === 'src/cart.js' || f.file === 'index.js');
+
 it("a Hermes release build's crash in the app's code reads back from crash.get with the app's file, line and function", async () => {
   await app.run(process.execPath, ['scripts/build-android.js']);
 
@@ -121,20 +180,15 @@ it("a Hermes release build's crash in the app's code reads back from crash.get w
   expect(sources).toContain(join('node_modules/@svc/sdk-react-native', entry as string));
   expect(sources.filter((s) => s.startsWith('node_modules/@svc/sdk-react-native/'))).toHaveLength(1);
 
-  // The CLI uploads the composed map for the release, as the app's pipeline would after the build.
-  await app.run(
-    process.execPath,
-    [
-      join('node_modules', '.bin', 'svc-cli'),
-      'react-native',
-      '--platform',
-      'android',
-      '--bundle-map',
-      'build/index.android.bundle.map',
-      '--release',
-      RELEASE,
-    ],
-    { SVC_DSN: core.dsn() },
+  // The composed map for the release, uploaded as the app's pipeline would after the build.
+  await svcCli(
+    'react-native',
+    '--platform',
+    'android',
+    '--bundle-map',
+    'build/index.android.bundle.map',
+    '--release',
+    RELEASE,
   );
 
   // The phone: Hermes runs the bytecode (React Native's Hermes runs promise jobs as microtasks).
@@ -147,48 +201,51 @@ it("a Hermes release build's crash in the app's code reads back from crash.get w
   const { stack, storage } = lastWords(run.stdout);
   expect(stack).toMatch(/^TypeError: .*count/);
   expect(stack).toMatch(/at \S+ \(address at index\.android\.bundle:1:\d+\)/);
-  const reports = Object.entries(storage['svc-sdk'] ?? {})
-    .filter(([key]) => key.startsWith('svc.outbox.'))
-    .map(([, value]) => JSON.parse(JSON.parse(value).body) as { crashes?: { event_id: string }[] });
-  const crashes = reports.flatMap((r) => r.crashes ?? []);
-  expect(crashes).toHaveLength(1);
 
-  // The next start sends what the dying app kept.
-  app.write('build/storage.json', JSON.stringify(storage));
-  const next = await app.run(process.execPath, [
-    'scripts/next-start.mjs',
-    'build/storage.json',
-    'build/state',
-    core.dsn(),
-    RELEASE,
-  ]);
-  expect(JSON.parse(next.stdout.trim().split('\n').at(-1)!)).toMatchObject({
-    stats: { reportsPending: 0, reportsDropped: 0 },
-    errors: [],
-  });
-
-  const got = await core.tool<{ crash: { app_version: string; symbolicated_frames: Frame[] | null } | null }>(
-    'crash.get',
-    { event_id: crashes[0]!.event_id },
-  );
-  expect(got.crash?.app_version).toBe(RELEASE);
-  const frames = (got.crash?.symbolicated_frames ?? []).map((f) => ({
-    ...f,
-    file: f.file.replace(`${app.dir}/`, ''),
-  }));
-  // Top first: the arrow inside reduce, reduce itself (native), totalOf, checkout, the button's
-  // handler, then React Native's side (here: the played native host).
-  const cart = (text: string) => ['src/cart.js', lineOf('src/cart.js', text), true];
-  expect(frames.slice(0, 5).map((f) => [f.file, f.line, f.symbolicated])).toEqual([
-    cart('item.quantity.count'),
+  const crash = await crashAfterNextStart(storage, 'android');
+  expect([crash.app_version, crash.platform]).toEqual([RELEASE, 'android']);
+  // Top first: the arrow inside reduce, reduce itself (native), then the app's callers.
+  expect(crash.frames.slice(0, 2).map((f) => [f.file, f.line, f.symbolicated])).toEqual([
+    APP_FRAMES()[0],
     ['native', null, false],
-    cart('item.quantity.count'),
-    cart('const total = totalOf(cart)'),
-    ['index.js', lineOf('index.js', '__nativeHost.onPress ='), true],
   ]);
-  expect(frames.slice(2, 5).map((f) => f.function)).toEqual([
-    'totalOf',
-    'checkout',
-    'globalThis.__nativeHost.onPress',
-  ]);
+  expect(appsOwn(crash.frames).map((f) => [f.file, f.line, f.symbolicated])).toEqual(APP_FRAMES());
+  expect(
+    appsOwn(crash.frames)
+      .slice(1)
+      .map((f) => f.function),
+  ).toEqual(APP_FUNCTIONS);
+});
+
+it("a JavaScriptCore build's crash (frames by the bundle's line and column) reads back with the app's file, line and function", async () => {
+  await app.run(process.execPath, ['scripts/build-ios.js']);
+  // Metro's map alone: the engine runs the bundle's JavaScript as it is.
+  await svcCli(
+    'react-native',
+    '--platform',
+    'ios',
+    '--bundle-map',
+    'build/ios/main.jsbundle.map',
+    '--release',
+    RELEASE,
+  );
+
+  const run = await app.run(process.execPath, ['scripts/run-in-v8.cjs', 'build/ios/main.jsbundle']);
+  const { stack, storage } = lastWords(run.stdout);
+  expect(stack).toMatch(/^TypeError: .*count/);
+  expect(stack).toMatch(/at \S+ \(main\.jsbundle:\d+:\d+\)/);
+
+  const crash = await crashAfterNextStart(storage, 'ios');
+  expect([crash.app_version, crash.platform]).toEqual([RELEASE, 'ios']);
+  expect(crash.frames[0]).toMatchObject({
+    file: 'src/cart.js',
+    line: APP_FRAMES()[0]![1],
+    symbolicated: true,
+  });
+  expect(appsOwn(crash.frames).map((f) => [f.file, f.line, f.symbolicated])).toEqual(APP_FRAMES());
+  expect(
+    appsOwn(crash.frames)
+      .slice(1)
+      .map((f) => f.function),
+  ).toEqual(APP_FUNCTIONS);
 });
