@@ -1,3 +1,5 @@
+import { type HttpUrl, parseHttpUrl } from './http-url';
+
 /** Where and as whom the SDK sends: parsed from the DSN an ingest key comes with. */
 export interface IngestTarget {
   /** The core's base URL, without the project path, e.g. http://localhost:8080. */
@@ -13,25 +15,24 @@ export interface IngestTarget {
  * into silently dropped telemetry.
  */
 export function parseDsn(dsn: string): IngestTarget {
-  let url: URL;
+  let url: HttpUrl | undefined;
   try {
-    url = new URL(dsn);
+    // The platform's URL checks and normalises the DSN where it is a WHATWG one; the parts are
+    // read from its href by our own parser, which is right on React Native's URL too.
+    url = parseHttpUrl(new URL(dsn).href);
   } catch {
-    throw new TypeError('dsn must look like http://<key_id>:<secret>@<host>:<port>/<project_id>');
+    // reported below
   }
-  const projectId = decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, ''));
-  if (
-    !/^https?:$/.test(url.protocol) ||
-    !url.username ||
-    !url.password ||
-    !projectId ||
-    projectId.includes('/')
-  )
+  const colon = url ? url.userinfo.indexOf(':') : -1;
+  const keyId = url ? url.userinfo.slice(0, colon) : '';
+  const secret = url ? url.userinfo.slice(colon + 1) : '';
+  const projectId = url ? decodeURIComponent(url.pathname.replace(/^\/+|\/+$/g, '')) : '';
+  if (!url || colon < 1 || !secret || !projectId || projectId.includes('/'))
     throw new TypeError('dsn must look like http://<key_id>:<secret>@<host>:<port>/<project_id>');
   return {
     endpoint: url.origin,
-    keyId: decodeURIComponent(url.username),
-    secret: decodeURIComponent(url.password),
+    keyId: decodeURIComponent(keyId),
+    secret: decodeURIComponent(secret),
     projectId,
   };
 }

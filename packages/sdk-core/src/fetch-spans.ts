@@ -1,4 +1,5 @@
 import { EXPORTER_HEADER } from './exporter';
+import { type HttpUrl, parseHttpUrl } from './http-url';
 import { templatePath } from './template-path';
 import { formatTraceparent } from './traceparent';
 import type { Tracer } from './tracer';
@@ -12,9 +13,12 @@ export interface FetchTracingRules {
   propagate(url: URL): boolean;
 }
 
-function urlOf(input: Parameters<Fetch>[0], base: string | undefined): URL | undefined {
+/** The request's URL (resolved by the platform) and its parts (read by us: see parseHttpUrl). */
+function urlOf(input: Parameters<Fetch>[0], base: string | undefined): [URL, HttpUrl] | undefined {
   try {
-    return new URL(input instanceof Request ? input.url : String(input), base);
+    const url = new URL(input instanceof Request ? input.url : String(input), base);
+    const parts = parseHttpUrl(url.href);
+    return parts && [url, parts];
   } catch {
     return undefined;
   }
@@ -27,15 +31,18 @@ function urlOf(input: Parameters<Fetch>[0], base: string | undefined): URL | und
  * or a network error marks the span as an error; the caller sees fetch exactly as before.
  */
 export function tracedFetch(original: Fetch, tracer: Tracer, rules: FetchTracingRules): Fetch {
-  const ingestOrigin = new URL(tracer.exporter.endpoint).origin;
+  const ingestOrigin = parseHttpUrl(tracer.exporter.endpoint)?.origin;
   return async (input, init) => {
-    const url = urlOf(input, rules.base);
+    const [url, parts] = urlOf(input, rules.base) ?? [];
     const headers = new Headers(init?.headers ?? (input instanceof Request ? input.headers : undefined));
-    if (!url || url.origin === ingestOrigin || headers.has(EXPORTER_HEADER)) return original(input, init);
+    if (!url || !parts || parts.origin === ingestOrigin || headers.has(EXPORTER_HEADER))
+      return original(input, init);
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const span = tracer.startSpan(`${method} ${url.host}${templatePath(url.pathname)}`, { kind: 'client' });
+    const span = tracer.startSpan(`${method} ${parts.host}${templatePath(parts.pathname)}`, {
+      kind: 'client',
+    });
     span.setAttribute('http.method', method);
-    span.setAttribute('http.url', `${url.origin}${url.pathname}`);
+    span.setAttribute('http.url', `${parts.origin}${parts.pathname}`);
     // An explicit traceparent from the app wins: it knows which span the call belongs to.
     const inject = !headers.has('traceparent') && rules.propagate(url);
     if (inject) headers.set('traceparent', formatTraceparent(span.context));

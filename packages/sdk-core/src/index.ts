@@ -17,6 +17,7 @@ export {
   type PreparedBatch,
 } from './exporter';
 export { type FetchTracingRules, tracedFetch } from './fetch-spans';
+export { type HttpUrl, parseHttpUrl } from './http-url';
 export { newSpanId, newTraceId } from './ids';
 export type { LogRecord, SpanRecord } from './records';
 export { checkSampleRate, fnv1a32, isSampled } from './sampling';

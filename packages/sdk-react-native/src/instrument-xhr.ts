@@ -1,6 +1,5 @@
-import { EXPORTER_HEADER, formatTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
+import { EXPORTER_HEADER, formatTraceparent, parseHttpUrl, type Tracer, templatePath } from '@svc/sdk-core';
 import { type NetworkHooks, openedByFetch } from './network';
-import { originOf } from './propagation';
 
 /** What the instrumentation uses of an XMLHttpRequest (typed here: Node's types have none). */
 interface Xhr {
@@ -58,17 +57,13 @@ export function instrumentXhr(tracer: Tracer, hooks: NetworkHooks): () => void {
 
   const tracedSend: XhrPrototype['send'] = function (body) {
     const request = pending.get(this);
-    const origin = request ? originOf(request.url) : '';
-    if (request && origin && !request.viaFetch && !request.exporter && !hooks.isOwn(request.url)) {
-      const path = request.url.slice(origin.length).split(/[?#]/)[0] || '/';
-      const span = tracer.startSpan(
-        `${request.method} ${origin.replace(/^https?:\/\//, '')}${templatePath(path)}`,
-        {
-          kind: 'client',
-        },
-      );
+    const url = request ? parseHttpUrl(request.url) : undefined;
+    if (request && url && !request.viaFetch && !request.exporter && !hooks.isOwn(request.url)) {
+      const span = tracer.startSpan(`${request.method} ${url.host}${templatePath(url.pathname)}`, {
+        kind: 'client',
+      });
       span.setAttribute('http.method', request.method);
-      span.setAttribute('http.url', `${origin}${path}`);
+      span.setAttribute('http.url', `${url.origin}${url.pathname}`);
       if (!request.ownTraceparent && hooks.propagate(request.url))
         setRequestHeader.call(this, 'traceparent', formatTraceparent(span.context));
       const started = Date.now();

@@ -1,3 +1,5 @@
+import { parseHttpUrl } from '@svc/sdk-core';
+
 /**
  * Which requests carry `traceparent`. A native app sends no Origin and knows no CORS preflight, so
  * unlike a web page it may send the header anywhere without breaking a call: by default every
@@ -13,8 +15,5 @@ export function propagationRule(propagateTo: PropagateTo | undefined): (url: str
     propagateTo.some((rule) => (typeof rule === 'string' ? url.startsWith(rule) : rule.test(url)));
 }
 
-/** `scheme://host[:port]` of an absolute http(s) URL, lowercased; '' for anything else. */
-export function originOf(url: string): string {
-  const match = /^(https?):\/\/([^/?#@]*@)?([^/?#]+)/i.exec(url);
-  return match ? `${match[1]!.toLowerCase()}://${match[3]!.toLowerCase()}` : '';
-}
+/** `scheme://host[:port]` of an absolute http(s) URL, lowercased, without credentials; '' for anything else. */
+export const originOf = (url: string): string => parseHttpUrl(url)?.origin ?? '';
