@@ -13,6 +13,12 @@ export const rawFrame = z.strictObject({
   in_app: z.boolean(),
   address: z.string().nullable(),
   module: z.string().nullable(),
+  debug_id: z
+    .string()
+    .nullable()
+    .describe(
+      'Module build id as sent (Mach-O UUID, ELF build id, Breakpad id); maps only from a file of that id.',
+    ),
 });
 export type RawFrame = z.infer<typeof rawFrame>;
 

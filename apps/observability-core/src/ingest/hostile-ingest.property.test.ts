@@ -267,7 +267,18 @@ const TEMPLATES: Record<string, Record<string, unknown>> = {
     timestamp: T,
     error_type: 'TypeError',
     message: 'm',
-    frames: [{ function: 'f', file: 'a.js', line: 1, column: 2, in_app: true }],
+    frames: [
+      { function: 'f', file: 'a.js', line: 1, column: 2, in_app: true },
+      // A native frame with every optional field, its module's build id among them.
+      {
+        function: '??',
+        file: '',
+        address: '0x10',
+        module: 'libapp.so',
+        debug_id: 'ABCDEF0123',
+        in_app: false,
+      },
+    ],
     breadcrumbs: [{ timestamp: T, category: 'nav', message: 'm' }],
     signature: IDS.signature,
     platform: 'web',
@@ -324,6 +335,9 @@ const recordOf = (type: string) =>
     ['properties', 'p'],
     ['frames', 0, 'line'],
     ['frames', 0],
+    ['frames', 1, 'address'],
+    ['frames', 1, 'module'],
+    ['frames', 1, 'debug_id'],
     ['breadcrumbs', 0, 'timestamp'],
     ['variants', 0],
   ]).map((changes) => mutated(TEMPLATES[type]!, changes));

@@ -84,6 +84,9 @@ export const logRecord = z.strictObject({
   attributes: attributes.optional(),
 });
 
+/** A SHA-1 build id is 40 hex digits, a UUID 36 with dashes: room for longer `--build-id=0x...`. */
+const DEBUG_ID_MAX = 128;
+
 const frame = z.strictObject({
   function: z.string().max(1024),
   file: z.string().max(1024),
@@ -92,6 +95,15 @@ const frame = z.strictObject({
   in_app: z.boolean().optional(),
   address: z.string().max(64).optional(),
   module: z.string().max(1024).optional(),
+  /**
+   * The module's build: its Mach-O UUID or ELF GNU build id as the OS prints it, or a Breakpad
+   * module id. A native frame with one is symbolicated only from a file of that id.
+   */
+  debug_id: z
+    .string()
+    .max(DEBUG_ID_MAX)
+    .regex(/^[0-9A-Fa-f]+(?:-[0-9A-Fa-f]+)*$/, 'must be hex digits, dashes allowed between them')
+    .optional(),
 });
 
 const breadcrumb = z.strictObject({

@@ -14,6 +14,8 @@ export interface StoredFrame {
   in_app?: boolean | null;
   address?: string | null;
   module?: string | null;
+  /** The module's Mach-O UUID, ELF build id or Breakpad id, as the device printed it. */
+  debug_id?: string | null;
 }
 
 export const REASONS = {
@@ -29,6 +31,8 @@ export const REASONS = {
   badAddress: 'frame address is not a hex number',
   ambiguousModule: 'frame names no module and several symbol files could match',
   noModuleFile: "no Breakpad symbol file, dSYM or .so for the frame's module",
+  noDebugIdFile:
+    "no Breakpad symbol file, dSYM or .so uploaded for this platform and release has the frame's build id (debug_id)",
   notInFunction: 'address is not inside any function of the symbol file',
   noBinaryFunction: "address is not inside any function of the binary's symbol table",
   noProguardFile: 'no ProGuard mapping uploaded for this release has the class',
@@ -47,6 +51,7 @@ export function asRaw(frame: StoredFrame) {
     in_app: frame.in_app === true,
     address: frame.address ?? null,
     module: frame.module ?? null,
+    debug_id: frame.debug_id ?? null,
   };
 }
 

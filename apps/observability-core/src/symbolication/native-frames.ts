@@ -1,18 +1,23 @@
 import type { SymbolicatedFrame } from '@svc/tools-crash';
 import { parseFrameAddress } from './breakpad';
 import { baseName, type DebugFileRow } from './debug-files';
+import { fileHasDebugId } from './debug-ids';
 import { asRaw, REASONS, type StoredFrame, type SymbolsOf, unmapped } from './frame-results';
 
 /**
- * A native iOS / Android frame: its `address` in the symbol file of the frame's `module` (last path
- * segment): the Breakpad file whose MODULE name it is (function, file and line), else a dSYM
- * (Mach-O) or .so (ELF) uploaded under that name (function only, from its symbol table). A frame
- * without `module` uses the only module there is. Files come best first (release, then newest).
+ * A native iOS / Android frame: its `address` in the symbol file of the build it ran in. A frame
+ * with a `debug_id` (the module's UUID / build id / Breakpad id) is looked up only in files of that
+ * id, whatever their name: never in another build's or architecture's file of the same name. A
+ * frame without one is matched by `module` (last path segment): the Breakpad file whose MODULE
+ * name it is (function, file and line), else a dSYM (Mach-O) or .so (ELF) uploaded under that name
+ * (function only, from its symbol table); without `module` either, the only module there is.
+ * Files come best first (release, then newest); Breakpad files before binaries (they have lines).
  */
 export async function mapNativeFrame(
   frame: StoredFrame,
   files: readonly DebugFileRow[],
   symbolsOf: SymbolsOf,
+  platform: string,
 ): Promise<SymbolicatedFrame> {
   if (frame.address == null || frame.address === '') return unmapped(frame, REASONS.noAddress);
   const address = parseFrameAddress(frame.address);
@@ -23,7 +28,11 @@ export async function mapNativeFrame(
     ...files.filter((f) => f.kind === 'dsym' || f.kind === 'so'),
   ];
   let file: DebugFileRow | undefined;
-  if (frame.module) {
+  if (frame.debug_id) {
+    const debugId = frame.debug_id;
+    file = native.find((f) => fileHasDebugId(f, debugId, platform));
+    if (!file) return unmapped(frame, REASONS.noDebugIdFile);
+  } else if (frame.module) {
     const module = baseName(frame.module);
     file = native.find((f) => f.module === module);
     if (!file) return unmapped(frame, REASONS.noModuleFile);

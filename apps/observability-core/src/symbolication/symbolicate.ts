@@ -95,7 +95,7 @@ export async function symbolicateFrames(
       const kind = kindOf(platform, frame);
       if (kind === 'js') mapped.push(await mapJsFrame(frame, files, symbolsOf));
       else if (kind === 'java') mapped.push(...(await mapJavaFrame(frame, files, symbolsOf)));
-      else mapped.push(await mapNativeFrame(frame, files, symbolsOf));
+      else mapped.push(await mapNativeFrame(frame, files, symbolsOf, platform));
     }
     return finish(
       mapped.map((m, i) => {

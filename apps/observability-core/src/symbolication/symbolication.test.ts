@@ -91,6 +91,7 @@ function expectedWebFrames(bundle: Bundle, url: string): SymbolicatedFrame[] {
       in_app: f.in_app === true,
       address: null,
       module: null,
+      debug_id: null,
     };
     if (i >= bundle.stack.length) return { ...base, symbolicated: false, reason: REASONS.noMapForFile };
     const m = expectedOriginal(bundle, f.column!)!;

@@ -38,6 +38,7 @@ interface Frame {
   in_app?: boolean;
   address?: string;
   module?: string;
+  debug_id?: string;
 }
 interface Breadcrumb {
   timestamp: string;
@@ -106,7 +107,15 @@ function buildProjectA(): Crash[] {
           column: 3,
           in_app: true,
         },
-        { function: 'dispatch', file: 'framework.js', in_app: false, address: '0x1a2b', module: 'core' },
+        {
+          function: 'dispatch',
+          file: 'framework.js',
+          in_app: false,
+          address: '0x1a2b',
+          module: 'core',
+          // Stored as sent (dashes, case) and returned so by crash.get; every other crash has none.
+          ...(i % 2 === 0 ? { debug_id: 'b0C1d2e3-F405-1627-3849-5a6b7c8d9e0f' } : {}),
+        },
       ],
       breadcrumbs: [
         {
@@ -210,6 +219,7 @@ const mappedFrames: SymbolicatedFrame[] = [
     in_app: true,
     address: '0x1a2b',
     module: 'App',
+    debug_id: '8A1F6C2E-3B4D-4E5F-8A6B-7C8D9E0F1A2B',
     symbolicated: true,
     reason: null,
   },
@@ -221,6 +231,7 @@ const mappedFrames: SymbolicatedFrame[] = [
     in_app: false,
     address: '0x1a2b',
     module: 'core',
+    debug_id: null,
     symbolicated: false,
     reason: 'no symbol file for module core',
   },
@@ -272,6 +283,7 @@ function detail(c: Stored): CrashDetail {
       in_app: f.in_app ?? false,
       address: f.address ?? null,
       module: f.module ?? null,
+      debug_id: f.debug_id ?? null,
     })),
     symbolicated_frames:
       c.event_id === SYM_LATEST ? mappedFrames : c.event_id === SYM_FAILED ? unmappedFrames : null,

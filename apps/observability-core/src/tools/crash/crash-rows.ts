@@ -168,6 +168,7 @@ const storedFrame = z.object({
   in_app: z.boolean().nullish(),
   address: z.string().nullish(),
   module: z.string().nullish(),
+  debug_id: z.string().nullish(),
 });
 const storedSymbolicatedFrame = storedFrame.extend({
   symbolicated: z.boolean(),
@@ -205,6 +206,7 @@ function cleanFrame(f: z.output<typeof storedFrame>): RawFrame {
     in_app: f.in_app ?? false,
     address: sanitizeOptional(f.address, CRASH_LIMITS.address),
     module: sanitizeOptional(f.module, CRASH_LIMITS.frameText),
+    debug_id: sanitizeOptional(f.debug_id, CRASH_LIMITS.frameText),
   };
 }
 
