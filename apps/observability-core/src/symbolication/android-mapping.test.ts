@@ -83,6 +83,7 @@ describe('Android R8/ProGuard mappings in crash.get', () => {
       in_app: f.in_app === true,
       address: f.address ?? null,
       module: f.module ?? null,
+      debug_id: null,
     });
     const mapped = (f: StoredFrame, fn: string, file: string, line: number) => ({
       ...raw(f),

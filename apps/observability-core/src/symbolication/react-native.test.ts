@@ -136,6 +136,7 @@ describe('React Native frames in crash.get', () => {
         column: expect.any(Number),
         address: null,
         module: null,
+        debug_id: null,
         symbolicated: true,
         reason: null,
       });

@@ -359,6 +359,7 @@ describe('symbolication end to end', () => {
       in_app: f.in_app === true,
       address: f.address ?? null,
       module: f.module ?? null,
+      debug_id: null,
     });
     const lookup = (address: number) => {
       const fn = breakpadFuncs.find((b) => b.address <= address && address < b.address + b.size)!;

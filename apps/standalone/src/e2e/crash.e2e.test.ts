@@ -189,6 +189,7 @@ describe('crash query tools through the whole stack', () => {
         in_app: f.in_app ?? false,
         address: f.address ?? null,
         module: f.module ?? null,
+        debug_id: null,
       })),
     );
     expect(crash.symbolicated_frames === null || Array.isArray(crash.symbolicated_frames)).toBe(true);

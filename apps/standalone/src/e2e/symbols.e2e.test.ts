@@ -127,7 +127,9 @@ describe('symbols through the stack', () => {
     });
     const detail = got.crash as Record<string, unknown>;
     expect(detail.symbolicated).toBe(true);
-    expect(detail.frames).toEqual(WEB_FRAMES.map((f) => ({ ...f, address: null, module: null })));
+    expect(detail.frames).toEqual(
+      WEB_FRAMES.map((f) => ({ ...f, address: null, module: null, debug_id: null })),
+    );
     expect(detail.symbolicated_frames).toEqual([
       // The top frame's name is the token its caller called: validateCart.
       {
@@ -138,6 +140,7 @@ describe('symbols through the stack', () => {
         column: 1,
         address: null,
         module: null,
+        debug_id: null,
         symbolicated: true,
         reason: null,
       },
@@ -148,6 +151,7 @@ describe('symbols through the stack', () => {
         column: 1,
         address: null,
         module: null,
+        debug_id: null,
         symbolicated: true,
         reason: null,
       },
@@ -171,6 +175,7 @@ describe('symbols through the stack', () => {
         file: '/src/shop/cart.cpp',
         line: 27,
         column: null,
+        debug_id: null,
         symbolicated: true,
         reason: null,
       },

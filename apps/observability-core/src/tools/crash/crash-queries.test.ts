@@ -756,6 +756,7 @@ describe('crash query tools over POST /internal/v1/projects/:project_id/tools/:t
         in_app: true,
         address: null,
         module: jsonLike,
+        debug_id: null,
       });
       expect(crash.breadcrumbs).toEqual([
         { timestamp: new Date(ts - 1000).toISOString(), category: 'ui', message: jsonLike, level: null },
