@@ -17,9 +17,10 @@ export interface IngestTarget {
 export function parseDsn(dsn: string): IngestTarget {
   let url: HttpUrl | undefined;
   try {
-    // The platform's URL checks and normalises the DSN where it is a WHATWG one; the parts are
-    // read from its href by our own parser, which is right on React Native's URL too.
-    url = parseHttpUrl(new URL(dsn).href);
+    // The platform's URL only checks the DSN (where it is the WHATWG one: React Native's accepts
+    // anything, and a polyfill's href may drop the credentials); the parts are read as written.
+    new URL(dsn);
+    url = parseHttpUrl(dsn);
   } catch {
     // reported below
   }
