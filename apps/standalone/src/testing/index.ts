@@ -1,6 +1,7 @@
 // What other packages' tests and benchmarks use of the standalone: the spawned one-process stack,
-// waits on progress (not on the clock), and the hostile inputs it is measured against.
+// waits on progress (not on the clock), commands run to their end, and the hostile inputs it is measured against.
 export { holdingsIdle } from './holdings';
+export { RunError, type RunOptions, runToEnd } from './run-to-end';
 export { type ReadyInfo, type SpawnedStack, spawnStack } from './spawned-stack';
 export {
   CEILING_MS,

@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { delimiter, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { waitOnProgress } from '@svc/standalone/testing';
+import { runToEnd } from '@svc/standalone/testing';
 
 // Commands of the install proofs (pnpm pack, npm install, node, tsc), run to their end for as long
 // as they progress: a build or an install on a loaded machine is slow, not stuck.
@@ -21,17 +20,8 @@ export interface CommandResult {
   stderr: string;
 }
 
-export class CommandError extends Error {
-  override name = 'CommandError';
-  constructor(
-    message: string,
-    readonly code: number | null,
-    readonly stdout: string,
-    readonly stderr: string,
-  ) {
-    super(message);
-  }
-}
+/** A command that exited with another code than 0: its code and whole output. */
+export { RunError as CommandError } from '@svc/standalone/testing';
 
 /**
  * The environment of an app outside the repository: this process's, without what would let a
@@ -55,49 +45,11 @@ export function outsideEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs a command to its end; a CommandError with its exit code and whole output when it fails. */
-export async function runCommand(
-  command: string,
-  args: string[],
-  options: CommandOptions,
-): Promise<CommandResult> {
+export function runCommand(command: string, args: string[], options: CommandOptions): Promise<CommandResult> {
   const what = options.what ?? [command, ...args].join(' ');
-  const child = spawn(command, args, {
+  return runToEnd(command, args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
+    what: `${what} (in ${options.cwd})`,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  let code: number | null | undefined;
-  child.once('exit', (exitCode) => {
-    code = exitCode;
-  });
-  const closed = new Promise<void>((done) => child.once('close', () => done()));
-  let startError: Error | undefined;
-  child.once('error', (err) => {
-    startError = err;
-  });
-  try {
-    await waitOnProgress({
-      what: `${what} (in ${options.cwd})`,
-      pid: child.pid,
-      check: () => (code === undefined ? undefined : true),
-      output: () => stdout + stderr,
-      gone: () => (startError ? `did not start: ${startError.message}` : undefined),
-    });
-  } catch (err) {
-    child.kill('SIGKILL');
-    throw err;
-  }
-  await closed;
-  if (code !== 0)
-    throw new CommandError(
-      `${what} (in ${options.cwd}): exit ${code}\n${stdout}${stderr}`,
-      code ?? null,
-      stdout,
-      stderr,
-    );
-  return { stdout, stderr };
 }
