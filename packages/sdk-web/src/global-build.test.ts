@@ -49,6 +49,15 @@ describe('the script-tag build', () => {
       expect(typeof page.SvcWeb?.captureError).toBe('function');
       expect(typeof page.SvcWeb?.traceHeaders).toBe('function');
       expect(page.SvcWeb?.started).toBeUndefined();
+      // What a page without a bundler calls, and nothing it would pay for without calling.
+      expect(Object.keys(page.SvcWeb ?? {}).sort()).toEqual([
+        'captureError',
+        'init',
+        'initTracing',
+        'started',
+        'traceHeaders',
+        'withSpan',
+      ]);
     }
   });
 });

@@ -1,25 +1,15 @@
 import { captureError, initTracing, type WebTracing, type WebTracingOptions } from './init';
 
-// The script-tag build's entry: the package's API as `window.SvcWeb`, plus `init` (the short name
-// a page calls) and a start from the script tag's own attributes, so a page needs no code at all:
+// The script-tag build's entry: what a page without a bundler calls, as `window.SvcWeb` (`init`, the
+// short name of `initTracing`; `captureError`; `traceHeaders` and `withSpan` for requests the page
+// starts itself), plus a start from the script tag's own attributes, so a page needs no code at all:
 //   <script src="svc-web.min.js" integrity="sha384-..." crossorigin="anonymous"
 //           data-dsn="https://<key_id>:<secret>@ingest.example.com/<project_id>" data-service="web"
 //           data-app-version="1.4.0" data-sample-rate="0.1"></script>
-export {
-  checkSampleRate,
-  createExporter,
-  createTracer,
-  fnv1a32,
-  formatTraceparent,
-  instrumentFetch,
-  instrumentXhr,
-  isSampled,
-  newSpanId,
-  newTraceId,
-  parseTraceparent,
-  traceHeaders,
-  withSpan,
-} from './index';
+// The parts `initTracing` assembles (createTracer, createExporter, the traceparent and sampling
+// helpers) are the ES module build's: a page that wants them separately has a bundler, and every
+// export here is code each page that loads the file pays for.
+export { traceHeaders, withSpan } from './index';
 export { captureError, initTracing };
 
 export const init = initTracing;

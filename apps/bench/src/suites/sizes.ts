@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 
-// Issue 37: what the Web SDK costs a page, beside the SDKs an app would otherwise pick, each built
+// What the Web SDK costs a page, beside the SDKs an app would otherwise pick, each built
 // by the same bundler with the same settings from an entry that does the same job (../sizes/):
 // fetch and XMLHttpRequest traced, errors reported (the OpenTelemetry SDK has no error capture),
 // spans exported. Sizes are bytes of the minified bundle and of it gzip'd at level 9.
@@ -113,7 +113,7 @@ export async function benchSizes(): Promise<SizesReport> {
   const scriptTag = strip(
     await measureBundle(
       'svc-web.min.js',
-      'the script-tag file: the whole API as window.SvcWeb',
+      'the script-tag file: window.SvcWeb (init, captureError, traceHeaders, withSpan)',
       join(sdkWeb, 'global.ts'),
       'SvcWeb',
     ),
