@@ -35,6 +35,27 @@ describe('ingest schemas', () => {
     expect(frames.some((f) => f.column !== undefined)).toBe(true);
   });
 
+  it('name the largest property of events whose properties are too long (the one to shorten)', () => {
+    const event = {
+      timestamp: now,
+      event_name: 'checkout',
+      user_id: 'u1',
+      properties: { plan: 'pro', utm_source: Array.from({ length: 5000 }, (_, i) => i), step: 2 },
+    };
+    const size = JSON.stringify(event.properties.utm_source).length;
+    expect(() => validateBatch({ events: [event] })).toThrow(
+      expect.objectContaining({
+        details: [
+          expect.objectContaining({
+            type: 'events',
+            index: 0,
+            reason: `properties: at most 16384 characters as JSON; the largest property, "utm_source", has ${size}`,
+          }),
+        ],
+      }),
+    );
+  });
+
   it('take ISO 8601 with a zone or epoch milliseconds, nothing else', () => {
     expect(timestamp.parse('2025-06-01T12:00:00Z')).toBe(now);
     expect(timestamp.parse('2025-06-01T14:00:00.000+02:00')).toBe(now);

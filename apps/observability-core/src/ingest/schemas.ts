@@ -185,8 +185,13 @@ function propertiesProblem(properties: Record<string, unknown>): string | undefi
     }
     for (const child of Object.values(value)) stack.push([child, depth + 1]);
   }
-  if (JSON.stringify(properties).length > MAX_PROPERTIES_CHARS)
-    return `at most ${MAX_PROPERTIES_CHARS} characters as JSON`;
+  if (JSON.stringify(properties).length > MAX_PROPERTIES_CHARS) {
+    // The key to shorten is what the sender needs: the largest property is named.
+    const [key, chars] = Object.entries(properties)
+      .map(([k, v]) => [k, JSON.stringify(v).length] as const)
+      .reduce((a, b) => (b[1] > a[1] ? b : a));
+    return `at most ${MAX_PROPERTIES_CHARS} characters as JSON; the largest property, ${JSON.stringify(key)}, has ${chars}`;
+  }
   return undefined;
 }
 
