@@ -32,7 +32,8 @@ function countTotals(line) {
 }
 
 function run(args) {
-  const child = spawn('pnpm', ['exec', 'turbo', 'run', 'test', ...args], {
+  // --continue: a failing suite does not stop the others of its lane (every failure is seen).
+  const child = spawn('pnpm', ['exec', 'turbo', 'run', 'test', '--continue', ...args], {
     stdio: ['inherit', 'pipe', 'inherit'],
   });
   let buffer = '';
