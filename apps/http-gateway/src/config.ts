@@ -34,7 +34,7 @@ const gatewayEnv = z.object({
   SVC_MCP_HTTP_HOST: z.string().min(1).default('127.0.0.1'),
   SVC_OBSERVABILITY_ENDPOINT: httpUrl.default('http://localhost:8080'),
   SVC_IDENTITY_INTERNAL_URL: httpUrl.default('http://localhost:8081'),
-  // The contract gives recall and copilot default addresses, but an unset endpoint here means
+  // Recall and copilot have documented default addresses, but an unset endpoint here means
   // "not deployed": both are optional services. Decision: unset or empty = not deployed (the
   // group is never registered); any URL set, including the documented default
   // http://localhost:8087 / :8093, = deployed, and its tools are listed while its /healthz answers.

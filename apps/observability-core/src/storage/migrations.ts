@@ -7,7 +7,7 @@ import type { Migration } from '@svc/clickhouse';
 // changed setting also reaches tables created earlier).
 
 export interface Retention {
-  /** Spans: 14 days in the community tier. */
+  /** Spans: 14 days by default (traces are the largest table), every other table 90. */
   spanDays: number;
   /** Every other table. */
   defaultDays: number;

@@ -5,7 +5,7 @@ import { listDebugFiles, USABLE_KINDS } from '../../symbolication/debug-files';
 import { serve } from '../core-tool';
 
 /**
- * symbol.list: the project's uploaded debug files, newest first. The contract gives no `limit`, so at
+ * symbol.list: the project's uploaded debug files, newest first. The tool takes no `limit`, so at
  * most SYMBOL_LIST_MAX come back and `has_more` says when there are more. Names and modules were
  * given by an uploader (or read from the file): returned as cleaned, capped data.
  */
