@@ -4,7 +4,7 @@
 # An image holds its app's esbuild bundles, only the npm packages those import (no chDB: the core
 # runs on a ClickHouse server), the health probe, and runs as the unprivileged `node` user.
 # What goes in is assembled by deploy/assemble-app.mjs, which the compose topology test
-# (packages/self-hosting) runs too. docs/self-hosting.md has the rest.
+# (apps/self-hosting) runs too. docs/self-hosting.md has the rest.
 
 # The Node.js release the repository is developed and tested on (package.json engines: >= 20.19).
 ARG NODE_IMAGE=node:20.20-bookworm-slim

@@ -1,6 +1,6 @@
 // `node deploy/assemble-app.mjs <app> <root>`: what one container image holds, assembled from this
 // workspace into <root> (the image's /app), the same way in the Dockerfile and in the compose
-// topology test (packages/self-hosting):
+// topology test (apps/self-hosting):
 //
 //   <root>/apps/<app>/dist/          the app's esbuild bundles (`pnpm build` of the app)
 //   <root>/apps/<app>/static/        files the app serves as they are, when it has them (the

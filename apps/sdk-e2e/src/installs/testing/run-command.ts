@@ -5,7 +5,7 @@ import { runToEnd } from '@svc/standalone/testing';
 // Commands of the install proofs (pnpm pack, npm install, node, tsc), run to their end for as long
 // as they progress: a build or an install on a loaded machine is slow, not stuck.
 
-/** The repository's root (this file is packages/sdk-e2e/src/installs/testing/run-command.ts). */
+/** The repository's root (this file is apps/sdk-e2e/src/installs/testing/run-command.ts). */
 export const REPOSITORY_ROOT = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../..');
 
 export interface CommandOptions {
