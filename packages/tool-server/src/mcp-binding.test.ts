@@ -14,7 +14,8 @@ const MODERN_META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-function serve() {
+/** `method`: the one request each server is made for (as the modern HTTP handler makes them). */
+function serve(method?: string) {
   const { executor, audit } = makeExecutor();
   const eras: McpEra[] = [];
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -28,6 +29,7 @@ function serve() {
         serverInfo: { name: 'test', version: '0.0.0' },
         newRequestId: () => 'req-mcp',
         era: ctx.era,
+        ...(method !== undefined ? { method } : {}),
       });
     },
     { transport: serverSide },
@@ -248,15 +250,28 @@ describe('a server made for one request', () => {
     });
   };
   // The modern SDK's handler builds one server per request: what that request needs, no more.
-  const handled = (method: string | undefined) =>
-    ['tools/list', 'tools/call'].filter((m) =>
-      (made(method) as unknown as { _requestHandlers: Map<string, unknown> })._requestHandlers.has(m),
-    );
+  // Which requests a server so made answers, seen from a client (-32601: no handler).
+  const answered = async (method: string | undefined) => {
+    const served = serve(method);
+    const client = new Client({ name: 'c', version: '0' }, { versionNegotiation: { mode: 'auto' } });
+    await client.connect(served.clientSide);
+    const answers = (request: Promise<unknown>) =>
+      request.then(
+        () => true,
+        (err: unknown) => ((err as { code?: unknown }).code === -32601 ? false : Promise.reject(err)),
+      );
+    const outcome: Record<string, boolean> = {
+      'tools/list': await answers(client.listTools()),
+      'tools/call': await answers(client.callTool({ name: 'demo.echo', arguments: { word: 'hey' } })),
+    };
+    await served.handle.close();
+    return Object.keys(outcome).filter((m) => outcome[m]);
+  };
 
-  it('registers only the handler of its method, and every handler when its method is not known', () => {
-    expect(handled('tools/call')).toEqual(['tools/call']);
-    expect(handled('tools/list')).toEqual(['tools/list']);
-    expect(handled(undefined)).toEqual(['tools/list', 'tools/call']);
+  it('answers only the request of its method, and every request when its method is not known', async () => {
+    expect(await answered('tools/call')).toEqual(['tools/call']);
+    expect(await answered('tools/list')).toEqual(['tools/list']);
+    expect(await answered(undefined)).toEqual(['tools/list', 'tools/call']);
   });
 
   it('writes its instructions only for a request answered with them', async () => {

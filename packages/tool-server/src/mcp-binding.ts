@@ -4,6 +4,7 @@ import {
   type JSONRPCRequest,
   ProtocolError,
   ProtocolErrorCode,
+  type Result,
   Server,
   type ServerCapabilities,
   type ServerContext,
@@ -103,24 +104,36 @@ function traceparentOf(ctx: ServerContext): string | undefined {
 type RawHandler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<CallToolResult>;
 
 /**
- * Serves tools/call with `arguments` exactly as sent. The SDK's own tools/call path parses the
- * request through its schema first: `arguments` of the wrong kind (null, an array, a string) get
- * an error whose message is a dump of schema issues, and an object rebuilt by the parse loses a
- * `__proto__` key that REST refuses. Here the executor sees what the client sent, so MCP and REST
- * validate it with the same rules and the same messages (results are built, and checked against
- * the tool's output schema, by the executor). The handler is registered the ordinary way first
- * (capability check, spec-method bookkeeping), then its parsing wrapper is replaced; a test fails
- * if an SDK update moves what is replaced (mcp-binding.test.ts, arguments of the wrong kind).
+ * A Server that serves tools/call with `arguments` exactly as sent. The SDK's own tools/call path
+ * parses the request through its schema first: `arguments` of the wrong kind (null, an array, a
+ * string) get an error whose message is a dump of schema issues, and an object rebuilt by the
+ * parse loses a `__proto__` key that REST refuses. Here the executor sees what the client sent, so
+ * MCP and REST validate it with the same rules and the same messages (results are built, and
+ * checked against the tool's output schema, by the executor).
+ *
+ * The handler is registered the ordinary way (`setRequestHandler`: capability check, spec-method
+ * bookkeeping); `_wrapHandler`, the SDK's hook for subclasses to wrap a registered handler, then
+ * stores the raw handler in place of the parsing one. The hook is declared in the SDK's types, so
+ * an upgrade that drops or renames it fails `tsc` here (`override`), and the tests of arguments of
+ * the wrong kind fail if it stops being consulted.
  */
-function serveToolCallsAsSent(server: Server, handler: RawHandler): void {
-  server.setRequestHandler('tools/call', () => {
-    throw new ProtocolError(ProtocolErrorCode.InternalError, 'tools/call is served as sent');
-  });
-  const handlers = (server as unknown as { _requestHandlers?: unknown })._requestHandlers;
-  if (!(handlers instanceof Map) || !handlers.has('tools/call')) {
-    throw new Error('The MCP SDK no longer keeps request handlers where tools/call is served as sent.');
+class AsSentToolCallServer extends Server {
+  private rawToolCall: RawHandler | undefined;
+
+  serveToolCallsAsSent(handler: RawHandler): void {
+    this.rawToolCall = handler;
+    this.setRequestHandler('tools/call', () => {
+      throw new ProtocolError(ProtocolErrorCode.InternalError, 'tools/call is served as sent');
+    });
   }
-  handlers.set('tools/call', handler);
+
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result> {
+    if (method === 'tools/call' && this.rawToolCall) return this.rawToolCall;
+    return super._wrapHandler(method, handler);
+  }
 }
 
 /**
@@ -142,7 +155,7 @@ export function createMcpServer(options: McpServerOptions): Server {
     ...(options.era === 'legacy' ? { logging: {} } : {}),
   };
   const serves = (method: string) => options.method === undefined || options.method === method;
-  const server = new Server(options.serverInfo, {
+  const server = new AsSentToolCallServer(options.serverInfo, {
     capabilities,
     ...(ANSWERS_WITH_INSTRUCTIONS.some(serves)
       ? { instructions: usageAdvice(executor.visibleTools(options.principal())) }
@@ -168,10 +181,10 @@ export function createMcpServer(options: McpServerOptions): Server {
   return server;
 }
 
-/** tools/call through the executor, arguments as sent (serveToolCallsAsSent). */
-function serveToolCalls(server: Server, options: McpServerOptions): void {
+/** tools/call through the executor, arguments as sent (AsSentToolCallServer). */
+function serveToolCalls(server: AsSentToolCallServer, options: McpServerOptions): void {
   const { executor } = options;
-  serveToolCallsAsSent(server, async (request, ctx) => {
+  server.serveToolCallsAsSent(async (request, ctx) => {
     const params = (request.params ?? {}) as { name?: unknown; arguments?: unknown };
     if (typeof params.name !== 'string') {
       throw new ProtocolError(
