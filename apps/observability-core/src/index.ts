@@ -8,11 +8,11 @@ export {
 } from '@svc/ingest-auth';
 export { type CoreAppDeps, createCoreApp } from './app';
 export { type CoreConfig, loadCoreConfig, type StorageConfig } from './config';
-export { crashSignature } from './ingest/crash-signature';
 export { RECORD_SCHEMAS, RECORD_TYPES, type RecordType } from './ingest/schemas';
 export { migrateCore } from './storage/migrate';
 export { DEFAULT_RETENTION, type Retention } from './storage/migrations';
 export { openStorage } from './storage/open';
+export { crashSignature } from './symbolication/crash-signature';
 export {
   createDebugFileStore,
   createTempDebugFileStore,

@@ -1,8 +1,8 @@
 import { generateDemoProject } from '@svc/demo-data';
 import { signIngestBody } from '@svc/ingest-auth';
 import request from 'supertest';
+import { crashSignature } from '../symbolication/crash-signature';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../testing/core-harness';
-import { crashSignature } from './crash-signature';
 
 // Near the real clock: rows older than the tables' TTL would be dropped by ClickHouse on insert.
 const NOW = Math.floor(Date.now() / 3_600_000) * 3_600_000;

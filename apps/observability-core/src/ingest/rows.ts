@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { crashSignature } from './crash-signature';
+import { crashSignature } from '../symbolication/crash-signature';
 import type { RecordType, ValidBatch } from './schemas';
 
 // Validated records -> table rows. The project comes from the ingest key, never from a record.

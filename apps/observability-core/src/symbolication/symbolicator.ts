@@ -1,8 +1,7 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import type { Logger } from '@svc/tool-kit';
-import { crashSignature } from '../ingest/crash-signature';
-import type { CrashRecord } from '../ingest/schemas';
 import { toChTime } from '../storage/time';
+import { crashSignature } from './crash-signature';
 import type { DebugFileStore } from './debug-file-store';
 import { rawFilePlatforms, usableDebugFiles } from './debug-files';
 import { createSymbolCache, type SymbolCache } from './symbol-cache';
@@ -15,9 +14,19 @@ import {
   symbolicateFrames,
 } from './symbolicate';
 
+/**
+ * What symbolication reads of an ingested crash. Ingest calls this stage and passes its own
+ * records through: the stage names only the fields it uses, so it never imports ingest.
+ */
+export interface IngestedCrash extends CrashForSymbolication {
+  event_id: string;
+  error_type: string;
+  signature?: string;
+}
+
 /** Ingest's view: crashes with signatures settled, and the symbolication rows to store after them. */
-export interface PreparedCrashes {
-  crashes: CrashRecord[];
+export interface PreparedCrashes<C extends IngestedCrash> {
+  crashes: C[];
   /** Writes the crash_symbolications rows; call after the crashes are stored. Never throws. */
   store(): Promise<void>;
 }
@@ -28,7 +37,11 @@ export interface Symbolicator {
    * file, and computes a missing signature from the symbolicated frames. Never throws: when
    * anything fails, the crashes go on as sent (signature from the raw frames) and it is logged.
    */
-  prepareIngest(projectId: string, crashes: CrashRecord[], nowMs: number): Promise<PreparedCrashes>;
+  prepareIngest<C extends IngestedCrash>(
+    projectId: string,
+    crashes: C[],
+    nowMs: number,
+  ): Promise<PreparedCrashes<C>>;
   /** Symbolicates a stored crash and stores the result; false when the crash does not exist. */
   symbolicateStored(projectId: string, eventId: string, nowMs: number): Promise<boolean>;
   close(): void;
@@ -55,14 +68,14 @@ export function createSymbolicator(deps: SymbolicatorDeps): Symbolicator {
 
   return {
     async prepareIngest(projectId, crashes, nowMs) {
-      const nothing: PreparedCrashes = { crashes, store: async () => {} };
+      const nothing: PreparedCrashes<(typeof crashes)[number]> = { crashes, store: async () => {} };
       if (crashes.length === 0) return nothing;
       try {
         const platforms = [...new Set(crashes.map((c) => normalizePlatform(c.platform)))];
         const files = await usableDebugFiles(deps.ch, projectId, platforms);
         if (files.length === 0) return nothing;
         const rows: Record<string, unknown>[] = [];
-        const settled: CrashRecord[] = [];
+        const settled: (typeof crashes)[number][] = [];
         for (const crash of crashes) {
           const applicable = filesForCrash(files, crash);
           if (applicable.length === 0) {

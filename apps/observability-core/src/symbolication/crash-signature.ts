@@ -19,7 +19,7 @@ interface FrameLike {
  *
  * Which function names: when the project already has a symbol file for the crash's platform and
  * release (a web source map, a Breakpad file), ingest symbolicates first
- * (symbolication/symbolicator.ts `prepareIngest`) and the names are the original ones from the
+ * (symbolicator.ts `prepareIngest`) and the names are the original ones from the
  * symbol file, so a minified web crash (`a`, `t`, `Qe` that change with every build) gets the same
  * signature in every release whose map was uploaded before its crashes. Frames that do not map
  * keep their name as sent. Without a symbol file at ingest time the names are used as sent, and
