@@ -108,7 +108,7 @@ export function fairnessTables(r: FairnessReport): string {
   });
   return [
     '',
-    `Fairness (issue 9), A: ${r.floodConnections} connections`,
+    `Fairness, A: ${r.floodConnections} connections`,
     calls,
     '',
     checks,

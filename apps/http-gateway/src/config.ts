@@ -82,7 +82,7 @@ const gatewayEnv = z.object({
   // 0 turns the token cache off: every call introspects (docs/decisions.md, "Token cache").
   SVC_TOKEN_CACHE: z.enum(['0', '1']).default('1'),
   SVC_PUBLIC_URL: optionalUrl,
-  // identity's OAuth issuer, named to MCP clients that sign in (docs/console.md, Connect with OAuth).
+  // identity's OAuth issuer, named to MCP clients that sign in (docs/console.md, "Connect with OAuth").
   SVC_OAUTH_ISSUER: optionalUrl,
   SVC_LOG_LEVEL: logLevel,
   // The stack traced by itself: spans go to the core it already calls (SVC_OBSERVABILITY_ENDPOINT).

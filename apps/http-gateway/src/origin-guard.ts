@@ -50,9 +50,9 @@ export function hostGuard(checkHost: boolean): RequestHandler {
 }
 
 /**
- * Pipeline step 1 (docs/architecture.md, request pipeline), on every route: a browser's Origin must be one we allow;
- * clients that send no Origin (CLIs, MCP clients, servers) are not affected. (A rebinding page's
- * own Host is refused before, by `hostGuard`.)
+ * Pipeline step 2 (docs/architecture.md, "The request pipeline"), on every route: a browser's
+ * Origin must be one we allow; clients that send no Origin (CLIs, MCP clients, servers) are not
+ * affected. (A rebinding page's own Host is refused before, by `hostGuard`.)
  */
 export function originGuard(options: OriginGuardOptions): RequestHandler {
   const allowed = new Set(options.allowedOrigins);

@@ -91,7 +91,7 @@ const identityEnvSchema = z
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
-/** Where the audit chain is anchored outside the database (docs/internal-api.md, audit checkpoints). */
+/** Where the audit chain is anchored outside the database (docs/internal-api.md, "Audit checkpoints"). */
 export interface AuditCheckpointConfig {
   /** The checkpoint log and, unless `key` is set, the generated key file live here. */
   dir: string;

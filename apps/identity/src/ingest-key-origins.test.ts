@@ -4,7 +4,7 @@ import request from 'supertest';
 import { identityMigrations, migrateIdentity } from './migrations';
 import { type Harness, seedProject, startHarness } from './testing/harness';
 
-// The browser origins of an ingest key (docs/ingest.md, browsers), on PGlite and on PostgreSQL 15:
+// The browser origins of an ingest key (docs/ingest.md, "Browsers (CORS)"), on PGlite and on PostgreSQL 15:
 // set at creation or later by an operator or a console user, served to the core with the key.
 
 const APP = 'https://app.example.com';

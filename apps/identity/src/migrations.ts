@@ -136,7 +136,7 @@ export const identityMigrations: Migration[] = [
     `,
   },
   {
-    // The browser origins that may send with a key (docs/ingest.md, browsers). text[] rather than
+    // The browser origins that may send with a key (docs/ingest.md, "Browsers (CORS)"). text[] rather than
     // JSON in a text column: PostgreSQL and PGlite both take and give it as a JS string array (as
     // tokens.scopes already does), so no JSON is parsed or written by hand and no row can hold a
     // malformed list. Existing keys get the empty list: no browser may send with them.
@@ -160,7 +160,7 @@ export const identityMigrations: Migration[] = [
     `,
   },
   {
-    // Failed password checks (docs/console.md, sign-in throttling), in the store rather than in
+    // Failed password checks (docs/console.md, "Sign-in throttling"), in the store rather than in
     // memory: a restart must not hand a guesser fresh attempts, and every identity instance must
     // see the same counters. Keys are digests of the account and address (throttle/keys.ts).
     // scope: 'pair' (an account from one address), 'account', 'address'.

@@ -37,7 +37,7 @@ export const createTokenBody = z.strictObject({
     .default(['mcp:read']),
 });
 export const projectQuery = z.object({ project_id: id });
-/** Ingest keys hold at most this many browser origins (docs/ingest.md, browsers). */
+/** Ingest keys hold at most this many browser origins (docs/ingest.md, "Browsers (CORS)"). */
 export const MAX_ALLOWED_ORIGINS = 20;
 
 /**
@@ -82,7 +82,7 @@ export const bootstrapBody = z.strictObject({
   user_password: password.optional(),
 });
 
-/** Without project_id: every project (docs/internal-api.md, audit checkpoints). */
+/** Without project_id: every project (docs/internal-api.md, "Audit checkpoints"). */
 export const auditVerifyQuery = z.object({ project_id: id.optional() });
 
 export const auditListQuery = z.object({

@@ -7,7 +7,7 @@ import type { StoredBytes } from './file-store';
 import { type LineHandler, LineSplitter } from './line-splitter';
 import type { ReadPacer } from './read-budget';
 
-// Reading a stored file (docs/recall.md, "Reading"), in two passes over its bytes:
+// Reading a stored file (docs/recall.md, "Reading a file"), in two passes over its bytes:
 // 1. the whole ciphertext is decrypted a chunk at a time and thrown away, to check the GCM tag:
 //    AES-GCM authenticates only at the end, and no entry of a file whose tag does not verify may
 //    leave (at most the 20 MB upload bound, about 30 ms of CPU in 1 MiB steps);

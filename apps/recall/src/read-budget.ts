@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { QueryBudgetError } from '@svc/tool-kit';
 
-// What one read of a device file may cost (docs/recall.md, "Reading bounds"). A file is read a
+// What one read of a device file may cost (docs/recall.md, "Bounds of one call"). A file is read a
 // chunk at a time on the event loop: between two chunks the loop serves everything else, so the
 // work of one step is bounded by the chunk and line sizes, and the work of one call by these
 // limits. They are fixed numbers, not settings: the gateway's timeout and answer budget are sized

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// One record per tool call, over any transport (docs/architecture.md, audit). `params` is the input as
+// One record per tool call, over any transport (docs/architecture.md, "Audit"). `params` is the input as
 // the caller sent it (tool inputs never carry secrets); ids are what the principal resolved to.
 // `console`: the web console's own calls (REST with the token identity issues only to the console).
 export const auditTransport = z.enum(['mcp', 'rest', 'stdio', 'console']);

@@ -5,7 +5,7 @@ import { compareVersions } from './versions';
 
 const DAY = 24 * 60 * 60_000;
 
-/** Spans are kept 14 days (community tier); older requests get no spans (ingest would refuse them). */
+/** Spans are kept 14 days by default; older requests get no spans (ingest would refuse them). */
 export const SPAN_DAYS = 13.5;
 
 /** Head-sampling rate per service; services not listed keep every span. */

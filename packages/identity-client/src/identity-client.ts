@@ -20,8 +20,9 @@ export interface IdentityClient {
 
 /**
  * Introspection over its own backend client (own breaker). Fails closed: any failure, including
- * an answer outside the documented shape, is 503 `backend_unavailable`, never an allow. No cache:
- * revocation must take effect on the very next request (docs/architecture.md, performance targets).
+ * an answer outside the documented shape, is 503 `backend_unavailable`, never an allow. No cache
+ * here: a revoke must take effect on the very next request, which only the gateway's token cache,
+ * under its lease on identity's invalidations, keeps while caching (docs/architecture.md, "Token cache").
  */
 export function createIdentityClient(client: BackendClient, logger: Logger): IdentityClient {
   return {

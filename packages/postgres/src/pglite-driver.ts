@@ -21,7 +21,7 @@ function wrap(target: PGlite | Transaction): Queryable {
   };
 }
 
-// Memory (docs/decisions.md, "Identity's memory"): PGlite reserves its shared buffers inside the
+// Memory (docs/decisions.md, "Memory"): PGlite reserves its shared buffers inside the
 // WASM heap, 128 MB by default; the identity store's working set (tokens, the audit tail) needs a
 // fraction of that. And creating a new cluster (initdb) allocates about 500 MB of transient WASM
 // and file-system buffers, which would set the serving process's peak: it runs in a child process.

@@ -53,7 +53,7 @@ export interface Tracer {
 }
 
 const MAX_ATTRIBUTE = 1024;
-// The ingest format's bounds (docs/ingest.md, spans): past them the core refuses the span, and with
+// The ingest format's bounds (docs/ingest.md, "spans"): past them the core refuses the span, and with
 // it the whole batch it travels in.
 const MAX_OPERATION = 500;
 const MAX_ATTRIBUTES = 64;

@@ -1,4 +1,5 @@
-// The 36 tool names of docs/tools.md, by group. The catalog may only ever contain these.
+// The 36 tool names (docs/tools.md) by the capability that shows them. The catalog may only ever
+// contain these.
 export const SPEC_TOOL_NAMES = {
   base: [
     'log.search',
@@ -35,7 +36,7 @@ export const SPEC_TOOL_NAMES = {
   vis_ai_verifier: ['verify.run', 'verify.run_session'],
 } as const;
 
-/** Names the contract says are never part of the public catalog (state-changing or internal). */
+/** Names never part of the public catalog: tools that would change state or are internal. */
 export const FORBIDDEN_TOOL_NAMES = [
   'log.recall_trigger',
   'config.get',

@@ -3,7 +3,7 @@ import { z } from 'zod';
 // JSON Schema (2020-12, as OpenAPI 3.1 and MCP use) of a tool's input or output, in two cuts:
 // - `toolJsonSchema`: the whole schema with every field's description (/openapi.json, docs/tools.md);
 // - `mcpOutputSchema`: the output as an envelope for tools/list, which every MCP client loads into
-//   its context on every connection (docs/decisions.md, "tools/list budget").
+//   its context on every connection (docs/decisions.md, "tools/list size").
 // Both come from the same zod definition, so they cannot disagree.
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { analyticsDimensions, DIMENSIONS } from './analytics-dimensions';
 
-// The contract of analytics.dimensions (its documented inputs and output).
+// What analytics.dimensions takes and gives back, as docs/tools.md documents it.
 describe('analytics.dimensions', () => {
   it('defaults to 30 days and takes nothing but days', () => {
     expect(analyticsDimensions.input.parse({})).toEqual({ days: 30 });

@@ -10,7 +10,7 @@ import type { Service } from '../services';
 import { type Summary, summarize } from '../stats';
 import { type Identity, SECRET, startCore, startGateway, startIdentity, tempDir } from './deployment';
 
-// Issue 9, one tenant must not starve the others: project A floods the stack with heavy
+// One tenant must not starve the others: project A floods the stack with heavy
 // analytics.cohorts calls (days 365, max_day 90: the attack's call) while project B makes point
 // lookups (crash.get). B's latency unloaded and during the flood, through the gateway and the
 // core as deployed. The gateway's per-token and per-project limits are raised out of the way, so

@@ -13,7 +13,7 @@ import {
 } from './deployment';
 import { benchSelfTrace } from './self-trace';
 
-// The gateway's own cost, told apart from the core's (docs/architecture.md, performance targets):
+// The gateway's own cost, told apart from the core's (docs/architecture.md, "Performance targets"):
 // the whole gateway path (auth, rate limit, visibility, validation, backend call, output check,
 // audit, binding) in front of a backend that does no work, against that backend called directly
 // and a bare express handler; then REST and MCP in front of the real core; identity on PGlite and

@@ -4,12 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { BENCH_INGEST_KEY, type BenchCore } from '../core-harness';
 import type { IngestClientResult, IngestClientTask } from '../ingest-client-process';
 
-// Issue 12: how fast spans get in. The senders run in a process of their own (an exporter or a
+// How fast spans get in. The senders run in a process of their own (an exporter or a
 // collector never shares the core's event loop): OTLP/HTTP JSON bodies of 1000 spans from 16
 // concurrent clients (a collector fan-in), and our SDK's tracer making spans and its exporter
 // delivering them. Both processes share the machine's two cores with the core and its engine.
 
-export const ISSUE12_TARGETS = { otlpSpansPerSecond: 100_000, exporterSpansPerSecond: 50_000 } as const;
+export const INGEST_TARGETS = { otlpSpansPerSecond: 100_000, exporterSpansPerSecond: 50_000 } as const;
 
 const SPANS_PER_BODY = 1000;
 /** The OpenTelemetry Collector's batch processor sends up to 8192 spans a request by default. */
@@ -192,11 +192,11 @@ export async function benchIngest(core: BenchCore, bodies: number): Promise<stri
     `core event loop ${Math.round(run.coreLoop * 100)}% busy, CPU a span: core ${(run.coreCpuUs / run.delivered).toFixed(1)} us, sender ${(run.clientCpuUs / run.delivered).toFixed(1)} us`;
   const share = typeof ceiling === 'string' ? Number.NaN : otlpRate / ceiling.rate;
   return [
-    `ingest: OTLP/HTTP JSON, ${CLIENTS} clients, ${bodies} bodies of ${SPANS_PER_BODY} spans: ${Math.round(otlpRate).toLocaleString()} spans/s, ${busy(otlp)} (target >= ${ISSUE12_TARGETS.otlpSpansPerSecond.toLocaleString()}: ${verdict(otlpRate, ISSUE12_TARGETS.otlpSpansPerSecond)})`,
+    `ingest: OTLP/HTTP JSON, ${CLIENTS} clients, ${bodies} bodies of ${SPANS_PER_BODY} spans: ${Math.round(otlpRate).toLocaleString()} spans/s, ${busy(otlp)} (target >= ${INGEST_TARGETS.otlpSpansPerSecond.toLocaleString()}: ${verdict(otlpRate, INGEST_TARGETS.otlpSpansPerSecond)})`,
     typeof ceiling === 'string'
       ? `ingest: the engine's ceiling not measured: ${ceiling}`
       : `ingest: the engine's ceiling, the same spans as the core wrote them inserted straight through our client in batches of ${SPANS_PER_BODY} under deduplication tokens (${ceiling.rows.toLocaleString()} rows, ${core.ch.concurrency} at once, in ${CEILING_TURNS} turns alternated with OTLP's): ${Math.round(ceiling.rate).toLocaleString()} rows/s, CPU a row ${ceiling.cpuUsPerRow.toFixed(1)} us; OTLP reaches ${share.toFixed(2)} of it at ${(otlp.coreCpuUs / otlp.delivered / ceiling.cpuUsPerRow).toFixed(2)}x its CPU a row (target >= ${CEILING_SHARE_TARGET}: ${verdict(share, CEILING_SHARE_TARGET)})`,
-    `ingest: OTLP/HTTP JSON, ${CLIENTS} clients, ${collector.delivered / COLLECTOR_SPANS_PER_BODY} bodies of ${COLLECTOR_SPANS_PER_BODY} spans (a collector's default batch): ${Math.round(collectorRate).toLocaleString()} spans/s, ${busy(collector)} (target >= ${ISSUE12_TARGETS.otlpSpansPerSecond.toLocaleString()}: ${verdict(collectorRate, ISSUE12_TARGETS.otlpSpansPerSecond)})`,
-    `ingest: sdk-node tracer + exporter, ${(bodies * SPANS_PER_BODY).toLocaleString()} spans, batches of 1000: ${Math.round(sdkRate).toLocaleString()} spans/s delivered, ${sdk.dropped} dropped, ${busy(sdk)} (target >= ${ISSUE12_TARGETS.exporterSpansPerSecond.toLocaleString()}: ${verdict(sdkRate, ISSUE12_TARGETS.exporterSpansPerSecond)})`,
+    `ingest: OTLP/HTTP JSON, ${CLIENTS} clients, ${collector.delivered / COLLECTOR_SPANS_PER_BODY} bodies of ${COLLECTOR_SPANS_PER_BODY} spans (a collector's default batch): ${Math.round(collectorRate).toLocaleString()} spans/s, ${busy(collector)} (target >= ${INGEST_TARGETS.otlpSpansPerSecond.toLocaleString()}: ${verdict(collectorRate, INGEST_TARGETS.otlpSpansPerSecond)})`,
+    `ingest: sdk-node tracer + exporter, ${(bodies * SPANS_PER_BODY).toLocaleString()} spans, batches of 1000: ${Math.round(sdkRate).toLocaleString()} spans/s delivered, ${sdk.dropped} dropped, ${busy(sdk)} (target >= ${INGEST_TARGETS.exporterSpansPerSecond.toLocaleString()}: ${verdict(sdkRate, INGEST_TARGETS.exporterSpansPerSecond)})`,
   ];
 }

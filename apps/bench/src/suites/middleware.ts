@@ -8,7 +8,7 @@ import type { FloodSpec } from '../flood-process';
 import type { LoadResult } from '../load';
 import type { TracedServers } from '../traced-servers-process';
 
-// Issue 12: what the SDK's server middleware costs a request. One express handler, plain and
+// What the SDK's server middleware costs a request. One express handler, plain and
 // instrumented (a span per request, exported), in one process; 16 connections from a load process
 // of its own, the two measured in turns so that drift in the machine's speed hits both alike. The
 // spans go to a sink that only reads them: what the core does with them is the ingest suite's.

@@ -3,17 +3,17 @@ import type { BenchCore } from '../core-harness';
 import type { Summary } from '../stats';
 import { DAY_MS, inChunks } from './data';
 
-// Issue 10: performance, release health and trace tools on a largest and a typical project, side by
+// Performance, release health and trace tools on a largest and a typical project, side by
 // side. Data generated inside ClickHouse (INSERT ... SELECT FROM numbers), deterministic
 // (cityHash64 of the row number), shaped like the demo: traces of 8 spans over five services, two
 // of them head-sampled at 0.25 with error spans always kept; metrics app_start_ms, fps and
 // memory_mb per session over 12 versions; one session row per 10 metric samples.
 
-export const ISSUE10_TARGETS = { typical: 250, largest: 500, traceGet: 50, traceSearchUser: 250 } as const;
+export const TRACE_TOOL_TARGETS = { typical: 250, largest: 500, traceGet: 50, traceSearchUser: 250 } as const;
 
 const SPANS_PER_TRACE = 8;
 
-export interface Issue10Row {
+export interface TraceToolRow {
   name: string;
   result: Summary | string;
   /** None for a measurement without a stated target (shown for reference). */
@@ -124,8 +124,8 @@ export async function settleMerges(ch: ClickHouse, maxMs = 300_000): Promise<{ m
 export async function benchTraces(core: BenchCore, largest: number, runs: number) {
   const typical = Math.max(SPANS_PER_TRACE, Math.round(largest / 20));
   const projects = [
-    { label: 'largest', id: 'prj_apm_largest', rows: largest, target: ISSUE10_TARGETS.largest },
-    { label: 'typical', id: 'prj_apm_typical', rows: typical, target: ISSUE10_TARGETS.typical },
+    { label: 'largest', id: 'prj_apm_largest', rows: largest, target: TRACE_TOOL_TARGETS.largest },
+    { label: 'typical', id: 'prj_apm_typical', rows: typical, target: TRACE_TOOL_TARGETS.typical },
   ];
   const notes: string[] = [];
   for (const p of projects) {
@@ -141,7 +141,7 @@ export async function benchTraces(core: BenchCore, largest: number, runs: number
   notes.push(
     `apm/traces: waited ${(settled.ms / 1000).toFixed(1)} s for background merges to settle before measuring (active parts: ${settled.parts})`,
   );
-  const rows: Issue10Row[] = [];
+  const rows: TraceToolRow[] = [];
   for (const p of projects) {
     const size = `${p.label}, ${p.rows.toLocaleString()}`;
     const [sample] = await core.ch.query<{ trace_id: string; user_id: string }>(
@@ -163,13 +163,13 @@ export async function benchTraces(core: BenchCore, largest: number, runs: number
         `trace.get by trace_id (${size} spans)`,
         'trace.get',
         { trace_id: sample?.trace_id },
-        ISSUE10_TARGETS.traceGet,
+        TRACE_TOOL_TARGETS.traceGet,
       ],
       [
         `trace.search user_id (${size} spans)`,
         'trace.search',
         { user_id: sample?.user_id },
-        ISSUE10_TARGETS.traceSearchUser,
+        TRACE_TOOL_TARGETS.traceSearchUser,
       ],
     ];
     for (const [name, tool, input, target] of cases)

@@ -1,6 +1,6 @@
 import type { Migration } from '@svc/clickhouse';
 
-// The core's tables (docs/architecture.md, storage; docs/ingest.md). Every table leads its ORDER BY with
+// The core's tables (docs/architecture.md, "Storage"; docs/ingest.md). Every table leads its ORDER BY with
 // project_id: tenant isolation is also locality. Absent optional strings are stored as '' (and
 // returned as null) rather than Nullable, which ClickHouse handles faster. Times are
 // DateTime64(3, 'UTC'). TTLs come from `retention` (applied afterwards by retention.ts, so a

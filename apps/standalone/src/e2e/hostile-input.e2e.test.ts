@@ -32,7 +32,10 @@ import { adminOf, type NewProject, newProject } from './support';
 // tools still answers 200 for A afterwards (no stored row can break a read), and all of B's
 // concurrent ingest succeeds.
 
-/** The documented bound (docs/decisions.md, "Hostile input"): main-thread CPU without a yield. */
+/**
+ * The documented bound on main-thread CPU without a yield (docs/decisions.md, "The event loop: 50 ms
+ * of main-thread CPU").
+ */
 const HOLD_BOUND_MS = 50;
 
 let stack: SpawnedStack;
