@@ -10,12 +10,8 @@ import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@
 import express, { type Request, type Router } from 'express';
 import { readJsonBody } from '../ingest/json-body';
 import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp-request';
-import {
-  createReplayGuard,
-  parseIdempotencyKey,
-  type ReplayDecision,
-  type ReplayGuard,
-} from '../ingest/replay-guard';
+import { parseIdempotencyKey } from '../ingest/replay/idempotency-key';
+import { createReplayGuard, type ReplayDecision, type ReplayGuard } from '../ingest/replay/replay-guard';
 import type { RecordType, ValidBatch } from '../ingest/schemas';
 import { validateBatchInSlices } from '../ingest/validate-batch';
 import { defaultSlicing, type IngestSlicing, jsonSlicesOf } from '../ingest/work-slices';

@@ -28,7 +28,7 @@ export interface RequestTokens {
   /**
    * An earlier try of the same request may have stored some of its rows and not been
    * acknowledged (it failed part-way, or the process ended first): the writer then looks up what
-   * each table holds of it before inserting (replay-guard.ts decides).
+   * each table holds of it before inserting (replay/replay-guard.ts decides).
    */
   readonly mayBeStored?: boolean;
 }

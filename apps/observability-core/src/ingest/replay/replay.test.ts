@@ -5,17 +5,17 @@ import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import type { Express } from 'express';
 import request from 'supertest';
-import { createCoreApp } from '../app';
-import { migrateCore } from '../storage/migrate';
+import { createCoreApp } from '../../app';
+import { migrateCore } from '../../storage/migrate';
 import {
   type CoreHarness,
   createCoreHarness,
   INTERNAL_SECRET,
   staticIngestKeys,
   type TestKey,
-} from '../testing/core-harness';
+} from '../../testing/core-harness';
+import { RECORD_TYPES } from '../schemas';
 import { createReplayGuard, type ReplayDecision } from './replay-guard';
-import { RECORD_TYPES } from './schemas';
 
 // Replayed and retried ingest batches (docs/ingest.md, "Retries and replays"): whatever a client
 // or an attacker re-sends, no row is stored twice, and the answer says why.
