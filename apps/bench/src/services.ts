@@ -23,7 +23,6 @@ export async function freePort(): Promise<number> {
 }
 
 let built = false;
-/** Bundles the services once per run. */
 /** Each app's bundles, as its `pnpm build` makes them (the gateway's answer workers run their own). */
 const BUNDLES: Record<string, [entry: string, outfile: string][]> = {
   identity: [['src/main.ts', 'dist/main.js']],
@@ -34,6 +33,7 @@ const BUNDLES: Record<string, [entry: string, outfile: string][]> = {
   ],
 };
 
+/** Bundles the services once per run. */
 export function buildApps(): void {
   if (built || process.env.BENCH_TSX) return;
   for (const [app, entries] of Object.entries(BUNDLES)) {

@@ -20,10 +20,11 @@ function presentedCredential(header: string | undefined): string | undefined {
 }
 
 /**
- * Pipeline step 2: offline format check first (no identity call for garbage), then
- * introspection on every request (no cache, so a revoked token fails on the next call), then the
- * scope/project rules. Identity failures propagate as 503 (fail closed). Refusals are security
- * events: logged with a token fingerprint, never the token, and counted by reason.
+ * Pipeline step 4: offline format check first (no identity call for garbage), then identity's
+ * answer (introspection, or the token cache while it holds its lease: either way a revoked token
+ * fails on the next call), then the scope/project rules. Identity failures propagate as 503 (fail
+ * closed). Refusals are security events: logged with a token fingerprint, never the token, and
+ * counted by reason.
  */
 export function authenticate(options: AuthenticateOptions): RequestHandler {
   const failures = options.metrics.counter(

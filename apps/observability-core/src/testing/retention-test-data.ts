@@ -3,8 +3,8 @@ import type { RefEvent } from './retention-reference';
 // Hand-built events for the retention and cohorts tests, each user placed on a boundary the
 // definition turns on (docs/semantics.md): the window start, UTC midnight, a Sunday/Monday, a
 // month's last and first day, a first event before the window, a first event that only matches
-// under a filter, events after now. `expectInCohort` lists who the 30-day, unfiltered cohort is,
-// worked out by hand, to keep the reference honest.
+// under a filter, events after now. `inCohort30` (beside the events) lists who the 30-day,
+// unfiltered cohort is, worked out by hand, to keep the reference honest.
 
 const HOUR = 3_600_000;
 export const DAY = 24 * HOUR;

@@ -29,15 +29,6 @@ interface BucketRow {
   pairs: [number, string][];
 }
 
-/**
- * Window [now - days, now] on start_time, per operation. A span weighs w = 1/sample_rate, an error
- * span 1 (the spans table's `weight`); count = sum(w), error_rate = sum(w of errors) / sum(w).
- * A weighted percentile p is the smallest duration whose cumulative weight, spans taken by
- * duration, reaches p of the total weight (as ClickHouse's quantileExactWeighted defines it, with
- * whole-number weights: the percentiles take w in thousandths, round(1000 w) half to even. That
- * is exact for rates whose inverse has at most three decimals (1, 0.5, 0.25, 0.2, 0.1, 0.01,
- * 0.001); for others, such as 0.3, a span's weight moves by at most 0.0005).
- */
 // Exact percentiles in two passes, all in the engine (10M spans: about a third of the time of
 // quantileExactWeighted, whose per-operation hash of every distinct duration dominates).
 // Pass 1: the totals and, per operation, a histogram of integer weights over buckets 1/64 of a
@@ -72,6 +63,15 @@ export const sumsByBucket = (where: string) =>
    FROM spans WHERE ${where}
    GROUP BY operation, bucket`;
 
+/**
+ * Window [now - days, now] on start_time, per operation. A span weighs w = 1/sample_rate, an error
+ * span 1 (the spans table's `weight`); count = sum(w), error_rate = sum(w of errors) / sum(w).
+ * A weighted percentile p is the smallest duration whose cumulative weight, spans taken by
+ * duration, reaches p of the total weight (as ClickHouse's quantileExactWeighted defines it, with
+ * whole-number weights: the percentiles take w in thousandths, round(1000 w) half to even. That
+ * is exact for rates whose inverse has at most three decimals (1, 0.5, 0.25, 0.2, 0.1, 0.01,
+ * 0.001); for others, such as 0.3, a span's weight moves by at most 0.0005).
+ */
 export const traceAggregateQuery = serve(traceAggregate, async (ctx, input) => {
   const w = lastDays(ctx.now, input.days);
   const filter = { where: columnInWindow('start_time'), params: w.filter.params };
