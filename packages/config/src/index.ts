@@ -15,5 +15,13 @@ export {
   port,
   portOf,
 } from './parse-env';
+export {
+  runService,
+  type ServiceDefinition,
+  type ServiceListener,
+  type ServiceLog,
+  type ServiceProcess,
+  type WiredService,
+} from './run-service';
 export { HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, withServerTimeouts } from './server-timeouts';
 export { trustedProxies } from './trusted-proxies';
