@@ -113,7 +113,9 @@ async function attemptOnce(
         'content-encoding': 'gzip',
         'user-agent': options.userAgent,
       },
-      body,
+      // A Buffer is a Uint8Array over an ArrayBuffer: typed so for programs that also load the DOM
+      // library (apps/sdk-e2e runs the CLI in process), whose fetch refuses a SharedArrayBuffer.
+      body: body as Uint8Array<ArrayBuffer>,
       signal: AbortSignal.timeout(options.attemptTimeoutMs ?? DEFAULT_ATTEMPT_TIMEOUT_MS),
     });
     text = await res.text();

@@ -1,10 +1,10 @@
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type LoopbackCore, startLoopbackCore } from '@svc/observability-core/testing';
-import { type CliIo, runCli } from '../cli';
 
 // A real core on a fresh chDB database (loopback port, one ingest key), a proxy in front of it
-// that sees every request and can misbehave on the next ones, and the CLI run in-process.
+// that sees every request and can misbehave on the next ones, for svc-cli run in-process
+// (`cli` from @svc/cli/testing).
 
 export const PROJECT = 'prj_cli';
 export const KEY = { keyId: 'key_cli', secret: 'cli-test-ingest-secret-0123456789' };
@@ -85,24 +85,4 @@ export async function startCliTestCore(name: string): Promise<CliTestCore> {
       await core.close();
     },
   };
-}
-
-export interface CliRun {
-  code: number;
-  out: string[];
-  err: string[];
-}
-
-/** runCli in this process, its output collected; retries back off from 20 ms. */
-export async function cli(argv: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CliIo = { env, out: (l) => out.push(l), err: (l) => err.push(l), backoffMs: 20 };
-  const code = await runCli(argv, io);
-  return { code, out, err };
-}
-
-/** The --json lines of a run, parsed. */
-export function jsonLines(run: CliRun): Record<string, unknown>[] {
-  return run.out.map((l) => JSON.parse(l) as Record<string, unknown>);
 }

@@ -2,11 +2,27 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { breakpadSym, r8Mapping, type SymFunction, webBundle, writeFile } from './testing/build-outputs';
-import { type CliTestCore, cli, jsonLines, startCliTestCore } from './testing/cli-core';
-import { elf32, gccSharedLibrary } from './testing/elf-files';
-import { CPU, fatMachO, thinMachO, uuidText } from './testing/mach-o-files';
-import { expectedAt, HERMES, hermesMap, METRO, metroMap } from './testing/react-native-maps';
+import {
+  breakpadSym,
+  CPU,
+  cli,
+  elf32,
+  expectedAt,
+  fatMachO,
+  gccSharedLibrary,
+  HERMES,
+  hermesMap,
+  jsonLines,
+  METRO,
+  metroMap,
+  r8Mapping,
+  type SymFunction,
+  thinMachO,
+  uuidText,
+  webBundle,
+  writeFile,
+} from '@svc/cli/testing';
+import { type CliTestCore, startCliTestCore } from '../testing/cli-core';
 
 // Every kind from a build directory to a real core: what symbol.list then lists (names, debug ids,
 // hashes computed here from the files), and crashes symbolicated with what was uploaded.

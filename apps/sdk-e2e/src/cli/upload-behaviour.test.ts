@@ -1,8 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { breakpadSym, webBundle, writeFile } from './testing/build-outputs';
-import { type CliTestCore, cli, jsonLines, KEY, startCliTestCore } from './testing/cli-core';
+import { breakpadSym, cli, jsonLines, webBundle, writeFile } from '@svc/cli/testing';
+import { type CliTestCore, KEY, startCliTestCore } from '../testing/cli-core';
 
 // How an upload run behaves, against a real core behind a proxy that sees every request and can
 // cut a connection or answer for the core: each content once, retries that end stored once,
