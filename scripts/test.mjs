@@ -5,7 +5,7 @@
 // one jest worker). The stack's end-to-end suite alone is about half of all the time, so it starts
 // at once in a lane of its own (left to turbo's order it started after others and the run took
 // that much longer); the lane's remainder is filled with a mid-sized suite so both lanes end
-// together (measured: the other lane ends within a minute of this one). Arguments
+// together. Arguments
 // (`pnpm test -- --filter=@svc/x`) run one turbo invocation with them instead.
 import { spawn } from 'node:child_process';
 

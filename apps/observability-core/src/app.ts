@@ -70,8 +70,7 @@ export function createCoreApp(deps: CoreAppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
-  // Answers to POSTs, never cached: an ETag would only cost a hash of every body (3% of the CPU
-  // under a flood of large answers).
+  // Answers to POSTs, never cached: an ETag would only cost a hash of every body.
   app.set('etag', false);
   if (deps.tracer) app.use(selfTraceMiddleware(deps.tracer));
 

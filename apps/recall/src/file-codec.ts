@@ -13,7 +13,7 @@ export const MAX_DECOMPRESSED_BYTES = 100 * 1024 * 1024;
 /**
  * A longer line stops reading there (a parse problem). Parsing one line is a single synchronous
  * step: at 128 KiB its worst shapes (half a million nested arrays, tens of thousands of keys) take
- * a few ms; at 1 MiB they took over 100 ms of the event loop.
+ * a few ms of the event loop, and the time grows with the line.
  */
 export const MAX_LINE_BYTES = 128 * 1024;
 

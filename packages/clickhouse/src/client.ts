@@ -48,7 +48,7 @@ type ClientConnection = NonNullable<NonNullable<Parameters<typeof createClient>[
 /**
  * chDB's own insert (`connection.chdb.rawInsert`): the bytes go to the engine as they are and its
  * parser reads them, where the client's insert would build one SQL string of `INSERT ... FORMAT`
- * and the data for chDB's SQL parser to wade through (measured: 3x the time per row).
+ * and the data for chDB's SQL parser to wade through, several times the time per row.
  */
 interface RawInsert {
   rawInsert(params: {
@@ -74,8 +74,8 @@ interface EmbeddedSession {
 
 /**
  * What a statement must SET on `session` of the settings it wants: those the session does not hold
- * already. chDB runs each setting as a statement of its own before the query (~0.15 ms each):
- * stating all nine every time was 1.3 ms of a `SELECT 1`'s 2.5.
+ * already. chDB runs each setting as a statement of its own before the query, so stating them all
+ * every time would cost a small query more than its own work.
  */
 function settingsToSet(session: EmbeddedSession, wanted: ClickHouseSettings): ClickHouseSettings {
   const out: Record<string, unknown> = {};
@@ -203,13 +203,13 @@ function settingsFor(
     // empty on embedded sessions, whose statements carry theirs in their text (kill()).
     log_comment: options?.marker ?? '',
     // A tool's answer is small (the gateway's answer budget bounds it): writing it out on a thread
-    // of its own cost a thread hand-off on every query (`log.recent` 7.1 -> 6.1 ms of CPU, p50).
+    // of its own costs a thread hand-off on every query (docs/decisions.md, "Cost per tool call").
     output_format_parallel_formatting: 0,
     // An insert body is far below the 10 MB a parallel parse splits at, so the parse runs as one
-    // chunk either way; the parallel path only adds its threads (1000 spans: -8% CPU serial).
+    // chunk either way; the parallel path only adds its threads.
     input_format_parallel_parsing: 0,
     // The engine's sampling profiler arms two timers on every thread of every query; nothing here
-    // reads its samples (no trace_log). Off saves 0.2-0.4 ms a query (decisions.md).
+    // reads its samples (no trace_log), so it is off (docs/decisions.md, "Cost per tool call").
     query_profiler_real_time_period_ns: '0',
     query_profiler_cpu_time_period_ns: '0',
     // A point query reads a few small parts the page cache holds: a plain pread on its own thread,
@@ -253,7 +253,7 @@ function serverInsertSettings(limits: Required<QueryLimits>, token: string | und
  * undefined or null) is sent as null, which the engine stores as the column's default
  * (input_format_null_as_default, on by default), as it would a key missing from a JSONEachRow row;
  * a column no row has a value for is left out, which stores the same default with nothing to parse
- * (an optional span field absent from a whole batch: 0.4-0.6 us a row of the engine's ~5).
+ * (an optional span field absent from a whole batch).
  */
 export function compactRows(rows: readonly Record<string, unknown>[]): {
   columns: string[];
@@ -300,8 +300,8 @@ async function kill(control: ClickHouseClient, marker: string, where: 'setting' 
 /**
  * A JSONEachRow answer as rows, in one JSON.parse: a row is one line, and JSON escapes every line
  * break inside a value, so the lines joined by commas make an array. chDB answers a statement
- * whole; the client's json() would read it through a stream pipeline and parse row by row, 0.13 to
- * 0.28 ms more a query (decisions.md, "Cost per tool call").
+ * whole; the client's json() would read it through a stream pipeline and parse row by row, more
+ * CPU on every query (docs/decisions.md, "Cost per tool call").
  */
 export function parseJsonEachRow<T>(text: string): T[] {
   const body = text.endsWith('\n') ? text.slice(0, -1) : text;

@@ -2,9 +2,9 @@
 //
 // Why: chdb-node runs every parameterized query of the process through one chain, one at a time
 // (its libchdb sets and clears bound parameters per call without isolating connections, and two
-// at once corrupt each other), while plain queries on different sessions run in parallel. We
-// measured it (docs/decisions.md, "Fair sharing of the core"): two bound queries on two sessions
-// took as long as two in a row; written as literals they took as long as one.
+// at once corrupt each other), while plain queries on different sessions run in parallel: two bound
+// queries on two sessions take as long as two in a row, written as literals as long as one
+// (docs/decisions.md, "Fair sharing of the core").
 //
 // The substitution is the one ClickHouse itself does with a bound parameter
 // (ReplaceQueryParameterVisitor): a String parameter becomes a string literal, any other type

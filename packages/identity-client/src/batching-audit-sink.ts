@@ -6,9 +6,8 @@ export interface AuditBatchOptions {
   maxRecords?: number;
   /**
    * Batches being written at once (default 1); further calls wait and join the next batch. With
-   * two, a call finishing during a write left at once in the second slot, often alone; identity's
-   * cost is mostly per write (a batch of 1: ~1 ms of its CPU, of 4: ~1.2 ms), so one write at a
-   * time gathers what finishes meanwhile.
+   * two, a call finishing during a write leaves at once in the second slot, often alone; identity's
+   * cost is mostly per write, not per record, so one write at a time gathers what finishes meanwhile.
    */
   maxInFlight?: number;
   /**

@@ -3,8 +3,8 @@ import https from 'node:https';
 import type { ExportSend } from '@svc/sdk-core';
 
 // The exporter's requests go through node:http(s) rather than fetch: undici's fetch passes a body
-// through web streams and cost about 1.6 us of CPU a span more in a batch of 1000 (the exporter
-// went from 4.4 to 2.8 us a span), CPU taken from the app the SDK instruments. Connections are
+// through web streams, a large part of the exporter's CPU a span, taken from the app the SDK
+// instruments (docs/decisions.md, "Ingest speed (OTLP, SDK exporters)"). Connections are
 // kept alive between batches. The functions are taken before instrumentHttp can patch them: the
 // exporter's own requests are never traced (the instrumentation skips the ingest host as well).
 const requestOf = { 'http:': http.request, 'https:': https.request } as const;

@@ -13,9 +13,8 @@ const MAX_LINE_BYTES = 16 * 1024;
 const NEWLINE = 0x0a;
 /**
  * Where the platform has it (Linux, macOS), the log is opened for synchronous data writes: a write
- * returns once its bytes are on disk, one system call where a write and an fdatasync took two trips
- * through the thread pool (~130 -> ~100 us of CPU an append). Elsewhere each write is followed by
- * an fdatasync, as durable either way.
+ * returns once its bytes are on disk, one system call where a write and an fdatasync take two trips
+ * through the thread pool. Elsewhere each write is followed by an fdatasync, as durable either way.
  */
 const DSYNC: number | undefined = constants.O_DSYNC;
 /** 'a+' (every write at the end, reads for repairs), and O_DSYNC where there is one. */
@@ -120,8 +119,8 @@ class FileCheckpointStore implements CheckpointStore {
     const bytes = Buffer.from(text, 'utf8');
     const handle = await this.fileHandle();
     try {
-      // fstat on the event loop: ~1 us of CPU where FileHandle.stat's round trip through the
-      // thread pool cost 30-60 us, on every audit write (11% of identity's CPU under load).
+      // fstat on the event loop: it runs on every audit write, and FileHandle.stat's round trip
+      // through the thread pool costs many times the call itself.
       const { size } = fstatSync(handle.fd);
       if (size !== this.size) {
         if (this.size >= 0) {

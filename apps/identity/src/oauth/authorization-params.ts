@@ -4,8 +4,8 @@ import { MAX_URI_CHARS } from './redirect-policy';
 
 /**
  * The longest value of any authorization parameter (state, redirect_uri, client_id, scope, ...).
- * An interaction stores the request's parameters for 10 minutes: 3,000 anonymous starts with an
- * 8 KB state once held 137 MB. Clients send a state of 20-100 characters.
+ * An interaction stores the request's parameters for 10 minutes, so their size times anonymous
+ * starts is memory held. Clients send a state of 20-100 characters.
  */
 export const MAX_PARAM_CHARS = MAX_URI_CHARS;
 

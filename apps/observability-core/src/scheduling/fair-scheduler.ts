@@ -264,8 +264,8 @@ export class FairScheduler {
 
 /**
  * A quarter of the slots per project: one heavy call at a time per project on the embedded default
- * of 4 sessions (B's p99 under A's flood 6.1x -> 4.0x its unloaded p99 against a half, bench
- * "fairness"), 4 of 16 on a server; a busy project always leaves the others free slots.
+ * of 4 sessions (a half let one project's flood slow the others' calls much more; `pnpm bench`'s
+ * "fairness" suite measures it), 4 of 16 on a server; a busy project always leaves the others free slots.
  */
 export function defaultPerProject(concurrency: number): number {
   return Math.max(1, Math.floor(concurrency / 4));

@@ -29,16 +29,16 @@ interface BucketRow {
   pairs: [number, string][];
 }
 
-// Exact percentiles in two passes, all in the engine (10M spans: about a third of the time of
-// quantileExactWeighted, whose per-operation hash of every distinct duration dominates).
+// Exact percentiles in two passes, all in the engine (quantileExactWeighted's per-operation hash of
+// every distinct duration would dominate the query).
 // Pass 1: the totals and, per operation, a histogram of integer weights over buckets 1/64 of a
 // doubling wide: `duration_bucket`, stored with each span (migration 18), is 0 below 2^-10 ms,
 // 2561 from 2^30 ms, and in between the top bits of the duration's IEEE 754 double, which order
 // like the values. The sums per (operation, bucket) come from whole days of an aggregate
 // projection and the edge days' spans (sumsByBucket). A histogram holds only the buckets the
 // operation has spans in, sorted: its memory follows the spans, never the number of operations
-// times the 2562 buckets (70,000 operations named after the ids in their routes took 3 GB as
-// arrays of every bucket). The percentile's bucket is the first whose cumulative weight reaches
+// times the 2562 buckets (operations named after the ids in their routes can be many thousands).
+// The percentile's bucket is the first whose cumulative weight reaches
 // ceil(p W), and `need` the weight still missing when it starts. (Each threshold is computed
 // before the lambda that searches for it: a lambda copies what it captures for every element it
 // visits.) Pass 2, for the page's operations only: the distinct durations of their few buckets

@@ -11,7 +11,7 @@ const SOURCES: Record<Channel, { from: string; count: string; first: string; las
   logs: { from: 'logs', count: 'count()', first: 'timestamp', last: 'timestamp' },
   // A crash stored twice (a retried upload) is the same row twice under the same sorting key
   // (timestamp, event_id): counting distinct keys equals a FINAL count, without FINAL's merge of
-  // every part around the user's granules (4x the time for a quiet user).
+  // every part around the user's granules, most of a quiet user's read.
   crashes: {
     from: 'crashes',
     count: 'uniqExact(timestamp, event_id)',
