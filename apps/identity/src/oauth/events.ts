@@ -1,7 +1,7 @@
 import type Provider from 'oidc-provider';
 import type { KoaContextWithOIDC } from 'oidc-provider';
 import type { IdentityContext } from '../context';
-import { revokeEverywhere } from '../routes/revoke';
+import { revokeEverywhere } from '../invalidation/revoke-everywhere';
 import { findOAuthToken } from './oauth-tokens';
 
 // oidc-provider says so in the error's detail (for logs); the client sees a plain invalid_grant.
