@@ -9,6 +9,7 @@ import {
   logIngestKeyRevoked,
   logOriginsChange,
 } from '../ingest-key-answer';
+import { revokeEverywhere } from '../invalidation/revoke-everywhere';
 import { issueToken } from '../issue-token';
 import { hashPassword } from '../passwords';
 import {
@@ -36,7 +37,6 @@ import {
 import { createProject, findProjectByName, getProject } from '../store/projects';
 import { listTokens } from '../store/tokens';
 import { createUser, findUserByEmail } from '../store/users';
-import { revokeEverywhere } from '../invalidation/revoke-everywhere';
 
 // Serializes the "find or create" admin operations, so two concurrent first starts cannot both
 // create the default org (PGlite serializes anyway; on a server this lock does it).

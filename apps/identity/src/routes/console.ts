@@ -12,6 +12,7 @@ import {
   logIngestKeyRevoked,
   logOriginsChange,
 } from '../ingest-key-answer';
+import { revokeEverywhere } from '../invalidation/revoke-everywhere';
 import { issueToken } from '../issue-token';
 import type { AuthorizationServer } from '../oauth/authorization-server';
 import { addConsentRoutes } from '../oauth/consent';
@@ -34,7 +35,6 @@ import { getProject, listOrgProjects, type Project } from '../store/projects';
 import { createSession, endSession, findLiveSession, setStepUp } from '../store/sessions';
 import { consoleSessionTokenIds, getToken, listConsoleTokens } from '../store/tokens';
 import { findUserByEmail, getUser } from '../store/users';
-import { revokeEverywhere } from '../invalidation/revoke-everywhere';
 
 const SESSION_TTL_MS = 12 * 60 * 60 * 1000;
 export const STEP_UP_WINDOW_MS = 5 * 60 * 1000;
