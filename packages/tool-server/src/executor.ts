@@ -2,17 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditSink, AuditStatus } from '@svc/audit';
 import { type BoundCounter, type BoundHistogram, bindEach, type Metrics } from '@svc/metrics';
 import {
-  type AnswerAttempt,
-  type AnyTool,
   asServiceError,
-  type BackendName,
-  type Backends,
   BackendUnavailableError,
   InternalError,
   invalidInputError,
-  type Logger,
   NotFoundError,
-  type Principal,
   parseInput,
   type ServiceError,
   type ToolContext,
@@ -24,6 +18,7 @@ import { checkAnswer, checkAnswerBytes } from './answer-check';
 import { type AnswerChecker, AnswerWorkersUnavailableError } from './answer-workers';
 import { CallHoldings } from './call-holdings';
 import type { ToolRegistry } from './registry';
+  type ToolRequestContext,
 import { ToolAnswer } from './tool-answer';
 
 export interface ExecutorDeps {
@@ -108,9 +103,10 @@ function auditedParams(args: unknown): unknown {
 }
 
 /**
- * The transport-independent part of the pipeline (docs/architecture.md, request pipeline steps 3-7): visibility,
- * strict validation, the handler, output validation and the audit record, which is durable
- * before the result is returned. MCP, REST and stdio all call `call`.
+ * The transport-independent part of the pipeline (docs/architecture.md, "The request pipeline",
+ * steps 7 to 11): visibility, strict validation, the handler, output validation and the audit
+ * record, which is durable before the result is returned. MCP (over HTTP and stdio) and REST all
+ * go through `execute`.
  */
 export class ToolExecutor {
   readonly #deps: ExecutorDeps;
@@ -155,7 +151,7 @@ export class ToolExecutor {
     return this.#deps.registry.list().filter((tool) => this.#deps.isBackendAvailable(tool.backend));
   }
 
-  /** The call's checked result as an object (stdio, tests); see `execute`. */
+  /** The call's checked result as an object (for tests); see `execute`. */
   async call(request: CallRequest): Promise<Record<string, unknown>> {
     return (await this.execute(request)).value;
   }
@@ -244,7 +240,8 @@ export class ToolExecutor {
   }
 
   #invalidOutput(tool: AnyTool, reason: string, issues: unknown[] | undefined, logger: Logger): never {
-    // A backend answering outside the contract is our bug, never the caller's: log, don't leak.
+    // A backend answering outside the tool's output schema is our bug, never the caller's: log,
+    // don't leak.
     logger.error({ tool: tool.name, reason, issues }, 'tool output failed its schema');
     throw new InternalError('The tool produced an invalid result.');
   }
@@ -256,7 +253,12 @@ export class ToolExecutor {
     const projectId = request.principal.projectId;
     const parentLogger = this.#deps.logger;
     let logger: Logger | undefined;
-    return {
+    const signal = request.signal ?? NEVER_ABORTED;
+    // The tool request context, made once here and passed on as it is to a backend.
+    const forwarded: ToolRequestContext = {
+      requestId: request.requestId,
+      ...(request.traceparent ? { traceparent: request.traceparent } : {}),
+      signal,
       // Every large answer comes unparsed when there is a pool: asking the pool whether it serves
       // the tool is left to the answer's arrival, since that is what starts a worker.
       ...(workers ? { unparsedFrom: workers.fromBytes } : {}),
@@ -280,11 +282,12 @@ export class ToolExecutor {
       projectId: request.principal.projectId,
       principal: request.principal,
       transport: request.transport,
-      requestId: request.requestId,
-      ...(request.traceparent ? { traceparent: request.traceparent } : {}),
-      signal: request.signal ?? NEVER_ABORTED,
+      signal,
+      request: forwarded,
       // Made when first asked for: most calls log nothing, and a child logger costs its bindings.
       get logger() {
+    };
+    return {
         logger ??= parentLogger.child({ request_id: request.requestId });
         return logger;
       },
