@@ -2,11 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditSink, AuditStatus } from '@svc/audit';
 import { type BoundCounter, type BoundHistogram, bindEach, type Metrics } from '@svc/metrics';
 import {
+  type AnswerAttempt,
+  type AnyTool,
   asServiceError,
+  type BackendName,
+  type Backends,
   BackendUnavailableError,
   InternalError,
   invalidInputError,
+  type Logger,
   NotFoundError,
+  type Principal,
   parseInput,
   type ServiceError,
   type ToolContext,
@@ -18,7 +24,6 @@ import { checkAnswer, checkAnswerBytes } from './answer-check';
 import { type AnswerChecker, AnswerWorkersUnavailableError } from './answer-workers';
 import { CallHoldings } from './call-holdings';
 import type { ToolRegistry } from './registry';
-  type ToolRequestContext,
 import { ToolAnswer } from './tool-answer';
 
 export interface ExecutorDeps {
@@ -253,12 +258,7 @@ export class ToolExecutor {
     const projectId = request.principal.projectId;
     const parentLogger = this.#deps.logger;
     let logger: Logger | undefined;
-    const signal = request.signal ?? NEVER_ABORTED;
-    // The tool request context, made once here and passed on as it is to a backend.
-    const forwarded: ToolRequestContext = {
-      requestId: request.requestId,
-      ...(request.traceparent ? { traceparent: request.traceparent } : {}),
-      signal,
+    return {
       // Every large answer comes unparsed when there is a pool: asking the pool whether it serves
       // the tool is left to the answer's arrival, since that is what starts a worker.
       ...(workers ? { unparsedFrom: workers.fromBytes } : {}),
@@ -282,12 +282,11 @@ export class ToolExecutor {
       projectId: request.principal.projectId,
       principal: request.principal,
       transport: request.transport,
-      signal,
-      request: forwarded,
+      requestId: request.requestId,
+      ...(request.traceparent ? { traceparent: request.traceparent } : {}),
+      signal: request.signal ?? NEVER_ABORTED,
       // Made when first asked for: most calls log nothing, and a child logger costs its bindings.
       get logger() {
-    };
-    return {
         logger ??= parentLogger.child({ request_id: request.requestId });
         return logger;
       },
