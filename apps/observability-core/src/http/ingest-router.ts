@@ -148,6 +148,7 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
           slices: slices.records,
           pathOf: mapped.pathOf,
           fieldPathOf: mapped.fieldPathOf,
+          mapped: true,
         });
         await store(
           await guard.beginBody({ keyId: ingestKeyIdOf(req), projectId, body: content }),

@@ -1,5 +1,13 @@
-import { ALL_ZEROS, MAX_TIME, MIN_TIME, type RecordType } from './schemas';
-import { MAX_READ_SPAN_DURATION_MS, MIN_SAMPLE_RATE } from './value-bounds';
+import {
+  ALL_ZEROS,
+  HEX_ID,
+  inTimeRange,
+  isSampleRate,
+  isSpanDuration,
+  MAX_ATTRIBUTES,
+  TEXT_MAX,
+} from './field-rules';
+import type { RecordType } from './schemas';
 
 // Fast paths for the two record types that come by the hundred thousand (spans and logs): plain
 // checks instead of zod, which costs ~10 us a span in a batch, two thirds of the ingest work. A
@@ -7,6 +15,8 @@ import { MAX_READ_SPAN_DURATION_MS, MIN_SAMPLE_RATE } from './value-bounds';
 // exactly zod's output for them; anything else (an invalid record, an ISO time with an offset, an
 // attribute named __proto__) returns undefined and goes through the zod schema, which stays the
 // contract and words every error. fast-records.test.ts checks both claims on generated records.
+// The rules themselves (bounds, id shapes) are field-rules.ts's, shared with the schemas. Records
+// an OTLP mapping made do not come here: they were checked as they were read (mapped-records.ts).
 
 /** Thrown inside a fast path when the record needs the schema; never leaves this module. */
 const SLOW = Symbol('slow path');
@@ -27,28 +37,26 @@ const optionalText = (value: unknown, min: number, max: number) =>
 function optionalId(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   need(typeof value === 'string' && !/^\s|\s$/.test(value));
-  return text(value, 1, 200);
+  return text(value, 1, TEXT_MAX.id);
 }
 
-const HEX32 = /^[0-9a-fA-F]{32}$/;
-const HEX16 = /^[0-9a-fA-F]{16}$/;
-
-function hex(value: unknown, shape: RegExp): string {
-  need(typeof value === 'string' && shape.test(value) && !ALL_ZEROS.test(value));
+function hex(value: unknown, length: keyof typeof HEX_ID): string {
+  need(typeof value === 'string' && HEX_ID[length].test(value) && !ALL_ZEROS.test(value));
   return (value as string).toLowerCase();
 }
 
-const optionalHex = (value: unknown, shape: RegExp) => (value === undefined ? undefined : hex(value, shape));
+const optionalHex = (value: unknown, length: keyof typeof HEX_ID) =>
+  value === undefined ? undefined : hex(value, length);
 
 /** Epoch ms, or ISO 8601 exactly as toISOString writes it (what the SDKs send). */
 function time(value: unknown): number {
   if (typeof value === 'number') {
-    need(Number.isInteger(value) && value >= MIN_TIME && value < MAX_TIME);
+    need(Number.isInteger(value) && inTimeRange(value));
     return value;
   }
   need(typeof value === 'string' && value.length === 24);
   const ms = Date.parse(value as string);
-  need(ms >= MIN_TIME && ms < MAX_TIME && new Date(ms).toISOString() === value);
+  need(inTimeRange(ms) && new Date(ms).toISOString() === value);
   return ms;
 }
 
@@ -58,17 +66,22 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return proto === Object.prototype || proto === null;
 }
 
-/** Free-form attributes: at most 64, keys 1-200 characters, values kept as strings. */
+/** Free-form attributes: at most MAX_ATTRIBUTES, keys and values within TEXT_MAX, kept as strings. */
 function attributes(value: unknown): Record<string, string> | undefined {
   if (value === undefined) return undefined;
   need(isPlainObject(value));
   const out: Record<string, string> = {};
   let count = 0;
   for (const key in value as Record<string, unknown>) {
-    need(++count <= 64 && key.length >= 1 && key.length <= 200 && key !== '__proto__');
+    need(
+      ++count <= MAX_ATTRIBUTES &&
+        key.length >= 1 &&
+        key.length <= TEXT_MAX.attributeKey &&
+        key !== '__proto__',
+    );
     const v = (value as Record<string, unknown>)[key];
     need(
-      (typeof v === 'string' && v.length <= 4096) ||
+      (typeof v === 'string' && v.length <= TEXT_MAX.attributeValue) ||
         (typeof v === 'number' && Number.isFinite(v)) ||
         typeof v === 'boolean',
     );
@@ -102,18 +115,16 @@ function span(record: Record<string, unknown>): Record<string, unknown> {
   onlyKeys(record, SPAN_KEYS);
   const { status, duration_ms: duration, sample_rate: rate } = record;
   need(status === 'ok' || status === 'error' || status === 'unset');
-  need(typeof duration === 'number' && duration >= 0 && duration <= MAX_READ_SPAN_DURATION_MS);
-  need(
-    rate === undefined || rate === 0 || (typeof rate === 'number' && rate >= MIN_SAMPLE_RATE && rate <= 1),
-  );
+  need(typeof duration === 'number' && isSpanDuration(duration));
+  need(rate === undefined || (typeof rate === 'number' && isSampleRate(rate)));
   return {
-    trace_id: hex(record.trace_id, HEX32),
-    span_id: hex(record.span_id, HEX16),
-    parent_span_id: optionalHex(record.parent_span_id, HEX16),
-    kind: text(record.kind, 1, 32),
+    trace_id: hex(record.trace_id, 32),
+    span_id: hex(record.span_id, 16),
+    parent_span_id: optionalHex(record.parent_span_id, 16),
+    kind: text(record.kind, 1, TEXT_MAX.kind),
     status,
-    operation: text(record.operation, 1, 500),
-    service: optionalText(record.service, 1, 200),
+    operation: text(record.operation, 1, TEXT_MAX.operation),
+    service: optionalText(record.service, 1, TEXT_MAX.service),
     start_time: time(record.start_time),
     duration_ms: duration,
     attributes: attributes(record.attributes),
@@ -148,15 +159,15 @@ function log(record: Record<string, unknown>): Record<string, unknown> {
   return {
     timestamp: time(record.timestamp),
     level,
-    message: text(record.message, 0, 65536),
+    message: text(record.message, 0, TEXT_MAX.message),
     source,
-    platform: optionalText(record.platform, 1, 50),
-    app_version: optionalText(record.app_version, 1, 100),
+    platform: optionalText(record.platform, 1, TEXT_MAX.platform),
+    app_version: optionalText(record.app_version, 1, TEXT_MAX.appVersion),
     user_id: optionalId(record.user_id),
     session_id: optionalId(record.session_id),
     device_id: optionalId(record.device_id),
-    trace_id: optionalHex(record.trace_id, HEX32),
-    span_id: optionalHex(record.span_id, HEX16),
+    trace_id: optionalHex(record.trace_id, 32),
+    span_id: optionalHex(record.span_id, 16),
     event_id: optionalId(record.event_id),
     attributes: attributes(record.attributes),
   };

@@ -1,13 +1,15 @@
+import { ALL_ZEROS, HEX_ID, MAX_TIME, MIN_TIME } from './field-rules';
 import type { BodyPath } from './json-path';
 import { doubleAt, int64At, type OtlpObject, type OtlpOutput, stringAt } from './otlp-shape';
-import { ALL_ZEROS, MAX_TIME, MIN_TIME } from './schemas';
 import { MAX_METRIC_MAGNITUDE } from './value-bounds';
 
 // The OTLP fields that become checked record fields (times, ids, names, metric values), read with
 // the bounds of the record field they fill (docs/ingest.md, "Value bounds"). A value the record
 // would refuse is refused here, naming the OTLP field by its path in the request
 // (`...logRecords[0].timeUnixNano`), which a client can find in what it sent, rather than the
-// record field it maps to (`timestamp`), which the client never wrote.
+// record field it maps to (`timestamp`), which the client never wrote. The rules are
+// field-rules.ts's; these checks are the only ones an OTLP record's fields go through
+// (mapped-records.ts).
 
 const NANOS_PER_MS = 1_000_000n;
 const MIN_NANOS = BigInt(MIN_TIME) * NANOS_PER_MS;
@@ -42,8 +44,6 @@ export function timeAt(
   return nanos;
 }
 
-const HEX = /^[0-9a-fA-F]*$/;
-
 /**
  * An id of `length` hex characters (JSON: hex text; protobuf: bytes, decoded to hex), lowercased.
  * Required: absent is a problem and all zeros (W3C's invalid id) too. Optional: absent, empty or
@@ -63,7 +63,7 @@ export function idAt(
   const shape = `${length} hex characters (${length / 2} bytes)`;
   if (!required && (!id || ALL_ZEROS.test(id))) return undefined;
   if (id === undefined || id === '') out.problem(path.child(key), `required: ${shape}`);
-  else if (id.length !== length || !HEX.test(id)) out.problem(path.child(key), `must be ${shape}`);
+  else if (!HEX_ID[length].test(id)) out.problem(path.child(key), `must be ${shape}`);
   else if (ALL_ZEROS.test(id)) out.problem(path.child(key), 'must not be all zeros (an invalid id)');
   else return id.toLowerCase();
   return undefined;

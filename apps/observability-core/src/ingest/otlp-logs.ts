@@ -1,6 +1,7 @@
 // OTLP/HTTP logs (JSON as sent, or protobuf decoded to the same shape) mapped to our log records
 // (docs/ingest.md, "OTLP"); they then go through the same validation as /ingest/v1/batch.
 
+import { TEXT_MAX } from './field-rules';
 import { BodyPath } from './json-path';
 import { idAt, msOf, timeAt } from './otlp-fields';
 import {
@@ -21,7 +22,6 @@ import {
   textOf,
   USER_KEYS,
 } from './otlp-values';
-import { TEXT_MAX } from './schemas';
 
 const LEVELS = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'] as const;
 const MAX_SEVERITY = 24;

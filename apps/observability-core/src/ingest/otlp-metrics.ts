@@ -1,6 +1,7 @@
 // OTLP/HTTP metrics (JSON as sent, or protobuf decoded to the same shape) mapped to our metric
 // records (docs/ingest.md, "OTLP"); they then go through the same validation as /ingest/v1/batch.
 
+import { TEXT_MAX } from './field-rules';
 import { BodyPath, type PathSegment } from './json-path';
 import { checkLength, countAt, metricValueAt, msOf, nameAt, optionalTextAt, timeAt } from './otlp-fields';
 import {
@@ -21,7 +22,6 @@ import {
   SESSION_KEYS,
   USER_KEYS,
 } from './otlp-values';
-import { TEXT_MAX } from './schemas';
 
 const TEMPORALITY_NAMES = [
   'AGGREGATION_TEMPORALITY_UNSPECIFIED',

@@ -4,6 +4,7 @@
 // numbers or their names. Fields of the wrong type, or with a value the span would refuse, are
 // problems named by their path (otlp-shape.ts, otlp-fields.ts).
 
+import { isSampleRate, TEXT_MAX } from './field-rules';
 import { BodyPath } from './json-path';
 import { checkLength, idAt, msOf, nameAt, timeAt } from './otlp-fields';
 import {
@@ -27,7 +28,6 @@ import {
   SESSION_KEYS,
   USER_KEYS,
 } from './otlp-values';
-import { TEXT_MAX } from './schemas';
 import { MAX_READ_SPAN_DURATION_MS, MIN_SAMPLE_RATE } from './value-bounds';
 
 /** SpanKind by number; 0 (unspecified) is internal, as OpenTelemetry reads it. */
@@ -63,7 +63,6 @@ export function rateFromTraceState(traceState: string | undefined): number | und
   return undefined;
 }
 
-const validRate = (rate: number) => rate === 0 || (rate >= MIN_SAMPLE_RATE && rate <= 1);
 const RATE_RANGE = `between ${MIN_SAMPLE_RATE.toFixed(6)} and 1 (or 0: everything sampled)`;
 
 /**
@@ -80,12 +79,12 @@ function rateOf(
   const stated = firstOf(attributes, RATE_KEYS);
   const rate = stated ? Number(stated[1]) : Number.NaN;
   if (Number.isFinite(rate)) {
-    if (validRate(rate)) return rate;
+    if (isSampleRate(rate)) return rate;
     out.problem(attributePath(s, 'attributes', path, stated![0]), `must be ${RATE_RANGE}`);
     return undefined;
   }
   const fromState = rateFromTraceState(traceState);
-  if (fromState === undefined || validRate(fromState)) return fromState;
+  if (fromState === undefined || isSampleRate(fromState)) return fromState;
   out.problem(
     path.child('traceState'),
     `its ot sampling threshold gives a rate of ${fromState}, below ${MIN_SAMPLE_RATE.toFixed(6)}`,

@@ -1,3 +1,4 @@
+import { MAX_ATTRIBUTES, TEXT_MAX } from './field-rules';
 import type { BodyPath } from './json-path';
 import { checkLength } from './otlp-fields';
 import {
@@ -10,7 +11,6 @@ import {
   objectsOf,
   stringAt,
 } from './otlp-shape';
-import { MAX_ATTRIBUTES, TEXT_MAX } from './schemas';
 
 // Values shared by the OTLP mappings (otlp-traces.ts, otlp-logs.ts, otlp-metrics.ts).
 //

@@ -1,5 +1,6 @@
 import { keyedRecord } from '@svc/tool-kit';
 import { z } from 'zod';
+import { ALL_ZEROS, HEX_ID, inTimeRange, isSampleRate, MAX_ATTRIBUTES, TEXT_MAX } from './field-rules';
 import {
   MAX_FRAME_POSITION,
   MAX_METRIC_MAGNITUDE,
@@ -13,31 +14,10 @@ import {
 // reject unknown keys, which is how a `project_id` smuggled into a record is refused: records
 // always land in the project of the ingest key.
 
-export const MIN_TIME = Date.parse('2000-01-01T00:00:00Z');
-export const MAX_TIME = Date.parse('2100-01-01T00:00:00Z');
-
 /** ISO 8601 with a zone, or epoch milliseconds; parsed to epoch ms. */
 export const timestamp = z
   .union([z.iso.datetime({ offset: true }).transform((v) => Date.parse(v)), z.number().int()])
-  .refine((ms) => ms >= MIN_TIME && ms < MAX_TIME, 'must be between 2000 and 2100');
-
-/**
- * The longest text each record field takes (characters), shared with the OTLP mappings, which
- * check the OTLP field a record field comes from against the same bound (otlp-fields.ts).
- */
-export const TEXT_MAX = {
-  id: 200,
-  operation: 500,
-  service: 200,
-  metricName: 200,
-  unit: 50,
-  appVersion: 100,
-  message: 65536,
-  attributeKey: 200,
-  attributeValue: 4096,
-} as const;
-/** Attributes one record may carry. */
-export const MAX_ATTRIBUTES = 64;
+  .refine(inTimeRange, 'must be between 2000 and 2100');
 
 const text = (max: number) => z.string().min(1).max(max);
 /**
@@ -45,13 +25,12 @@ const text = (max: number) => z.string().min(1).max(max);
  * whitespace around it stays findable, and a blank one is refused (no tool could ask for it).
  */
 const id = z.string().trim().min(1).max(TEXT_MAX.id);
-export const ALL_ZEROS = /^0+$/;
 
 /** An id of `length` hex characters; all zeros is W3C's "invalid id", never a real one. */
-const hex = (length: number) =>
+const hex = (length: keyof typeof HEX_ID) =>
   z
     .string()
-    .regex(new RegExp(`^[0-9a-fA-F]{${length}}$`), `must be ${length} hex characters`)
+    .regex(HEX_ID[length], `must be ${length} hex characters`)
     .refine((v) => !ALL_ZEROS.test(v), 'must not be all zeros (an invalid id)')
     .transform((v) => v.toLowerCase());
 
@@ -73,7 +52,7 @@ export const logRecord = z.strictObject({
   level: logLevel,
   message: z.string().max(TEXT_MAX.message),
   source: z.enum(['backend', 'device']),
-  platform: text(50).optional(),
+  platform: text(TEXT_MAX.platform).optional(),
   app_version: text(TEXT_MAX.appVersion).optional(),
   user_id: id.optional(),
   session_id: id.optional(),
@@ -145,7 +124,7 @@ export const spanRecord = z.strictObject({
   trace_id: hex(32),
   span_id: hex(16),
   parent_span_id: hex(16).optional(),
-  kind: text(32),
+  kind: text(TEXT_MAX.kind),
   status: z.enum(['ok', 'error', 'unset']),
   operation: text(TEXT_MAX.operation),
   service: text(TEXT_MAX.service).optional(),
@@ -158,10 +137,7 @@ export const spanRecord = z.strictObject({
   /** The head-sampling rate in force; 0 (like absent) means everything was sampled. */
   sample_rate: z
     .number()
-    .refine(
-      (r) => r === 0 || (r >= MIN_SAMPLE_RATE && r <= 1),
-      `must be between ${MIN_SAMPLE_RATE} and 1 (or 0: everything sampled)`,
-    )
+    .refine(isSampleRate, `must be between ${MIN_SAMPLE_RATE} and 1 (or 0: everything sampled)`)
     .default(1)
     .transform((r) => (r === 0 ? 1 : r)),
 });

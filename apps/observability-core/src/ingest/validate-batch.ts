@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { DEFAULT_RETENTION, type Retention, TTL_COLUMNS } from '../storage/migrations';
 import { DAY_MS } from '../storage/time';
 import { fastParse } from './fast-records';
+import { finishMapped } from './mapped-records';
 import { RECORD_SCHEMAS, RECORD_TYPES, type RecordType, type ValidBatch } from './schemas';
 import type { WorkSlices } from './work-slices';
 
@@ -39,6 +40,12 @@ export interface ValidateOptions {
    * in what it sent, with the message alone as its reason.
    */
   fieldPathOf?: (type: RecordType, index: number, field: string) => string | undefined;
+  /**
+   * The records come from an OTLP mapping, which checked every field it filled as it read them:
+   * they are finished (mapped-records.ts), not checked again; the schema decides only what the
+   * finisher cannot.
+   */
+  mapped?: boolean;
 }
 
 /** One thing wrong with a record: the field it is about, the rest of its path, what is wrong. */
@@ -106,6 +113,7 @@ interface Checking {
   bounds: TimeBounds | undefined;
   pathOf: ValidateOptions['pathOf'];
   fieldPathOf: ValidateOptions['fieldPathOf'];
+  mapped: boolean;
   /** Records refused (a record may have several problems listed). */
   invalid: number;
 }
@@ -140,7 +148,7 @@ function checkRecords(type: RecordType, records: unknown[], from: number, to: nu
   const schema: z.ZodType = RECORD_SCHEMAS[type];
   for (let index = from; index < to; index++) {
     const record = records[index];
-    let data: unknown = fastParse(type, record);
+    let data: unknown = c.mapped ? finishMapped(type, record) : fastParse(type, record);
     let found: FieldProblem[] | undefined;
     if (data === undefined) {
       const parsed = schema.safeParse(record);
@@ -213,6 +221,7 @@ function start(body: unknown, bounds: TimeBounds | undefined, options: ValidateO
     bounds,
     pathOf: options.pathOf,
     fieldPathOf: options.fieldPathOf,
+    mapped: options.mapped === true,
     invalid: 0,
   };
   for (const type of RECORD_TYPES) c.batch[type] = [];
