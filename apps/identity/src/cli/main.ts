@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
 import { createAdminClient } from './admin-client';
 import { CliError, resolveCliConfig } from './cli-config';
-import { runCommand, USAGE } from './commands';
+import { runCommand } from './commands';
+import { USAGE } from './usage';
 
 // `pnpm svc <command>`: the self-hosting admin CLI. stdout carries only the result (one JSON
 // object with --json); everything else goes to stderr with a non-zero exit code. A result that is
