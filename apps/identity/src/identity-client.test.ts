@@ -4,18 +4,22 @@ import type { AddressInfo } from 'node:net';
 import type { AuditEntry } from '@svc/audit';
 import { generateToken } from '@svc/auth';
 import { type BackendClient, createBackendClient } from '@svc/backend-client';
-import { type CheckpointStore, createIdentityApp, migrateIdentity } from '@svc/identity';
-import { openThrowawayCheckpointStore } from '@svc/identity/testing';
+import {
+  createBatchingAuditSink,
+  createHttpAuditSink,
+  createIdentityClient,
+  fetchOrgCapabilities,
+} from '@svc/identity-client';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import { BackendUnavailableError } from '@svc/tool-kit';
 import express from 'express';
-import { createHttpAuditSink } from './audit-sink';
-import { createBatchingAuditSink } from './batching-audit-sink';
-import { createIdentityClient, fetchOrgCapabilities } from './identity-client';
+import { type CheckpointStore, createIdentityApp, migrateIdentity } from './index';
+import { openThrowawayCheckpointStore } from './testing/checkpoints';
 
-// Against the real identity service (PGlite in memory) over real HTTP.
+// @svc/identity-client against this service (PGlite in memory) over real HTTP: what the gateway,
+// the core and recall use to introspect tokens, read org capabilities and write audit records.
 const SECRET = 'identity-client-test-secret';
 const logger = silentLogger;
 const BREAKER = {

@@ -2,21 +2,27 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createBackendClient } from '@svc/backend-client';
 import {
+  type CachingIdentityClient,
+  createCachingIdentityClient,
+  createIdentityClient,
+  createInvalidationSubscriber,
+  type IdentityClient,
+  type InvalidationSubscriber,
+  type InvalidationTarget,
+} from '@svc/identity-client';
+import { silentLogger } from '@svc/logger';
+import { createNoopMetrics, createPromMetrics, type Metrics } from '@svc/metrics';
+import { createPostgres, type Postgres } from '@svc/postgres';
+import {
   type CheckpointStore,
   createIdentityApp,
   createInvalidationHub,
   type InvalidationHub,
   migrateIdentity,
-} from '@svc/identity';
-import { openThrowawayCheckpointStore } from '@svc/identity/testing';
-import { silentLogger } from '@svc/logger';
-import { createNoopMetrics, createPromMetrics, type Metrics } from '@svc/metrics';
-import { createPostgres, type Postgres } from '@svc/postgres';
-import { type CachingIdentityClient, createCachingIdentityClient } from './caching-identity-client';
-import { createIdentityClient, type IdentityClient } from './identity-client';
-import { createInvalidationSubscriber, type InvalidationSubscriber } from './invalidation-subscriber';
+} from './index';
+import { openThrowawayCheckpointStore } from './testing/checkpoints';
 
-// The token cache against the real identity service (PGlite in memory, real HTTP), with short
+// @svc/identity-client's token cache against this service (PGlite in memory, real HTTP), with short
 // heartbeats and leases so lease expiry happens within a test.
 const SECRET = 'token-cache-test-secret-0123';
 const TIMING = { heartbeatMs: 100, leaseMs: 600, pollMs: 5 };
@@ -47,18 +53,26 @@ const newToken = async () =>
 function counting(inner: IdentityClient) {
   let calls = 0;
   let gate: Promise<void> | undefined;
+  let atGate = () => {};
   return {
     client: {
       async introspect(token, options) {
         calls++;
         const answer = await inner.introspect(token, options);
-        if (gate) await gate;
+        if (gate) {
+          atGate();
+          await gate;
+        }
         return answer;
       },
     } satisfies IdentityClient,
     calls: () => calls,
-    hold(release: Promise<void>) {
+    /** Holds the next answers until `release`; resolves once one has been read from identity. */
+    hold(release: Promise<void>): Promise<void> {
       gate = release;
+      return new Promise<void>((resolve) => {
+        atGate = resolve;
+      });
     },
   };
 }
@@ -77,17 +91,27 @@ function gateway(cacheMetrics: Metrics = metrics) {
   const cache: CachingIdentityClient = createCachingIdentityClient(counter.client, () => subscriber, {
     metrics: cacheMetrics,
   });
+  // The cache as the target, telling a test when an eviction has reached it.
+  const waitingForEviction: (() => void)[] = [];
+  const target: InvalidationTarget = {
+    evict(event) {
+      cache.evict(event);
+      for (const resolve of waitingForEviction.splice(0)) resolve();
+    },
+    clear: () => cache.clear(),
+  };
+  const nextEviction = () => new Promise<void>((resolve) => waitingForEviction.push(resolve));
   subscriber = createInvalidationSubscriber({
     identityUrl: url,
     internalSecret: SECRET,
-    target: cache,
+    target,
     logger: silentLogger,
     metrics,
     retryMs: 20,
   });
   subscriber.start();
   const active = async (token: string) => (await cache.introspect(token, { requestId: 'r' })).active;
-  return { cache, subscriber, counter, active, backend };
+  return { cache, subscriber, counter, active, backend, nextEviction };
 }
 
 beforeAll(async () => {
@@ -176,11 +200,12 @@ describe('token cache with lease-based invalidation', () => {
       await g.subscriber.whenLive();
       const { token, token_id } = await newToken();
       let release!: () => void;
-      g.counter.hold(new Promise<void>((r) => (release = r)));
+      const answered = g.counter.hold(new Promise<void>((r) => (release = r)));
       const inFlight = g.active(token);
-      await new Promise((r) => setTimeout(r, 30));
+      await answered; // read from identity before the revoke, still in flight
+      const evicted = g.nextEviction();
       const revoked = admin(`/tokens/${token_id}/revoke`, {});
-      await new Promise((r) => setTimeout(r, 100));
+      await evicted; // the revoke's invalidation arrived while the answer was in flight
       release();
       expect(await inFlight).toBe(true); // read before the revoke committed: concurrent with it
       await revoked;
@@ -201,7 +226,8 @@ describe('token cache with lease-based invalidation', () => {
       expect(g.counter.calls()).toBe(1);
       await hub.close(); // identity ends every stream, as on a restart
       const lost = Date.now();
-      while (g.subscriber.leaseValid() && Date.now() - lost < 1000)
+      // A condition under the house ceiling (2 min): a loaded machine may take long to notice.
+      while (g.subscriber.leaseValid() && Date.now() - lost < 120_000)
         await new Promise((r) => setTimeout(r, 5));
       expect(g.subscriber.leaseValid()).toBe(false);
       await g.active(token);
