@@ -18,8 +18,9 @@ export interface IngestAuthDeps {
 
 /**
  * The project a device or SDK request may act for, or IngestAuthError. Identity down: 503, never
- * a pass. Every service that takes device data (core ingest, debug files, recall uploads and polls)
- * checks requests this one way (docs/ingest.md, signing).
+ * a pass. The core's routes that take device data (ingest, debug files) check the body signature
+ * this one way (docs/ingest.md, "Authentication"); recall's device requests are signed whole and
+ * checked by authenticateSignedRequest.
  */
 export async function authenticateIngest(
   header: (name: string) => string | undefined,

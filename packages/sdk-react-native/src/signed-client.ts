@@ -40,7 +40,7 @@ export async function withTimeout<T>(
 }
 
 /**
- * The SDK's own requests, signed with the ingest key (docs/ingest.md, "Signing") like every SDK
+ * The SDK's own requests, signed with the ingest key (docs/ingest.md, "Authentication") like every SDK
  * request: to the core (`/ingest/v1/batch`, the body signed) and to recall (`/device/v1/...`, the
  * whole request signed, with a nonce: docs/recall.md, "Device side"). They carry the
  * exporter header, so the app's fetch and XMLHttpRequest instrumentation leaves them alone. A 401
