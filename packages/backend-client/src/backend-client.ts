@@ -165,7 +165,7 @@ class CancelledError extends InternalError {
 
 /**
  * One HTTP client per backend service: an undici connection pool with keep-alive (docs/decisions.md,
- * "Backend clients": chosen over got, whose per-request cost was most of the gateway's), one opossum breaker, the internal
+ * "Gateway": chosen over got, whose per-request cost was most of the gateway's), one opossum breaker, the internal
  * secret, request id and traceparent on every call, and answers mapped into the tool-kit error
  * hierarchy (backend text is logged, never put in a message a client sees, except a 400 in our
  * own documented shape). Retries (at most 2, full jitter) run outside the breaker so that an
