@@ -94,7 +94,7 @@ export type GatewayApp = Express & {
   shutdown(): Promise<void>;
 };
 
-/** The HTTP gateway: docs/architecture.md, request pipeline, in that order, for MCP and REST alike. */
+/** The HTTP gateway: docs/architecture.md, "The request pipeline", in that order, for MCP and REST alike. */
 export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const { config, logger, metrics } = deps;
   const now = deps.now ?? Date.now;

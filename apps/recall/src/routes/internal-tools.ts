@@ -14,7 +14,7 @@ export function internalToolsRouter(ctx: RecallContext): Router {
   router.use(
     internalToolRoutes({ tools: recallTools(ctx), metrics: ctx.metrics, counter: 'recall_tool_calls_total' }),
   );
-  // Operators rotate a project's data key (docs/recall.md, keys): new files use the new version,
+  // Operators rotate a project's data key (docs/recall.md, "Keys"): new files use the new version,
   // files already stored keep naming theirs and stay readable.
   router.post('/v1/projects/:project_id/keys/rotate', async (req, res) => {
     const projectId = String(req.params.project_id);
