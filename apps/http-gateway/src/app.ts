@@ -85,7 +85,7 @@ export type GatewayApp = Express & {
   /** Open modern listen streams (`subscriptions/listen`) of this instance. */
   mcpListenStreamCount(): number;
   /**
-   * Applies a change identity published (docs/architecture.md, token cache): a revoked token's MCP
+   * Applies a change identity published (docs/architecture.md, "Token cache"): a revoked token's MCP
    * sessions and streams (legacy GET, modern listen) are closed; an org whose capabilities changed
    * is told its tool list did.
    */
