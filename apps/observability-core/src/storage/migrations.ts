@@ -404,8 +404,8 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
           SELECT _part_offset ORDER BY project_id, trace_id)
           WITH SETTINGS (index_granularity = 1024)`,
         'ALTER TABLE spans MATERIALIZE PROJECTION p_trace_rows',
-        // The bloom filter it replaces cost more than it saved: at 10M spans, checking it on every
-        // granule took 70 ms of trace.get's 90 (bench), the projection alone answers in 20.
+        // The bloom filter it replaces cost more than it saved: checked on every granule of the
+        // project, it was most of trace.get's time.
         'ALTER TABLE spans DROP INDEX IF EXISTS idx_trace_id',
       ],
     },
@@ -428,8 +428,8 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
       statements: [
         // trace.aggregate's exact weighted percentiles (tools/trace/trace-aggregate.ts): each span's
         // histogram bucket and its weight in whole thousandths, computed once at insert instead of
-        // on every read of 10M spans (bench: the two passes went from about 490 to 310 ms). The
-        // expressions must stay exactly those of trace-aggregate.ts (its tests check the answers).
+        // on every read of the window's spans. The expressions must stay exactly those of
+        // trace-aggregate.ts (its tests check the answers).
         `ALTER TABLE spans ADD COLUMN IF NOT EXISTS duration_bucket UInt16 MATERIALIZED
           toUInt16(least(toUInt32(bitShiftRight(reinterpretAsUInt64(duration_ms), 46)), 67392) * (duration_ms >= 0.0009765625)
             + 64831 * (duration_ms < 0.0009765625) - 64831)`,
@@ -461,8 +461,8 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
       statements: [
         // trace.search by user or session keeps the spans of the traces it picked: a 64-bit hash of
         // the trace id is checked first for every span (PREWHERE), the id itself only where the
-        // hash matched. Bench, 10M spans: 190 to 125 ms, for 15 MB per 10M spans. (A list of trace
-        // ids does not use p_trace_rows: only trace_id = x does.)
+        // hash matched, for 15 MB per 10M spans. (A list of trace ids does not use p_trace_rows:
+        // only trace_id = x does.)
         'ALTER TABLE spans ADD COLUMN IF NOT EXISTS trace_key UInt64 MATERIALIZED cityHash64(trace_id)',
         'ALTER TABLE spans MATERIALIZE COLUMN trace_key',
       ],
