@@ -24,7 +24,7 @@ import { type McpViews, serveViews } from './mcp-views';
 export type McpEra = 'modern' | 'legacy';
 
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
-/** Kept for the clients deployed before 2026-07-28 (docs/decisions.md: how long). */
+/** Kept for the clients deployed before 2026-07-28 (how long: docs/decisions.md, "MCP revisions"). */
 export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26'];
 
 /**
