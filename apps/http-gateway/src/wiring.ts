@@ -1,8 +1,7 @@
 import {
-  type BackendClient,
   type BreakerOptions,
-  createBackendClient,
-  createHealthMonitor,
+  backendClientMaker,
+  createToolBackends,
   DEFAULT_TIMEOUT_MS,
   type HealthMonitor,
 } from '@svc/backend-client';
@@ -17,7 +16,7 @@ import {
 import type { Metrics } from '@svc/metrics';
 import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import { allTools, catalogViews } from '@svc/tool-catalog';
-import type { AnyTool, Backends, Logger } from '@svc/tool-kit';
+import type { AnyTool, Logger } from '@svc/tool-kit';
 import { AnswerWorkers } from '@svc/tool-server';
 import type { Express } from 'express';
 import { createGatewayApp, type GatewayApp } from './app';
@@ -70,41 +69,27 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     logger,
     ...config.selfTrace,
   });
-  const client = (name: string, baseUrl: string, timeoutMs: number): BackendClient =>
-    createBackendClient({
-      name,
-      baseUrl,
-      internalSecret: config.internalSecret,
-      timeoutMs,
-      ...(options.breaker ? { breaker: options.breaker } : {}),
-      metrics,
-      logger,
-      ...(tracer ? { tracer } : {}),
-    });
-
+  const client = backendClientMaker({
+    internalSecret: config.internalSecret,
+    metrics,
+    logger,
+    ...(tracer ? { tracer } : {}),
+    ...(options.breaker ? { breaker: options.breaker } : {}),
+  });
   // Introspection and audit have separate breakers: a flood of bad tokens must not trip audit.
   const identityClient = client('identity', config.identityUrl, DEFAULT_TIMEOUT_MS.identity);
   const auditClient = client('audit', config.identityUrl, DEFAULT_TIMEOUT_MS.identity);
-  const core = client('core', config.coreUrl, DEFAULT_TIMEOUT_MS.core);
-  const recall = config.recallUrl ? client('recall', config.recallUrl, DEFAULT_TIMEOUT_MS.recall) : undefined;
-  const copilot = config.copilotUrl
-    ? client('copilot', config.copilotUrl, DEFAULT_TIMEOUT_MS.copilot)
-    : undefined;
-
-  const healthMonitor = createHealthMonitor({
-    backends: [
-      { name: 'core', client: core, required: true },
-      { name: 'identity', client: identityClient, required: true },
-      { name: 'recall', client: recall, required: false },
-      { name: 'copilot', client: copilot, required: false },
-    ],
-    intervalMs: options.healthIntervalMs ?? HEALTH_INTERVAL_MS,
+  const tools = createToolBackends({
+    client,
+    coreUrl: config.coreUrl,
+    recallUrl: config.recallUrl,
+    copilotUrl: config.copilotUrl,
+    watchCore: true,
+    alsoWatched: [{ name: 'identity', client: identityClient, required: true }],
+    healthIntervalMs: options.healthIntervalMs ?? HEALTH_INTERVAL_MS,
     logger,
   });
-
-  const backends: Backends = { core: core.asToolCaller() };
-  if (recall) backends.recall = recall.asToolCaller();
-  if (copilot) backends.copilot = copilot.asToolCaller();
+  const { healthMonitor } = tools;
 
   // identity's invalidation channel: the token cache answers only while it holds a lease on it
   // (SVC_TOKEN_CACHE=0 turns the cache off), and a revoked token's MCP sessions are closed.
@@ -148,7 +133,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     identity: cache ?? introspection,
     // Group commit: concurrent calls' records share one write and one transaction.
     audit: createBatchingAuditSink(createHttpAuditSink(auditClient), { metrics }),
-    backends,
+    backends: tools.backends,
     healthMonitor,
     config,
     logger,
@@ -167,7 +152,8 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
       healthMonitor.stop();
       await subscriber.stop();
       await app.shutdown();
-      for (const c of [identityClient, auditClient, core, recall, copilot]) c?.close();
+      for (const c of [identityClient, auditClient]) c.close();
+      tools.close();
       await answerWorkers?.close();
       await tracer?.shutdown();
     },

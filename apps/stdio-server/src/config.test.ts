@@ -10,9 +10,15 @@ const ok = {
 describe('stdio config (refusal matrix)', () => {
   it('accepts exactly TRUSTED_LOCAL=1 with a project', () => {
     const config = loadStdioConfig(ok);
-    expect(config.SVC_MCP_PROJECT_ID).toBe('prj_1');
-    expect(config.SVC_MCP_ORG_ID).toBeUndefined();
-    expect(config.SVC_OBSERVABILITY_ENDPOINT).toBe('http://localhost:8080');
+    expect(config.projectId).toBe('prj_1');
+    expect(config.orgId).toBeUndefined();
+    expect(config.coreUrl).toBe('http://localhost:8080');
+  });
+
+  // As every other app's config: the environment's names stay in the schema, the code reads camelCase.
+  it('names its settings in camelCase, not by their environment variables', () => {
+    const keys = Object.keys(loadStdioConfig({ ...ok, SVC_MCP_ORG_ID: 'org_1' }));
+    expect(keys.filter((k) => !/^[a-z][a-zA-Z]*$/.test(k))).toEqual([]);
   });
 
   it.each([
@@ -38,7 +44,7 @@ describe('stdio config (refusal matrix)', () => {
   });
 
   it('treats an empty org id as absent (controlled tools then fail closed)', () => {
-    expect(loadStdioConfig({ ...ok, SVC_MCP_ORG_ID: '' }).SVC_MCP_ORG_ID).toBeUndefined();
-    expect(loadStdioConfig({ ...ok, SVC_MCP_ORG_ID: 'org_1' }).SVC_MCP_ORG_ID).toBe('org_1');
+    expect(loadStdioConfig({ ...ok, SVC_MCP_ORG_ID: '' }).orgId).toBeUndefined();
+    expect(loadStdioConfig({ ...ok, SVC_MCP_ORG_ID: 'org_1' }).orgId).toBe('org_1');
   });
 });

@@ -27,7 +27,21 @@ export const stdioEnvSchema = z.object({
   SVC_LOG_LEVEL: logLevel,
 });
 
-export type StdioConfig = z.output<typeof stdioEnvSchema>;
+/** The stdio server's configuration, read from the environment once (loadStdioConfig). */
+export interface StdioConfig {
+  /** SVC_MCP_PROJECT_ID: the one project every call is bound to. */
+  projectId: string;
+  /** SVC_MCP_ORG_ID: unset, the controlled tools stay hidden (fail closed). */
+  orgId: string | undefined;
+  coreUrl: string;
+  identityUrl: string;
+  /** Unset: recall is not deployed. */
+  recallUrl: string | undefined;
+  /** Unset: copilot is not deployed. */
+  copilotUrl: string | undefined;
+  internalSecret: string;
+  logLevel: string;
+}
 
 /**
  * The secret may also come from a standalone stack's data dir (resolved as `pnpm start` does), so a
@@ -37,8 +51,18 @@ export function loadStdioConfig(
   env: Record<string, string | undefined>,
   cwd: string = process.cwd(),
 ): StdioConfig {
-  return parseEnv('stdio-server', stdioEnvSchema, {
+  const e = parseEnv('stdio-server', stdioEnvSchema, {
     ...env,
     SVC_INTERNAL_SECRET: internalSecretOf(env, cwd),
   });
+  return {
+    projectId: e.SVC_MCP_PROJECT_ID,
+    orgId: e.SVC_MCP_ORG_ID,
+    coreUrl: e.SVC_OBSERVABILITY_ENDPOINT,
+    identityUrl: e.SVC_IDENTITY_INTERNAL_URL,
+    recallUrl: e.SVC_RECALL_ENDPOINT,
+    copilotUrl: e.SVC_COPILOT_ENDPOINT,
+    internalSecret: e.SVC_INTERNAL_SECRET,
+    logLevel: e.SVC_LOG_LEVEL,
+  };
 }

@@ -18,7 +18,7 @@ await runService({
         // Both eras over the process's stdio: the client's opening message decides (app.ts).
         wired.app.serve();
         wired.logger.info(
-          { project_id: config.SVC_MCP_PROJECT_ID, org_id: config.SVC_MCP_ORG_ID ?? null },
+          { project_id: config.projectId, org_id: config.orgId ?? null },
           'stdio server ready',
         );
       },

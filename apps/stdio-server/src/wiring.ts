@@ -1,9 +1,9 @@
-import { createBackendClient, createHealthMonitor, DEFAULT_TIMEOUT_MS } from '@svc/backend-client';
+import { backendClientMaker, createToolBackends, DEFAULT_TIMEOUT_MS } from '@svc/backend-client';
 import { createHttpAuditSink, fetchOrgCapabilities } from '@svc/identity-client';
 import { createLogger, type PinoLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { allTools, catalogViews } from '@svc/tool-catalog';
-import type { Backends, Capability } from '@svc/tool-kit';
+import type { Capability } from '@svc/tool-kit';
 import { ToolExecutor, ToolRegistry } from '@svc/tool-server';
 import { createStdioApp, type StdioApp } from './app';
 import type { StdioConfig } from './config';
@@ -27,40 +27,24 @@ export async function wireStdio(
   config: StdioConfig,
   options: { localUser: string; healthIntervalMs?: number },
 ): Promise<WiredStdio> {
-  const logger = createLogger({ name: 'stdio-server', level: config.SVC_LOG_LEVEL, destination: 'stderr' });
+  const logger = createLogger({ name: 'stdio-server', level: config.logLevel, destination: 'stderr' });
   const metrics = createNoopMetrics();
-  const client = (name: string, baseUrl: string, timeoutMs: number) =>
-    createBackendClient({
-      name,
-      baseUrl,
-      internalSecret: config.SVC_INTERNAL_SECRET,
-      timeoutMs,
-      metrics,
-      logger,
-    });
-  const core = client('core', config.SVC_OBSERVABILITY_ENDPOINT, DEFAULT_TIMEOUT_MS.core);
-  const identity = client('identity', config.SVC_IDENTITY_INTERNAL_URL, DEFAULT_TIMEOUT_MS.identity);
-  const recall = config.SVC_RECALL_ENDPOINT
-    ? client('recall', config.SVC_RECALL_ENDPOINT, DEFAULT_TIMEOUT_MS.recall)
-    : undefined;
-  const copilot = config.SVC_COPILOT_ENDPOINT
-    ? client('copilot', config.SVC_COPILOT_ENDPOINT, DEFAULT_TIMEOUT_MS.copilot)
-    : undefined;
+  const client = backendClientMaker({ internalSecret: config.internalSecret, metrics, logger });
+  const identity = client('identity', config.identityUrl, DEFAULT_TIMEOUT_MS.identity);
   // Like the gateway: recall and copilot tools are registered while their service answers
   // /healthz, and the client is told (tools/list_changed) when they come or go.
-  const health = createHealthMonitor({
-    backends: [
-      { name: 'recall', client: recall, required: false },
-      { name: 'copilot', client: copilot, required: false },
-    ],
-    intervalMs: options.healthIntervalMs ?? STDIO_HEALTH_INTERVAL_MS,
+  const tools = createToolBackends({
+    client,
+    coreUrl: config.coreUrl,
+    recallUrl: config.recallUrl,
+    copilotUrl: config.copilotUrl,
+    watchCore: false,
+    healthIntervalMs: options.healthIntervalMs ?? STDIO_HEALTH_INTERVAL_MS,
     logger,
   });
-  const backends: Backends = { core: core.asToolCaller() };
-  if (recall) backends.recall = recall.asToolCaller();
-  if (copilot) backends.copilot = copilot.asToolCaller();
+  const health = tools.healthMonitor;
 
-  const orgId = config.SVC_MCP_ORG_ID ?? null;
+  const orgId = config.orgId ?? null;
   let capabilities: ReadonlySet<Capability> = new Set();
   let refreshing: Promise<void> | undefined;
   const refresh = async (): Promise<void> => {
@@ -81,14 +65,14 @@ export async function wireStdio(
   const executor = new ToolExecutor({
     registry: new ToolRegistry(allTools),
     audit: createHttpAuditSink(identity),
-    backends,
+    backends: tools.backends,
     isBackendAvailable: (backend) => backend === 'core' || health.isAvailable(backend),
     logger,
     metrics,
   });
   const app = createStdioApp({
     executor,
-    projectId: config.SVC_MCP_PROJECT_ID,
+    projectId: config.projectId,
     orgId,
     capabilities: () => capabilities,
     localUser: options.localUser,
@@ -114,7 +98,8 @@ export async function wireStdio(
       health.stop();
       await refreshing;
       await Promise.all(connections.splice(0).map((c) => c.close()));
-      for (const c of [core, identity, recall, copilot]) c?.close();
+      identity.close();
+      tools.close();
     },
   };
 }

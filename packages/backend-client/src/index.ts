@@ -15,4 +15,11 @@ export {
   type HealthMonitorOptions,
   type MonitoredBackend,
 } from './health-monitor';
+export {
+  type BackendClientMaker,
+  backendClientMaker,
+  createToolBackends,
+  type ToolBackends,
+  type ToolBackendsOptions,
+} from './tool-backends';
 export { isValidTraceparent, newTraceparent, outboundTraceparent } from './traceparent';
