@@ -48,7 +48,10 @@ export interface CoreAppDeps {
 
 const DEFAULT_MAX_INGEST_BODY_BYTES = 10 * 1024 * 1024;
 
-/** Defaults of the query scheduler and budgets for a client (docs/decisions.md, "Fair sharing of the core"). */
+/**
+ * Defaults of the query scheduler and budgets for a client (docs/decisions.md, "Fair sharing of the
+ * core").
+ */
 export function defaultQueryLimits(ch: Pick<ClickHouse, 'concurrency'>): SchedulerLimits & QueryBudget {
   const concurrency = Number.isFinite(ch.concurrency) ? ch.concurrency : 16;
   return {

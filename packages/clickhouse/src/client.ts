@@ -105,7 +105,10 @@ const DEFAULT_LIMITS: Required<QueryLimits> = {
   maxMemoryUsageBytes: 2 * 1024 * 1024 * 1024,
 };
 
-/** Sessions of an embedded client: queries on different sessions run in parallel (docs/decisions.md, "Fair sharing of the core"). */
+/**
+ * Sessions of an embedded client: queries on different sessions run in parallel (docs/decisions.md,
+ * "Fair sharing of the core").
+ */
 export const DEFAULT_EMBEDDED_SESSIONS = 4;
 
 /**

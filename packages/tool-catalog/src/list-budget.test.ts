@@ -6,7 +6,8 @@ import { catalogViews } from './views';
 // Every MCP client loads the whole tools/list into its context on every connection. Budget: 48 KB
 // for all 36 tools, measured as MCP serves the list: with the `_meta` naming each view (MCP Apps)
 // on the tools that have one. While the catalog is not complete, the tools it has may use their share only
-// (48 KB x n / 36), so the last ones still fit. docs/decisions.md, "tools/list size", says what was trimmed and why.
+// (48 KB x n / 36), so the last ones still fit. docs/decisions.md, "tools/list size", says what was
+// trimmed and why.
 const BUDGET_BYTES = 48 * 1024;
 const ALL_TOOLS = Object.values(SPEC_TOOL_NAMES).flat().length;
 
