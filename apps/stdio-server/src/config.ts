@@ -1,8 +1,9 @@
 import { httpUrl, internalSecret, internalSecretOf, logLevel, optionalUrl, parseEnv } from '@svc/config';
 import { z } from 'zod';
 
-// stdio mode serves exactly one trusted local user (README, stdio): it refuses to start unless
-// SVC_MCP_STDIO_TRUSTED_LOCAL is exactly "1" and SVC_MCP_PROJECT_ID names the project.
+// stdio mode serves exactly one trusted local user (README, "Connecting an MCP client"): it
+// refuses to start unless SVC_MCP_STDIO_TRUSTED_LOCAL is exactly "1" and SVC_MCP_PROJECT_ID names
+// the project.
 export const stdioEnvSchema = z.object({
   SVC_MCP_STDIO_TRUSTED_LOCAL: z.literal('1', {
     error:

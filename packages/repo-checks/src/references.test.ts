@@ -5,9 +5,9 @@ import { anchorsOf, headingsOf, namesHeading } from './markdown';
 import { filesUnder, ROOT, read } from './repository';
 
 // A comment or a doc that sends its reader to a section of a document of the repository names one
-// that exists: `docs/x.md, "Section"`, `"Section" in docs/x.md`, a link to `x.md#anchor`, or, inside
-// a document, `see "Section"` of that document. A section named without quotes could not be
-// checked, so it is refused. And prose cites no document or request its reader does not have ("the
+// that exists: `docs/x.md, "Section"` (`README, "Section"` for the repository's README),
+// `"Section" in docs/x.md`, a link to `x.md#anchor`, or, inside a document, `see "Section"` of that
+// document. A section named without quotes could not be checked, so it is refused. And prose cites no document or request its reader does not have ("the
 // contract", "the community tier", an issue by number, the files next to the repository outside a
 // test that reads them): it states the rule itself. Prose here is every comment of the code and
 // every markdown document; the checks themselves show the forms they read and refuse, so they are
@@ -56,12 +56,14 @@ const PROSE: Prose[] = [
 
 /** The repository file a document name in `prose` stands for (code comments name docs/ files). */
 function documentOf(prose: Prose, name: string): string {
+  if (name === 'README') return 'README.md';
   if (prose.isDoc) return name.startsWith('docs/') ? name : normalize(join(dirname(prose.file), name));
   if (name.includes('/') || !existsSync(join(ROOT, 'docs', name))) return normalize(name);
   return `docs/${name}`;
 }
 
-const DOC_NAME = String.raw`((?:\.\./)*(?:[\w.-]+/)*[\w-]+\.md)`;
+/** A document's path, or README alone: the repository's README. */
+const DOC_NAME = String.raw`((?:\.\./)*(?:[\w.-]+/)*[\w-]+\.md|\bREADME\b)`;
 
 interface SectionReference {
   where: string;
@@ -126,7 +128,7 @@ describe('references to sections', () => {
     const unquoted = PROSE.flatMap((prose) =>
       [
         ...prose.text.matchAll(
-          /(?<![\w/.-])((?:docs\/)?[a-z][a-z-]*\.md), (?!docs\/|[\w/-]+\.md|and\b|or\b)(\w[^,;:.()"]*)/g,
+          /(?<![\w/.-])((?:docs\/)?[a-z][a-z-]*\.md|README), (?!docs\/|[\w/-]+\.md|[A-Z]+\b|and\b|or\b)(\w[^,;:.()"]*)/g,
         ),
       ].map((m) => `${prose.where(m.index)}: ${m[1]}, ${m[2]}`),
     );

@@ -6,7 +6,7 @@ import { TTL_COLUMNS } from './migrations';
 
 // The core on a ClickHouse server (SVC_CLICKHOUSE_URL, as docker-compose.yml runs it) instead of
 // embedded chDB: the same migrations, inserts and queries over HTTP. Runs only when
-// SVC_TEST_CLICKHOUSE_URL names a server (http://user:password@host:8123; README, Self-hosting),
+// SVC_TEST_CLICKHOUSE_URL names a server (http://user:password@host:8123; README, "Self-hosting"),
 // each run in a database of its own, dropped afterwards.
 
 const SERVER = process.env.SVC_TEST_CLICKHOUSE_URL?.trim();
