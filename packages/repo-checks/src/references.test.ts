@@ -6,8 +6,9 @@ import { filesUnder, ROOT, read } from './repository';
 
 // A comment or a doc that sends its reader to a section of a document of the repository names one
 // that exists: `docs/x.md, "Section"` (`README, "Section"` for the repository's README),
-// `"Section" in docs/x.md`, a link to `x.md#anchor`, or, inside a document, `see "Section"` of that
-// document. A section named without quotes could not be checked, so it is refused. And prose cites no document or request its reader does not have ("the
+// `"Section" in docs/x.md`, a link to `x.md#anchor`, or, inside a document, `see "Section"`
+// (`under`, `above,`, `below,`) of that document. A section named without quotes could not be
+// checked, so it is refused. And prose cites no document or request its reader does not have ("the
 // contract", "the community tier", an issue by number, the files next to the repository outside a
 // test that reads them): it states the rule itself. Prose here is every comment of the code and
 // every markdown document; the checks themselves show the forms they read and refuse, so they are
@@ -83,11 +84,13 @@ const SECTION_REFERENCES: SectionReference[] = PROSE.flatMap((prose) => [
     section: m[1]!,
   })),
   ...(prose.isDoc
-    ? [...prose.text.matchAll(/\b[Ss]ee "([^"]+)"(?! (?:in|of) )/g)].map((m) => ({
-        where: prose.where(m.index),
-        document: prose.file,
-        section: m[1]!,
-      }))
+    ? [...prose.text.matchAll(/\b(?:[Ss]ee|under|[Aa]bove,|[Bb]elow,) "([^"]+)"(?! (?:in|of) )/g)].map(
+        (m) => ({
+          where: prose.where(m.index),
+          document: prose.file,
+          section: m[1]!,
+        }),
+      )
     : []),
 ]);
 
