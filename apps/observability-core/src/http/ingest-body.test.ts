@@ -5,9 +5,9 @@ import { createNoopMetrics } from '@svc/metrics';
 import { httpErrorHandler } from '@svc/tool-server/http-errors';
 import express from 'express';
 import request from 'supertest';
-import { MAX_RECORDS_PER_REQUEST } from '../ingest/validate-batch';
+import { createBatchWriter } from '../ingest/store/write-batch';
+import { MAX_RECORDS_PER_REQUEST } from '../ingest/validate/validate-batch';
 import { type IngestSlicing, WorkSlices } from '../ingest/work-slices';
-import { createBatchWriter } from '../ingest/write-batch';
 import { type CoreHarness, createCoreHarness, staticIngestKeys, type TestKey } from '../testing/core-harness';
 import { createIngestRouter } from './ingest-router';
 

@@ -8,14 +8,14 @@ import {
 import type { Metrics } from '@svc/metrics';
 import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
 import express, { type Request, type Router } from 'express';
-import { readJsonBody } from '../ingest/json-body';
-import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp-request';
+import { readJsonBody } from '../ingest/json/json-body';
+import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp/otlp-request';
 import { parseIdempotencyKey } from '../ingest/replay/idempotency-key';
 import { createReplayGuard, type ReplayDecision, type ReplayGuard } from '../ingest/replay/replay-guard';
 import type { RecordType, ValidBatch } from '../ingest/schemas';
-import { validateBatchInSlices } from '../ingest/validate-batch';
+import type { BatchWriter } from '../ingest/store/write-batch';
+import { validateBatchInSlices } from '../ingest/validate/validate-batch';
 import { defaultSlicing, type IngestSlicing, jsonSlicesOf } from '../ingest/work-slices';
-import type { BatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 import { createIngestCors } from './ingest-cors';
 import { ingestBodyOf, readIngestBody } from './read-body';
@@ -31,7 +31,7 @@ export interface IngestRouterDeps {
   maxBodyBytes?: number;
   /** Records older than their table's retention are refused (they would vanish by TTL). */
   retention?: Retention;
-  /** Stores a validated batch: one writer for every ingest route (ingest/write-batch.ts). */
+  /** Stores a validated batch: one writer for every ingest route (ingest/store/write-batch.ts). */
   write: BatchWriter;
   /** Refuses replays and makes retries idempotent; default: one on `ch`. */
   replayGuard?: ReplayGuard;

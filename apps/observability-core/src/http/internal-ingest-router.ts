@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import { UserInputError } from '@svc/tool-kit';
 import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
-import { readJsonBody } from '../ingest/json-body';
-import { validateBatchInSlices } from '../ingest/validate-batch';
+import { readJsonBody } from '../ingest/json/json-body';
+import type { BatchWriter } from '../ingest/store/write-batch';
+import { validateBatchInSlices } from '../ingest/validate/validate-batch';
 import { defaultSlicing, jsonSlicesOf } from '../ingest/work-slices';
-import type { BatchWriter } from '../ingest/write-batch';
 import type { Retention } from '../storage/migrations';
 
 export interface InternalIngestRouterDeps {

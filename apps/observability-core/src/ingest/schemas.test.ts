@@ -1,6 +1,6 @@
 import { generateDemoProject } from '@svc/demo-data';
 import { crashRecord, logRecord, sessionRecord, spanRecord, timestamp } from './schemas';
-import { validateBatch } from './validate-batch';
+import { validateBatch } from './validate/validate-batch';
 
 // The demo generator writes the ingest format; these schemas are its authority.
 describe('ingest schemas', () => {

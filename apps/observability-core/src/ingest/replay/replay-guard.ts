@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { ClickHouse } from '@svc/clickhouse';
 import { MAX_CLOCK_SKEW_SECONDS, updateInSlices } from '@svc/ingest-auth';
-import type { RequestTokens } from '../write-batch';
+import type { RequestTokens } from '../store/write-batch';
 import { AcceptedMemory, slotOf } from './accepted-memory';
 import {
   acceptedSince,

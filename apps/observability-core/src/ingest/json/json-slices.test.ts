@@ -1,7 +1,7 @@
 import fc from 'fast-check';
+import { MAX_JSON_DEPTH } from '../value-bounds';
+import { WorkSlices } from '../work-slices';
 import { parseJsonInSlices } from './json-slices';
-import { MAX_JSON_DEPTH } from './value-bounds';
-import { WorkSlices } from './work-slices';
 
 // The sliced parse must be JSON.parse: the same value for any JSON text, a refusal for any text
 // JSON.parse refuses. Leaves of a few characters make it split nearly every container, so the

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ClickHouse } from '@svc/clickhouse';
-import type { RecordType } from './schemas';
+import type { RecordType } from '../schemas';
 
 // What a retried request finds of its own rows already stored (docs/ingest.md, "Retries and
 // replays"). Every ingest row carries `ingest_token`, a hash of its request's deduplication token

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { type CoreHarness, createCoreHarness, type TestKey } from '../testing/core-harness';
+import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
 import { rateFromTraceState } from './otlp-traces';
 
 // OTLP/HTTP JSON as OpenTelemetry's exporters send it (ids in hex, times in nanoseconds as decimal

@@ -1,11 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { type CoreHarness, createCoreHarness, type TestKey } from '../testing/core-harness';
-import { keyValue, nestedKvlistAttribute, pb, protoSpan, traceRequestBody } from '../testing/protobuf-writer';
+import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
+import {
+  keyValue,
+  nestedKvlistAttribute,
+  pb,
+  protoSpan,
+  traceRequestBody,
+} from '../../testing/protobuf-writer';
+import { MAX_RECORDS_PER_REQUEST } from '../validate/validate-batch';
+import { WorkSlices } from '../work-slices';
 import { traceRequest } from './otlp-proto-schemas';
 import { decodeProtobuf, TooManyElementsError } from './protobuf-reader';
-import { MAX_RECORDS_PER_REQUEST } from './validate-batch';
-import { WorkSlices } from './work-slices';
 
 // OTLP bodies as a hostile holder of an ingest key sends them. Before: a kvlist nested 26 deep
 // took 35 s and 2.2 GB (each level's JSON escaped again inside its parent's), 1,000 deep answered

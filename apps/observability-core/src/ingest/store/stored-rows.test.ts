@@ -1,6 +1,6 @@
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
-import { migrateCore } from '../storage/migrate';
-import { RECORD_TYPES } from './schemas';
+import { migrateCore } from '../../storage/migrate';
+import { RECORD_TYPES } from '../schemas';
 import {
   createStoredRowsFinder,
   findStored,

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { type CoreHarness, createCoreHarness, type TestKey } from '../testing/core-harness';
+import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
 import { levelOf } from './otlp-logs';
 
 // OTLP/HTTP JSON logs as OpenTelemetry's log exporters send them, read back with log.search.

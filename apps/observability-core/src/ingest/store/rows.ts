@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { crashSignature } from '../symbolication/crash-signature';
-import type { RecordType, ValidBatch } from './schemas';
+import { crashSignature } from '../../symbolication/crash-signature';
+import type { RecordType, ValidBatch } from '../schemas';
 
 // Validated records -> table rows. The project comes from the ingest key, never from a record.
 // An absent optional field stays undefined: the insert stores the column's default for it ('' or

@@ -6,8 +6,8 @@ import {
   isSpanDuration,
   MAX_ATTRIBUTES,
   TEXT_MAX,
-} from './field-rules';
-import type { RecordType } from './schemas';
+} from '../field-rules';
+import type { RecordType } from '../schemas';
 
 // Fast paths for the two record types that come by the hundred thousand (spans and logs): plain
 // checks instead of zod, which costs ~10 us a span in a batch, two thirds of the ingest work. A

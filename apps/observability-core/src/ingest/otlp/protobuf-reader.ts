@@ -9,8 +9,8 @@
 // (work-slices.ts): a 10 MB body never holds the event loop for its whole decoding. Strings that
 // are not UTF-8 are decoded with U+FFFD in place of the bad bytes, as every string stored is.
 
-import { formatPath, type PathSegment } from './json-path';
-import type { WorkSlices } from './work-slices';
+import { formatPath, type PathSegment } from '../json/json-path';
+import type { WorkSlices } from '../work-slices';
 
 export class ProtobufError extends Error {
   constructor(

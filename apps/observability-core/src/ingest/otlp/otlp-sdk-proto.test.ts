@@ -7,7 +7,7 @@ import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { type LoopbackCore, startLoopbackCore } from '../testing/loopback-core';
+import { type LoopbackCore, startLoopbackCore } from '../../testing/loopback-core';
 
 // A Node service with the stock OpenTelemetry SDK exporting traces (gzip), logs and metrics as
 // OTLP/HTTP protobuf (and its logs as JSON too) to the core; read back with trace.get, log.search and the

@@ -1,8 +1,8 @@
 // OTLP/HTTP metrics (JSON as sent, or protobuf decoded to the same shape) mapped to our metric
 // records (docs/ingest.md, "OTLP"); they then go through the same validation as /ingest/v1/batch.
 
-import { TEXT_MAX } from './field-rules';
-import { BodyPath, type PathSegment } from './json-path';
+import { TEXT_MAX } from '../field-rules';
+import { BodyPath, type PathSegment } from '../json/json-path';
 import { checkLength, countAt, metricValueAt, msOf, nameAt, optionalTextAt, timeAt } from './otlp-fields';
 import {
   doubleAt,

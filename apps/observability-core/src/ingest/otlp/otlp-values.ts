@@ -1,5 +1,5 @@
-import { MAX_ATTRIBUTES, TEXT_MAX } from './field-rules';
-import type { BodyPath } from './json-path';
+import { MAX_ATTRIBUTES, TEXT_MAX } from '../field-rules';
+import type { BodyPath } from '../json/json-path';
 import { checkLength } from './otlp-fields';
 import {
   doubleAt,

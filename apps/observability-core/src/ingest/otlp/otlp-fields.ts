@@ -1,7 +1,7 @@
-import { ALL_ZEROS, HEX_ID, MAX_TIME, MIN_TIME } from './field-rules';
-import type { BodyPath } from './json-path';
+import { ALL_ZEROS, HEX_ID, MAX_TIME, MIN_TIME } from '../field-rules';
+import type { BodyPath } from '../json/json-path';
+import { MAX_METRIC_MAGNITUDE } from '../value-bounds';
 import { doubleAt, int64At, type OtlpObject, type OtlpOutput, stringAt } from './otlp-shape';
-import { MAX_METRIC_MAGNITUDE } from './value-bounds';
 
 // The OTLP fields that become checked record fields (times, ids, names, metric values), read with
 // the bounds of the record field they fill (docs/ingest.md, "Value bounds"). A value the record

@@ -1,7 +1,7 @@
 import { SpanStatusCode, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { NodeSDK } from '@opentelemetry/sdk-node';
-import { type LoopbackCore, startLoopbackCore } from '../testing/loopback-core';
+import { type LoopbackCore, startLoopbackCore } from '../../testing/loopback-core';
 
 // A Node service instrumented with the stock OpenTelemetry SDK (no code of ours), exporting with
 // its OTLP/HTTP JSON exporter to the core; the trace is read back with trace.get as one tree.

@@ -1,9 +1,9 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { toWellFormed, UserInputError } from '@svc/tool-kit';
+import { MAX_JSON_DEPTH } from '../value-bounds';
+import type { WorkSlices } from '../work-slices';
 import { formatPath, type PathSegment } from './json-path';
 import { parseJsonInSlices } from './json-slices';
-import { MAX_JSON_DEPTH } from './value-bounds';
-import type { WorkSlices } from './work-slices';
 
 // A JSON request body as every JSON ingest route reads it (signed batches, OTLP/HTTP JSON, the
 // internal route): parsed in slices (json-slices.ts), then walked once, without recursion, in

@@ -5,15 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { signIngestBody } from '@svc/ingest-auth';
-import type { TestKey } from '../testing/core-harness';
-import type { CrashFault } from '../testing/core-process';
+import type { TestKey } from '../../testing/core-harness';
+import type { CrashFault } from '../../testing/core-process';
 
 // A core killed with SIGKILL while it ingests, started again on the same data dir, and sent again
 // every batch it had not acknowledged, with the same Idempotency-Key and body as docs/ingest.md
 // says: every batch is stored exactly once, whether its first try went in or not, alone or merged
 // with other requests' rows into one insert, whole or only some of its tables.
 
-const CORE_PROCESS = fileURLToPath(new URL('../testing/core-process.ts', import.meta.url));
+const CORE_PROCESS = fileURLToPath(new URL('../../testing/core-process.ts', import.meta.url));
 const KEY: TestKey = {
   keyId: 'key_crash',
   projectId: 'proj_crash',

@@ -1,11 +1,11 @@
 import { PayloadTooLargeError, UserInputError } from '@svc/tool-kit';
 import type { z } from 'zod';
-import { DEFAULT_RETENTION, type Retention, TTL_COLUMNS } from '../storage/migrations';
-import { DAY_MS } from '../storage/time';
+import { DEFAULT_RETENTION, type Retention, TTL_COLUMNS } from '../../storage/migrations';
+import { DAY_MS } from '../../storage/time';
+import { RECORD_SCHEMAS, RECORD_TYPES, type RecordType, type ValidBatch } from '../schemas';
+import type { WorkSlices } from '../work-slices';
 import { fastParse } from './fast-records';
 import { finishMapped } from './mapped-records';
-import { RECORD_SCHEMAS, RECORD_TYPES, type RecordType, type ValidBatch } from './schemas';
-import type { WorkSlices } from './work-slices';
 
 export interface RecordProblem {
   type: RecordType | 'batch';

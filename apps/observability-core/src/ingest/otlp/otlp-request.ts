@@ -1,14 +1,14 @@
 import { UserInputError } from '@svc/tool-kit';
-import { readJsonBody } from './json-body';
+import { readJsonBody } from '../json/json-body';
+import type { RecordType } from '../schemas';
+import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from '../validate/validate-batch';
+import { type IngestSlicing, jsonSlicesOf } from '../work-slices';
 import { logsFromOtlp } from './otlp-logs';
 import { metricsFromOtlp } from './otlp-metrics';
 import { logsRequest, metricsRequest, traceRequest } from './otlp-proto-schemas';
 import { OtlpOutput } from './otlp-shape';
 import { spansFromOtlp } from './otlp-traces';
 import { decodeProtobuf, ProtobufError, type Schema, TooManyElementsError } from './protobuf-reader';
-import type { RecordType } from './schemas';
-import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from './validate-batch';
-import { type IngestSlicing, jsonSlicesOf } from './work-slices';
 
 /** One OTLP signal: the path it is posted to, the records it becomes, how to read it. */
 export interface OtlpSignal {

@@ -1,9 +1,9 @@
 import type { ClickHouse } from '@svc/clickhouse';
 import type { Metrics } from '@svc/metrics';
 import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
-import type { Symbolicator } from '../symbolication/symbolicator';
+import type { Symbolicator } from '../../symbolication/symbolicator';
+import { RECORD_TYPES, type RecordType, type ValidBatch } from '../schemas';
 import { rowsOf } from './rows';
-import { RECORD_TYPES, type RecordType, type ValidBatch } from './schemas';
 import {
   createStoredRowsFinder,
   notYetStored,

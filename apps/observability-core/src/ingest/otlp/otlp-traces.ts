@@ -4,8 +4,9 @@
 // numbers or their names. Fields of the wrong type, or with a value the span would refuse, are
 // problems named by their path (otlp-shape.ts, otlp-fields.ts).
 
-import { isSampleRate, TEXT_MAX } from './field-rules';
-import { BodyPath } from './json-path';
+import { isSampleRate, TEXT_MAX } from '../field-rules';
+import { BodyPath } from '../json/json-path';
+import { MAX_READ_SPAN_DURATION_MS, MIN_SAMPLE_RATE } from '../value-bounds';
 import { checkLength, idAt, msOf, nameAt, timeAt } from './otlp-fields';
 import {
   enumAt,
@@ -28,7 +29,6 @@ import {
   SESSION_KEYS,
   USER_KEYS,
 } from './otlp-values';
-import { MAX_READ_SPAN_DURATION_MS, MIN_SAMPLE_RATE } from './value-bounds';
 
 /** SpanKind by number; 0 (unspecified) is internal, as OpenTelemetry reads it. */
 const KIND_NAMES = [

@@ -1,5 +1,5 @@
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse, refusedByEngine } from '@svc/clickhouse';
-import { migrateCore } from '../storage/migrate';
+import { migrateCore } from '../../storage/migrate';
 import { coalesceInserts, MAX_ISOLATION_INSERTS } from './insert-coalescer';
 
 // Concurrent inserts into one table go in as one; every caller learns how its own rows fared.

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
+import { logRecord, spanRecord } from '../schemas';
 import { fastParse } from './fast-records';
-import { logRecord, spanRecord } from './schemas';
 
 // The fast paths must never disagree with the schemas: whatever a fast path accepts, the schema
 // accepts with the same output. Records are generated near the edges (lengths at and past the

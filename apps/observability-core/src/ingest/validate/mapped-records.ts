@@ -1,4 +1,4 @@
-import type { RecordType } from './schemas';
+import type { RecordType } from '../schemas';
 
 // Records an OTLP mapping made (otlp-traces.ts, otlp-logs.ts) are not checked again: the mapping
 // checked each field it filled as it read it, against the rules of field-rules.ts, and refused the

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { DAY_MS } from '../storage/time';
-import { type CoreHarness, createCoreHarness, type TestKey } from '../testing/core-harness';
+import { DAY_MS } from '../../storage/time';
+import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
 import {
   gaugeRequestBody,
   logField,
@@ -9,7 +9,7 @@ import {
   pointField,
   protoSpan,
   traceRequestBody,
-} from '../testing/protobuf-writer';
+} from '../../testing/protobuf-writer';
 
 // An OTLP field whose value the record it maps to would refuse is refused naming the OTLP field,
 // by its path in the request, so a client finds it in what it sent. Before, such a value went

@@ -1,9 +1,9 @@
 import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { migrateCore } from '../storage/migrate';
+import { migrateCore } from '../../storage/migrate';
+import { validateBatch } from '../validate/validate-batch';
 import { ROW_TOKEN_COLUMN, rowTokenOf } from './stored-rows';
-import { validateBatch } from './validate-batch';
 import { createBatchWriter, type RequestTokens } from './write-batch';
 
 // The writer tags every row with its request's token, and looks for rows of an earlier try only

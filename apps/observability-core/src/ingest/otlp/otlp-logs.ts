@@ -1,8 +1,8 @@
 // OTLP/HTTP logs (JSON as sent, or protobuf decoded to the same shape) mapped to our log records
 // (docs/ingest.md, "OTLP"); they then go through the same validation as /ingest/v1/batch.
 
-import { TEXT_MAX } from './field-rules';
-import { BodyPath } from './json-path';
+import { TEXT_MAX } from '../field-rules';
+import { BodyPath } from '../json/json-path';
 import { idAt, msOf, timeAt } from './otlp-fields';
 import {
   type FieldSources,

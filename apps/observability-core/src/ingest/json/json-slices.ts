@@ -1,7 +1,7 @@
 import { UserInputError } from '@svc/tool-kit';
+import { MAX_JSON_DEPTH } from '../value-bounds';
+import type { WorkSlices } from '../work-slices';
 import { formatPath, type PathSegment } from './json-path';
-import { MAX_JSON_DEPTH } from './value-bounds';
-import type { WorkSlices } from './work-slices';
 
 // JSON.parse of a whole 10 MB body holds the event loop for 25-70 ms, and 2 MB of `[[[[...` for
 // most of a second (its nesting, not its size). So a body is parsed in slices:
