@@ -372,7 +372,7 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
       version: 15,
       name: 'ingest_replay_guard',
       statements: [
-        // A retried or replayed ingest batch never adds its rows twice (ingest/replay-guard.ts).
+        // A retried or replayed ingest batch never adds its rows twice (ingest/replay/replay-guard.ts).
         // First line: every accepted request is remembered here for a day, by its signature and
         // by its Idempotency-Key, and a repeat is answered before anything is written. Second
         // line, for a retry after a partial failure: each insert carries a deduplication token
@@ -471,7 +471,7 @@ export function coreMigrations(retention: Retention = DEFAULT_RETENTION): Migrat
       version: 21,
       name: 'ingest_row_tokens',
       statements: [
-        // Exactly once across crashes (ingest/stored-rows.ts): every row names the request it came
+        // Exactly once across crashes (ingest/store/stored-rows.ts): every row names the request it came
         // with (a 53-bit hash of the request's deduplication token for the table), stored in the
         // same insert as the row, so a retry of a request that was never acknowledged finds what
         // of it is stored, even when it went in merged with other requests' rows. Adding the
