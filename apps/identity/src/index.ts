@@ -3,11 +3,7 @@ export type { CheckpointEntry, CheckpointStore } from './checkpoints/checkpoint-
 export { openFileCheckpointStore } from './checkpoints/file-checkpoint-store';
 export type { AuditVerification, ProjectVerification } from './checkpoints/verify';
 export { type AuditCheckpointConfig, type IdentityConfig, loadIdentityConfig } from './config';
-export {
-  createInvalidationHub,
-  DEFAULT_INVALIDATION_TIMING,
-  type InvalidationHub,
-  type InvalidationTiming,
-} from './invalidation/hub';
+export { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
+export { DEFAULT_INVALIDATION_TIMING, type InvalidationTiming } from './invalidation/timing';
 export { identityMigrations, migrateIdentity } from './migrations';
 export { type WiredIdentity, wireIdentity } from './wiring';
