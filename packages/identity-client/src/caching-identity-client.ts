@@ -2,11 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IntrospectionResponse } from '@svc/auth';
 import type { Metrics } from '@svc/metrics';
 import type { IdentityClient } from './identity-client';
-import type {
-  InvalidationEvent,
-  InvalidationSubscriber,
-  InvalidationTarget,
-} from './invalidation-subscriber';
+import type { InvalidationEvent, InvalidationTarget } from './invalidation-events';
+import type { InvalidationSubscriber } from './invalidation-subscriber';
 
 type Active = Extract<IntrospectionResponse, { active: true }>;
 

@@ -11,10 +11,9 @@ export {
   type IdentityClient,
   type IntrospectOptions,
 } from './identity-client';
+export type { InvalidationEvent, InvalidationTarget } from './invalidation-events';
 export {
   createInvalidationSubscriber,
-  type InvalidationEvent,
   type InvalidationSubscriber,
   type InvalidationSubscriberOptions,
-  type InvalidationTarget,
 } from './invalidation-subscriber';

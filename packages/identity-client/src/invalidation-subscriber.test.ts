@@ -3,11 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import type { Logger } from '@svc/tool-kit';
-import {
-  createInvalidationSubscriber,
-  type InvalidationEvent,
-  PERSISTENT_FAILURES,
-} from './invalidation-subscriber';
+import type { InvalidationEvent } from './invalidation-events';
+import { PERSISTENT_FAILURES } from './invalidation-lease';
+import { createInvalidationSubscriber } from './invalidation-subscriber';
 
 // The subscriber against a scripted identity (real HTTP on loopback), for the cases a real
 // identity does not produce on demand: a lost event, a stream that goes silent, a refused lease.
