@@ -1,6 +1,6 @@
 import { runService } from '@svc/config';
 import { createLogger } from '@svc/logger';
-import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
+import { createNoopMetrics, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
 import { loadCopilotConfig } from './config';
 import { wireCopilot } from './wiring';
@@ -15,7 +15,9 @@ await runService({
       // Self-tracing: a line written while serving a request names its trace and span.
       ...(config.selfTrace ? { mixin: traceFields } : {}),
     });
-    const metrics = createPromMetrics({ prefix: 'svc_copilot_' });
+    // Started alone, this service serves no /metrics: it counts nothing (the one-process stack
+    // counts every service's metrics and serves them on the gateway's metrics port).
+    const metrics = createNoopMetrics();
     const copilot = wireCopilot(config, { logger, metrics });
     return {
       logger,
@@ -28,8 +30,8 @@ await runService({
           fields: { core: config.coreUrl, llm: config.llm ? config.llm.model : null },
         },
       ],
-      // Holds of the event loop past 50 ms (main-thread CPU) are logged and counted: one request's
-      // work should never keep the others waiting.
+      // Holds of the event loop past 50 ms (main-thread CPU) are logged: one request's work should
+      // never keep the others waiting.
       started: () => monitorLoopHolds({ metrics, logger }),
       close: () => copilot.close(),
     };

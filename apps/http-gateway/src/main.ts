@@ -1,6 +1,6 @@
 import { runService } from '@svc/config';
 import { createLogger } from '@svc/logger';
-import { createPromMetrics, monitorLoopHolds } from '@svc/metrics';
+import { createPromMetrics, metricsPrefix, monitorLoopHolds } from '@svc/metrics';
 import { traceFields } from '@svc/self-trace';
 import { loadGatewayConfig } from './config';
 import { wireGateway } from './wiring';
@@ -15,7 +15,7 @@ await runService({
       // Self-tracing: a line written while serving a request names its trace and span.
       ...(config.selfTrace ? { mixin: traceFields } : {}),
     });
-    const metrics = createPromMetrics();
+    const metrics = createPromMetrics({ prefix: metricsPrefix('gateway') });
     const gateway = wireGateway(config, { logger, metrics });
     return {
       logger,

@@ -8,6 +8,7 @@ import {
   type LoopHoldMonitor,
   type Metrics,
   mergedExposition,
+  metricsPrefix,
   monitorLoopHolds,
 } from '@svc/metrics';
 import { loadCoreConfig, wireCore } from '@svc/observability-core';
@@ -75,7 +76,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     const identity = await wireIdentity(identityConfig, {
       logger: logger.child({ service: 'identity' }),
-      metrics: registry(createPromMetrics({ prefix: 'svc_identity_' })),
+      metrics: registry(createPromMetrics({ prefix: metricsPrefix('identity') })),
     });
     closers.push(identity.close);
     tracers.push(identity.tracer);
@@ -84,7 +85,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     const core = await wireCore(coreConfig, {
       logger: logger.child({ service: 'core' }),
-      metrics: registry(createPromMetrics({ prefix: 'svc_core_' })),
+      metrics: registry(createPromMetrics({ prefix: metricsPrefix('core') })),
     });
     closers.push(core.close);
     tracers.push(core.tracer);
@@ -93,7 +94,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     const recall = await wireRecall(recallConfig, {
       logger: logger.child({ service: 'recall' }),
-      metrics: registry(createPromMetrics({ prefix: 'svc_recall_' })),
+      metrics: registry(createPromMetrics({ prefix: metricsPrefix('recall') })),
     });
     closers.push(recall.close);
     tracers.push(recall.tracer);
@@ -102,7 +103,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     const copilot = wireCopilot(copilotConfig, {
       logger: logger.child({ service: 'copilot' }),
-      metrics: registry(createPromMetrics({ prefix: 'svc_copilot_' })),
+      metrics: registry(createPromMetrics({ prefix: metricsPrefix('copilot') })),
     });
     closers.push(copilot.close);
     tracers.push(copilot.tracer);
@@ -111,7 +112,7 @@ export async function startStack(config: StandaloneConfig, logger: PinoLogger): 
 
     // The gateway's registry (the metrics port) also carries the process's event-loop holds: every
     // service shares this one loop, and a request that holds it stalls all of them.
-    const gatewayMetrics = registry(createPromMetrics());
+    const gatewayMetrics = registry(createPromMetrics({ prefix: metricsPrefix('gateway') }));
     let loopHolds: LoopHoldMonitor | undefined;
     closers.push(async () => loopHolds?.stop());
     const wired = wireGateway(gatewayConfig, {

@@ -21,3 +21,4 @@ export {
   type Metrics,
   mergedExposition,
 } from './metrics';
+export { type MetricsService, metricsPrefix } from './service-prefix';

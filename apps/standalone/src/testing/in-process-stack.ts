@@ -18,7 +18,14 @@ import {
 } from '@svc/identity';
 import { openThrowawayCheckpointStore } from '@svc/identity/testing';
 import { silentLogger } from '@svc/logger';
-import { busyHoldings, createPromMetrics, type Metrics, mergedExposition } from '@svc/metrics';
+import {
+  busyHoldings,
+  createPromMetrics,
+  type Metrics,
+  type MetricsService,
+  mergedExposition,
+  metricsPrefix,
+} from '@svc/metrics';
 import {
   createCoreApp,
   createHttpIngestKeyResolver,
@@ -140,17 +147,18 @@ export async function startInProcessStack(
 ): Promise<InProcessStack> {
   const secret = 'in-process-secret-0123456789';
   const logger = silentLogger;
-  // Each service its own registry, as when deployed: the check after faults reads them together.
+  // Each service its own registry, as in the one-process stack: the check after faults reads them
+  // together.
   const registries: Metrics[] = [];
-  const registry = (prefix: string) => {
-    const made = createPromMetrics({ prefix, defaultMetrics: false });
+  const registry = (service: MetricsService) => {
+    const made = createPromMetrics({ prefix: metricsPrefix(service), defaultMetrics: false });
     registries.push(made);
     return made;
   };
-  const metrics = registry('svc_identity_');
-  const coreMetrics = registry('svc_core_');
-  const recallMetrics = registry('svc_recall_');
-  const gatewayMetrics = registry('svc_');
+  const metrics = registry('identity');
+  const coreMetrics = registry('core');
+  const recallMetrics = registry('recall');
+  const gatewayMetrics = registry('gateway');
 
   const db = await createPostgres({ dataDir: ':memory:' });
   await migrateIdentity(db);
