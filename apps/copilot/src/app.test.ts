@@ -1,7 +1,8 @@
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { CLAIM_FORMS, verifyRunOutput, verifyRunSessionOutput } from '@svc/tools-verify';
+import { verifyRunOutput, verifyRunSessionOutput } from '@svc/tools-verify';
 import { loadCopilotConfig } from './config';
+import { CLAIM_FORMS } from './grammar/grammar';
 import { ALL_ACCESS, type CopilotHarness, SECRET, startCopilotHarness } from './testing/harness';
 import { wireCopilot } from './wiring';
 

@@ -1,77 +1,138 @@
 import { randomUUID } from 'node:crypto';
+import { NotFoundError, parseInput, UserInputError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
-import { type AnyTool, type CallActor, NotFoundError, parseInput, UserInputError } from '@svc/tool-kit';
-import express, { type Router } from 'express';
+import type { CallActor } from '@svc/tool-kit';
+import express, { type RequestHandler, type Response, type Router } from 'express';
 import { callActorOf, INTERNAL_PROJECT_ID } from './internal-auth';
+import { type AnyServedTool, isServed } from './serve';
 
-/** One tool call as a backend service (recall, copilot) receives it from the gateway or stdio. */
+/** One tool call as a backend service (the core, recall, copilot) receives it. */
 export interface InternalToolCall {
   projectId: string;
-  /** Who the call is made for (X-Svc-Actor): required, a backend records or acts on it. */
-  actor: CallActor;
-  input: unknown;
   requestId: string;
   /** Aborted when the caller goes away before the answer is sent. */
   signal: AbortSignal;
-}
-
-export interface InternalTool {
-  definition: AnyTool;
-  run(call: InternalToolCall): Promise<unknown>;
-}
-
-export interface InternalToolsOptions {
-  tools: readonly InternalTool[];
-  metrics: Metrics;
-  /** The counter of calls by tool and outcome, e.g. `recall_tool_calls_total`. */
-  counter: string;
-  /** The outcome label of a successful answer (default `ok`); copilot counts verdicts. */
-  outcomeOf?: (answer: unknown) => string;
+  /**
+   * Who the call is made for (X-Svc-Actor); a 400 when the header is missing or malformed. A
+   * backend that records or acts on the caller asks for it before answering, so a call without
+   * one is refused rather than recorded as nobody.
+   */
+  actor(): CallActor;
 }
 
 /**
- * POST /v1/projects/:project_id/tools/:tool (mounted under /internal, docs/internal-api.md) for a
- * backend service's tools. The input is validated again with the tool's own schema (the gateway
- * is not the only caller), and so is the answer, before it leaves. Errors go to the app's error
- * handler.
+ * Admits a call and gives it the service's context: `answer(ctx)` runs the tool and writes its
+ * answer, so whatever the call holds while admitted (a scheduler's slot) covers both.
  */
-export function internalToolRoutes(options: InternalToolsOptions): Router {
-  const byName = new Map(options.tools.map((t) => [t.definition.name, t]));
+export type Admit<Ctx> = (
+  call: InternalToolCall,
+  tool: AnyServedTool<Ctx>,
+  answer: (ctx: Ctx) => Promise<void>,
+) => Promise<void>;
+
+export interface InternalToolsOptions<Ctx> {
+  /** Each bound through `serve`; any other is refused at start. */
+  tools: readonly AnyServedTool<Ctx>[];
+  admit: Admit<Ctx>;
+  metrics: Metrics;
+  /** The counter of calls by tool and outcome, e.g. `recall_tool_calls_total`. */
+  counter: string;
+  counterHelp?: string;
+  /** The outcome label of a successful answer (default `ok`); copilot counts verdicts. */
+  outcomeOf?: (answer: unknown) => string;
+  /** The outcome label of a failed call (default: `unknown_tool`, `invalid_input`, else `error`). */
+  errorOutcomeOf?: (err: unknown) => string;
+  /** Checked before the body is read, for a service that guards this route alone. */
+  guard?: RequestHandler;
+  /** Largest input body (default 64kb). */
+  bodyLimit?: string;
+  /**
+   * Whether the answer is checked against the tool's output schema before it leaves (default
+   * true). The core skips it: its answers are built from the schema's own types and can be large,
+   * and the gateway checks them off its event loop.
+   */
+  checkAnswer?: boolean;
+  /** Writes the answer (default `res.json`). */
+  send?: (res: Response, answer: unknown) => Promise<void>;
+  /**
+   * Whether an error means the call was dropped because its caller left: counted as `cancelled`
+   * and not answered, nobody being there to read it.
+   */
+  abandoned?: (err: unknown) => boolean;
+  /** The error the caller is told about (e.g. a budget stop in words a caller can act on). */
+  mapError?: (err: unknown) => unknown;
+}
+
+function defaultErrorOutcome(err: unknown): string {
+  if (err instanceof NotFoundError) return 'unknown_tool';
+  if (err instanceof UserInputError) return 'invalid_input';
+  return 'error';
+}
+
+function servedByName<Ctx>(tools: readonly AnyServedTool<Ctx>[]): ReadonlyMap<string, AnyServedTool<Ctx>> {
+  const byName = new Map<string, AnyServedTool<Ctx>>();
+  for (const tool of tools) {
+    if (!isServed(tool)) throw new Error(`tool ${tool.name} is not bound through serve()`);
+    if (byName.has(tool.name)) throw new Error(`duplicate tool ${tool.name}`);
+    byName.set(tool.name, tool);
+  }
+  return byName;
+}
+
+/**
+ * POST /v1/projects/:project_id/tools/:tool (mounted under /internal, docs/internal-api.md): the
+ * one internal tool endpoint of every backend service. The input is validated again with the tool's
+ * own schema (the gateway is not the only caller). Errors go to the app's error handler.
+ */
+export function internalToolRoutes<Ctx>(options: InternalToolsOptions<Ctx>): Router {
+  const byName = servedByName(options.tools);
+  const send = options.send ?? (async (res: Response, answer: unknown) => void res.json(answer));
+  const errorOutcomeOf = options.errorOutcomeOf ?? defaultErrorOutcome;
   const router = express.Router();
-  const calls = options.metrics.counter(options.counter, 'Tool calls by tool and outcome', [
-    'tool',
-    'outcome',
-  ]);
-  router.post('/v1/projects/:project_id/tools/:tool', express.json({ limit: '64kb' }), async (req, res) => {
-    const name = String(req.params.tool);
+  const calls = options.metrics.counter(
+    options.counter,
+    options.counterHelp ?? 'Tool calls by tool and outcome',
+    ['tool', 'outcome'],
+  );
+  const guards = options.guard ? [options.guard] : [];
+  const body = express.json({ limit: options.bodyLimit ?? '64kb' });
+  router.post('/v1/projects/:project_id/tools/:tool', ...guards, body, async (req, res) => {
+    const tool = byName.get(String(req.params.tool));
+    // Only known names become label values: a caller cannot grow the series without bound.
+    const label = tool ? tool.name : '(unknown)';
     let outcome = 'error';
     const gone = new AbortController();
+    // 'close' also fires once the answer is sent; aborting then would stop nothing.
     res.on('close', () => {
       if (!res.writableFinished) gone.abort();
     });
     try {
-      const tool = byName.get(name);
       if (!tool) throw new NotFoundError('Unknown tool.');
       const projectId = String(req.params.project_id);
       if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
-      const input = parseInput(tool.definition.input, req.body ?? {}, name);
-      const answer = tool.definition.output.parse(
-        await tool.run({
-          projectId,
-          actor: callActorOf((h) => req.get(h)),
-          input,
-          requestId: req.get('x-request-id') ?? randomUUID(),
-          signal: gone.signal,
-        }),
-      );
-      res.json(answer);
-      outcome = options.outcomeOf?.(answer) ?? 'ok';
+      const input = parseInput(tool.input, req.body ?? {}, tool.name);
+      const call: InternalToolCall = {
+        projectId,
+        requestId: req.get('x-request-id') ?? randomUUID(),
+        signal: gone.signal,
+        actor: () => callActorOf((h) => req.get(h)),
+      };
+      await options.admit(call, tool, async (ctx) => {
+        const result = await tool.run(ctx, input);
+        const answer = options.checkAnswer === false ? result : tool.output.parse(result);
+        outcome = options.outcomeOf?.(answer) ?? 'ok';
+        await send(res, answer);
+      });
     } catch (err) {
-      if (err instanceof NotFoundError) outcome = 'unknown_tool';
-      else if (err instanceof UserInputError) outcome = 'invalid_input';
-      throw err;
+      if (gone.signal.aborted && options.abandoned?.(err)) {
+        outcome = 'cancelled';
+        return;
+      }
+      const told = options.mapError ? options.mapError(err) : err;
+      outcome = errorOutcomeOf(told);
+      throw told;
     } finally {
-      calls.inc({ tool: name.slice(0, 40), outcome });
+      calls.inc({ tool: label, outcome });
     }
   });
   return router;

@@ -1,6 +1,5 @@
 import { defineTool, exactlyOneOf, traceId } from '@svc/tool-kit';
 import { z } from 'zod';
-import { EXPECTATION_FORMS } from './grammar';
 import { evidenceStep, verdict } from './verdict';
 
 export const VERIFY_TRACES_MAX = 20;
@@ -54,7 +53,8 @@ export const verifyRunSession = defineTool({
   name: 'verify.run_session',
   title: 'Verify traces against an expectation',
   description:
-    `Checks traces (trace.get) against expectations: ${EXPECTATION_FORMS.join('; ')}; joined by ` +
+    // The forms the verifier's grammar reads, word for word: its test fails while they differ.
+    'Checks traces (trace.get) against expectations: no span over <n> ms; no error span; calls service <a> before <b>; joined by ' +
     '";" or "and". Returns {verdict: supported|refuted|inconclusive, reason, expectations: ' +
     '[{expectation, verdict, evidence}], unparsed, traces, doc_refs, code_scope}. Trace ids: trace.search.',
   input: verifyRunSessionInput,

@@ -1,4 +1,4 @@
-import type { Claim } from '@svc/tools-verify';
+import type { Claim } from '../grammar/grammar';
 import { recurrenceSinceDate, recurrenceSinceVersion } from './claims/crash';
 import { funnel } from './claims/funnel';
 import { metricPercentile } from './claims/metric';

@@ -1,4 +1,4 @@
-import type { Comparison, Grade } from '@svc/tools-verify';
+import type { Comparison, Grade } from '../grammar/grammar';
 
 export const COMPARISON_WORDS: Record<Comparison, string> = {
   above: 'above',

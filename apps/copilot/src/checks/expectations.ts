@@ -1,4 +1,5 @@
-import type { EvidenceStep, Expectation } from '@svc/tools-verify';
+import type { EvidenceStep } from '@svc/tools-verify';
+import type { Expectation } from '../grammar/grammar';
 import { num } from './compare';
 import type { Finding, Verdict } from './finding';
 

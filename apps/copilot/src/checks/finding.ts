@@ -1,4 +1,4 @@
-import type { Claim } from '@svc/tools-verify';
+import type { Claim } from '../grammar/grammar';
 
 export type Verdict = 'supported' | 'refuted' | 'inconclusive';
 export interface Finding {

@@ -1,9 +1,7 @@
-import { type InternalTool, internalToolRoutes } from '@svc/tool-server/internal-tools';
-import { verifyRun, verifyRunSession } from '@svc/tools-verify';
+import { internalToolRoutes } from '@svc/tool-server/internal-tools';
 import type { Router } from 'express';
 import type { CopilotContext } from '../context';
-import { runVerify } from '../tools/verify-run';
-import { runVerifySession } from '../tools/verify-run-session';
+import { copilotAdmission, copilotToolset } from '../tools/verify-tools';
 
 /**
  * POST /internal/v1/projects/:project_id/tools/verify.run|verify.run_session (docs/internal-api.md),
@@ -11,15 +9,9 @@ import { runVerifySession } from '../tools/verify-run-session';
  * cancels the core calls still to come.
  */
 export function internalToolsRouter(ctx: CopilotContext): Router {
-  const tools: InternalTool[] = [
-    { definition: verifyRun, run: (call) => runVerify(ctx, call, call.input as never) },
-    {
-      definition: verifyRunSession,
-      run: (call) => runVerifySession(ctx, call, call.input as never),
-    },
-  ];
   return internalToolRoutes({
-    tools,
+    tools: copilotToolset,
+    admit: copilotAdmission(ctx),
     metrics: ctx.metrics,
     counter: 'copilot_tool_calls_total',
     outcomeOf: (answer) => (answer as { verdict: string }).verdict,

@@ -1,17 +1,17 @@
+import { verifyRunSession, type verifyRunSessionInput, type verifyRunSessionOutput } from '@svc/tools-verify';
+import type { z } from 'zod';
+import { type CallScope, callCore, canReadTraces } from '../checks/evidence';
+import { checkTrace, combine, type FetchedTrace, traceStep } from '../checks/expectations';
+import type { CopilotContext } from '../context';
 import {
   EXPECTATION_FORMS,
   type Expectation,
   expectationParts,
   GRAMMAR_NOTE,
   parseExpectations,
-  type verifyRunSessionInput,
-  type verifyRunSessionOutput,
-} from '@svc/tools-verify';
-import type { z } from 'zod';
-import { type CallScope, callCore, canReadTraces } from '../checks/evidence';
-import { checkTrace, combine, type FetchedTrace, traceStep } from '../checks/expectations';
-import type { CopilotContext } from '../context';
+} from '../grammar/grammar';
 import type { Translator } from '../llm/translator';
+import { serve } from './copilot-call';
 
 type Input = z.output<typeof verifyRunSessionInput>;
 type Output = z.input<typeof verifyRunSessionOutput>;
@@ -112,3 +112,8 @@ function sessionReason(
     return `${unparsed.length} part(s) are not in a supported form: ${unparsed.map((u) => `"${u}"`).join(', ')}.`;
   return `The traces cannot decide every expectation (see each one's evidence).`;
 }
+
+/** verify.run_session, bound to its definition. */
+export const verifyRunSessionTool = serve(verifyRunSession, ({ ctx, scope }, input) =>
+  runVerifySession(ctx, scope, input),
+);

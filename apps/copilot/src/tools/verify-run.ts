@@ -1,18 +1,12 @@
-import {
-  CLAIM_FORM_OF,
-  CLAIM_FORMS,
-  type Claim,
-  closestClaimForms,
-  GRAMMAR_NOTE,
-  parseClaim,
-  type verifyRunInput,
-  type verifyRunOutput,
-} from '@svc/tools-verify';
+import { verifyRun, type verifyRunInput, type verifyRunOutput } from '@svc/tools-verify';
 import type { z } from 'zod';
 import { checkClaim } from '../checks/check-claim';
 import { type CallScope, canReadTraces, Evidence } from '../checks/evidence';
 import type { CopilotContext } from '../context';
+import { closestClaimForms } from '../grammar/closest-forms';
+import { CLAIM_FORM_OF, CLAIM_FORMS, type Claim, GRAMMAR_NOTE, parseClaim } from '../grammar/grammar';
 import type { Translation } from '../llm/translator';
+import { serve } from './copilot-call';
 
 type Input = z.output<typeof verifyRunInput>;
 type Output = z.input<typeof verifyRunOutput>;
@@ -73,3 +67,6 @@ export async function runVerify(ctx: CopilotContext, scope: CallScope, input: In
     closest_forms: [],
   };
 }
+
+/** verify.run, bound to its definition. */
+export const verifyRunTool = serve(verifyRun, ({ ctx, scope }, input) => runVerify(ctx, scope, input));

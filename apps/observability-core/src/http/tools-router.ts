@@ -1,12 +1,13 @@
 import { type ClickHouse, exceededBudget, QueryCancelledError } from '@svc/clickhouse';
+import { QueryBudgetError, UserInputError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
 import type { Span, Tracer } from '@svc/self-trace';
-import { NotFoundError, parseInput, QueryBudgetError, UserInputError } from '@svc/tool-kit';
-import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/internal-auth';
+import { requireInternalSecret } from '@svc/tool-server/internal-auth';
+import { type Admit, internalToolRoutes } from '@svc/tool-server/internal-tools';
 import express, { type Router } from 'express';
 import { budgetedClickHouse } from '../scheduling/budgeted-clickhouse';
 import type { FairScheduler } from '../scheduling/fair-scheduler';
-import type { AnyCoreTool } from '../tools/core-tool';
+import type { AnyCoreTool, CoreToolContext } from '../tools/core-tool';
 import { tracedClickHouse } from '../tracing/traced-clickhouse';
 import { sendJsonInSlices } from './send-json-in-slices';
 
@@ -62,63 +63,57 @@ async function traced(tracer: Tracer, span: Span, call: () => Promise<void>): Pr
   }
 }
 
+/**
+ * The whole call holds its project's slot of the fair scheduler, building and writing the answer
+ * included: a large answer is main-thread work, and a flood must not queue unbounded amounts of it
+ * in front of another project's call (docs/decisions.md, "Fair sharing of the core"). Its queries
+ * run within the call's time and memory budget, at the priority the scheduler gave it.
+ */
+function scheduledAdmission(deps: ToolsRouterDeps): Admit<CoreToolContext> {
+  return async (call, tool, answer) => {
+    const deadline = Date.now() + deps.budget.callBudgetMs;
+    const span = deps.tracer?.startSpan(`tool ${tool.name}`, { attributes: { tool: tool.name } });
+    const asked = performance.now();
+    const run = () =>
+      deps.scheduler.run(call.projectId, deadline, call.signal, async ({ priority }) => {
+        // The fair scheduler's queue, in front of the session pool's (each query's span has that one).
+        span?.setAttribute('scheduler.wait_ms', Math.round((performance.now() - asked) * 1000) / 1000);
+        span?.setAttribute('scheduler.priority', priority);
+        const budgeted = budgetedClickHouse(deps.ch, {
+          deadline,
+          signal: call.signal,
+          maxMemoryUsageBytes: deps.budget.maxMemoryUsageBytes,
+          priority,
+        });
+        const ch = deps.tracer ? tracedClickHouse(budgeted, deps.tracer) : budgeted;
+        await answer({ ch, projectId: call.projectId, now: deps.now(), signal: call.signal });
+      });
+    if (span && deps.tracer) await traced(deps.tracer, span, run);
+    else await run();
+  };
+}
+
 /** POST /internal/v1/projects/:project_id/tools/:tool (docs/internal-api.md). */
 export function createToolsRouter(deps: ToolsRouterDeps): Router {
   const router = express.Router();
-  const calls = deps.metrics.counter('core_tool_calls_total', 'Core tool calls by outcome', [
-    'tool',
-    'outcome',
-  ]);
-  router.post(
-    '/internal/v1/projects/:project_id/tools/:tool',
-    requireInternalSecret(deps.internalSecret),
-    express.json({ limit: '256kb' }),
-    async (req, res, next) => {
-      const toolName = String(req.params.tool);
-      const tool = deps.tools.get(toolName);
-      const abort = new AbortController();
-      // 'close' on the response fires when the answer is sent too; aborting then stops nothing.
-      res.on('close', () => abort.abort());
-      try {
-        if (!tool) throw new NotFoundError('Unknown tool.');
-        const projectId = String(req.params.project_id);
-        if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
-        // Validated again here with the tool's own schema: the gateway is not the only caller.
-        const input = parseInput(tool.input, req.body ?? {}, tool.name);
-        // The whole call holds its project's slot, building and writing the answer included: a
-        // large answer is main-thread work, and a flood must not queue unbounded amounts of it in
-        // front of another project's call (docs/decisions.md, "Fair sharing of the core").
-        const deadline = Date.now() + deps.budget.callBudgetMs;
-        const span = deps.tracer?.startSpan(`tool ${tool.name}`, { attributes: { tool: tool.name } });
-        const asked = performance.now();
-        const call = () =>
-          deps.scheduler.run(projectId, deadline, abort.signal, async ({ priority }) => {
-            // The fair scheduler's queue, in front of the session pool's (each query's span has that one).
-            span?.setAttribute('scheduler.wait_ms', Math.round((performance.now() - asked) * 1000) / 1000);
-            span?.setAttribute('scheduler.priority', priority);
-            const budgeted = budgetedClickHouse(deps.ch, {
-              deadline,
-              signal: abort.signal,
-              maxMemoryUsageBytes: deps.budget.maxMemoryUsageBytes,
-              priority,
-            });
-            const ch = deps.tracer ? tracedClickHouse(budgeted, deps.tracer) : budgeted;
-            const result = await tool.run({ ch, projectId, now: deps.now(), signal: abort.signal }, input);
-            calls.inc({ tool: tool.name, outcome: 'ok' });
-            await sendJsonInSlices(res, 200, result);
-          });
-        if (span && deps.tracer) await traced(deps.tracer, span, call);
-        else await call();
-      } catch (err) {
-        if (err instanceof QueryCancelledError && abort.signal.aborted) {
-          // The caller left; its queries were dropped or stopped. Nobody is there to answer.
-          calls.inc({ tool: toolName, outcome: 'cancelled' });
-          return;
-        }
-        calls.inc({ tool: tool ? tool.name : '(unknown)', outcome: 'error' });
-        next(budgetError(err, deps.budget) ?? err);
-      }
-    },
+  router.use(
+    '/internal',
+    internalToolRoutes({
+      tools: [...deps.tools.values()],
+      admit: scheduledAdmission(deps),
+      metrics: deps.metrics,
+      counter: 'core_tool_calls_total',
+      counterHelp: 'Core tool calls by outcome',
+      errorOutcomeOf: () => 'error',
+      // Only this route: the core's other internal routes check the secret themselves.
+      guard: requireInternalSecret(deps.internalSecret),
+      bodyLimit: '256kb',
+      checkAnswer: false,
+      send: (res, answer) => sendJsonInSlices(res, 200, answer),
+      // The caller left; its queries were dropped or stopped. Nobody is there to answer.
+      abandoned: (err) => err instanceof QueryCancelledError,
+      mapError: (err) => budgetError(err, deps.budget) ?? err,
+    }),
   );
   return router;
 }

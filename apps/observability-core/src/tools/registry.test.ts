@@ -1,4 +1,5 @@
 import { allTools } from '@svc/tool-catalog';
+import { isServed } from '@svc/tool-server/serve';
 import { coreQueries, createCoreToolRegistry } from './registry';
 
 // The gateway publishes the catalog; the core must serve exactly its `backend: 'core'` tools,
@@ -14,6 +15,11 @@ describe('core tool registry', () => {
     const served = createCoreToolRegistry().get(name)!;
     expect(served.input).toBe(tool.input);
     expect(served.output).toBe(tool.output);
+  });
+
+  // The internal tool route refuses any other at start; this names the tool that is not.
+  it.each(coreQueries.map((q) => [q.name, q] as const))('%s is bound through serve', (_name, query) => {
+    expect(isServed(query)).toBe(true);
   });
 
   it('refuses a duplicate name', () => {

@@ -1,9 +1,9 @@
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import { INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
 import { internalToolRoutes } from '@svc/tool-server/internal-tools';
 import express, { type Router } from 'express';
 import type { RecallContext } from '../context';
-import { recallTools } from '../tools/recall-tools';
+import { callerGoneAs4xx, recallAdmission, recallToolset } from '../tools/recall-tools';
 
 /**
  * POST /internal/v1/projects/:project_id/tools/:tool (docs/internal-api.md): the three recall
@@ -12,7 +12,13 @@ import { recallTools } from '../tools/recall-tools';
 export function internalToolsRouter(ctx: RecallContext): Router {
   const router = express.Router();
   router.use(
-    internalToolRoutes({ tools: recallTools(ctx), metrics: ctx.metrics, counter: 'recall_tool_calls_total' }),
+    internalToolRoutes({
+      tools: recallToolset,
+      admit: recallAdmission(ctx),
+      mapError: callerGoneAs4xx,
+      metrics: ctx.metrics,
+      counter: 'recall_tool_calls_total',
+    }),
   );
   // Operators rotate a project's data key (docs/recall.md, "Keys"): new files use the new version,
   // files already stored keep naming theirs and stay readable.

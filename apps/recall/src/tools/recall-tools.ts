@@ -1,148 +1,23 @@
-import type { AnyTool, CallActor } from '@svc/tool-kit';
-import { sanitizeOptional, UserInputError } from '@svc/tool-kit';
-import type { InternalTool } from '@svc/tool-server/internal-tools';
-import { logAudit, logFileEntries, logListFiles } from '@svc/tools-recall';
-import type { z } from 'zod';
+import { UserInputError } from '@svc/errors';
+import type { Admit } from '@svc/tool-server/internal-tools';
+import type { AnyServedTool } from '@svc/tool-server/serve';
 import type { RecallContext } from '../context';
-import { createPacer, DEFAULT_READ_LIMITS, ReadAbandonedError, type ReadLimits } from '../read-budget';
+import { DEFAULT_READ_LIMITS, ReadAbandonedError } from '../read-budget';
 import { ReadSlots } from '../read-slots';
-import { appendRecallAudit, listRecallAudit } from '../store/audit';
-import { getFile, listFiles, toRecallFile } from '../store/files';
-import { openStoredFile } from '../stored-file';
-import { type EntriesPage, readEntriesPage } from './entries-page';
+import { logAuditTool } from './log-audit';
+import { logFileEntriesTool } from './log-file-entries';
+import { logListFilesTool } from './log-list-files';
+import type { FileReads, RecallToolCall } from './recall-call';
 
-export interface RecallToolCall<I> {
-  ctx: RecallContext;
-  projectId: string;
-  actor: CallActor;
-  input: I;
-  /** Aborted when the caller goes away. */
-  signal: AbortSignal;
-  reads: FileReads;
-}
-
-/** The limits of file reads and the slots they take turns in, shared by every call. */
-export interface FileReads {
-  limits: ReadLimits;
-  slots: ReadSlots;
-}
-
-type Handler = (call: RecallToolCall<never>) => Promise<unknown>;
-
-const page = <T>(rows: T[], limit: number) => ({
-  items: rows.slice(0, limit),
-  limit,
-  has_more: rows.length > limit,
-});
-
-async function listFilesTool({ ctx, projectId, input }: RecallToolCall<z.output<typeof logListFiles.input>>) {
-  const rows = await listFiles(ctx.db, projectId, input, input.limit + 1);
-  return page(rows.map(toRecallFile), input.limit);
-}
-
-/**
- * A view: recorded in the recall audit trail before the entries leave (whether or not the file
- * could be read). One page per call, read within the call's budget (entries-page.ts).
- */
-async function fileEntriesTool({
-  ctx,
-  projectId,
-  actor,
-  input,
-  signal,
-  reads,
-}: RecallToolCall<z.output<typeof logFileEntries.input>>) {
-  const startedAt = performance.now();
-  const row = await getFile(ctx.db, projectId, input.file_id);
-  if (!row) {
-    return {
-      file_id: input.file_id,
-      found: false,
-      file: null,
-      status: 'ok' as const,
-      problem: null,
-      lines_read: 0,
-      items: [],
-      limit: input.limit,
-      has_more: false,
-      scanned_through_line: 0,
-    };
-  }
-  await appendRecallAudit(ctx.db, projectId, ctx.clock(), {
-    action: 'view',
-    via: actor.transport,
-    user_id: actor.user_id,
-    token_id: actor.token_id,
-    file_id: row.file_id,
-    device_id: row.device_id,
-    target_user_id: row.user_id,
-  });
-  const answer = (page: Omit<EntriesPage, 'stats'>) => ({
-    file_id: row.file_id,
-    found: true,
-    file: toRecallFile(row),
-    status: page.status,
-    problem: page.problem,
-    lines_read: page.lines_read,
-    items: page.items,
-    limit: input.limit,
-    has_more: page.has_more,
-    scanned_through_line: page.scanned_through_line,
-  });
-  const limits = reads.limits;
-  // Released on every way out below: an answer, a problem, an error, the time budget, the caller
-  // gone (the pacer throws at its next turn).
-  const release = await reads.slots.acquire({
-    projectId,
-    orgId: actor.org_id ?? null,
-    waitMs: limits.callMs - (performance.now() - startedAt),
-    limitMs: limits.callMs,
-    signal,
-  });
-  try {
-    const opened = await openStoredFile(ctx, row);
-    if (opened.problem) {
-      return answer({
-        status: 'unreadable',
-        problem: opened.problem,
-        lines_read: 0,
-        items: [],
-        has_more: false,
-        scanned_through_line: 0,
-      });
-    }
-    try {
-      const pacer = createPacer({ limitMs: limits.callMs, startedAt, signal });
-      return answer(await readEntriesPage(opened.bytes, opened.key, input, limits, pacer));
-    } finally {
-      await opened.bytes.close();
-    }
-  } finally {
-    release();
-  }
-}
-
-async function auditTool({ ctx, projectId, input }: RecallToolCall<z.output<typeof logAudit.input>>) {
-  const rows = await listRecallAudit(ctx.db, projectId, input, input.limit + 1);
-  return page(
-    rows.map((r) => ({
-      ...r,
-      at: new Date(r.at).toISOString(),
-      device_id: sanitizeOptional(r.device_id),
-      target_user_id: sanitizeOptional(r.target_user_id),
-    })),
-    input.limit,
-  );
-}
-
-const HANDLERS: [AnyTool, Handler][] = [
-  [logListFiles, listFilesTool as Handler],
-  [logFileEntries, fileEntriesTool as Handler],
-  [logAudit, auditTool as Handler],
+/** Every tool recall serves, each bound through `serve` in a file of its own. */
+export const recallToolset: readonly AnyServedTool<RecallToolCall>[] = [
+  logListFilesTool,
+  logFileEntriesTool,
+  logAuditTool,
 ];
 
-/** The three recall tools, bound to the service's context, for the internal tool endpoint. */
-export function recallTools(ctx: RecallContext): InternalTool[] {
+/** The file read limits and slots every call of one service shares. */
+export function fileReadsOf(ctx: RecallContext): FileReads {
   const limits = ctx.readLimits ?? DEFAULT_READ_LIMITS;
   const slots = new ReadSlots(
     () => ({
@@ -163,17 +38,17 @@ export function recallTools(ctx: RecallContext): InternalTool[] {
         .bind({}),
     },
   );
-  const reads: FileReads = { limits, slots };
-  return HANDLERS.map(([definition, handler]) => ({
-    definition,
-    run: async ({ projectId, actor, input, signal }) => {
-      try {
-        return await handler({ ctx, projectId, actor, input: input as never, signal, reads });
-      } catch (err) {
-        // Nobody reads the answer: a 4xx ends the call without logging a failure of ours.
-        if (err instanceof ReadAbandonedError) throw new UserInputError('The caller went away.');
-        throw err;
-      }
-    },
-  }));
+  return { limits, slots };
+}
+
+/** Every recall tool records or acts for its caller: a call must name one (X-Svc-Actor). */
+export function recallAdmission(ctx: RecallContext): Admit<RecallToolCall> {
+  const reads = fileReadsOf(ctx);
+  return (call, _tool, answer) =>
+    answer({ ctx, projectId: call.projectId, actor: call.actor(), signal: call.signal, reads });
+}
+
+/** Nobody reads the answer: a 4xx ends the call without logging a failure of ours. */
+export function callerGoneAs4xx(err: unknown): unknown {
+  return err instanceof ReadAbandonedError ? new UserInputError('The caller went away.') : err;
 }

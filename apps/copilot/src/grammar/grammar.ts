@@ -1,7 +1,6 @@
-// The claims and expectations the deterministic checker understands (docs/verify.md once the
-// copilot service lands). A claim outside these forms is never guessed at: the checker answers
-// `inconclusive` with the closest supported forms. Matching is case-insensitive; names, versions,
-// ids and signatures keep their case.
+// The claims and expectations the deterministic checker understands (docs/verify.md). A claim
+// outside these forms is never guessed at: the checker answers `inconclusive` with the closest
+// supported forms. Matching is case-insensitive; names, versions, ids and signatures keep their case.
 
 export type Comparison = 'above' | 'below' | 'at_least' | 'at_most';
 

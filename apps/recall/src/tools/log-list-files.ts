@@ -1,0 +1,9 @@
+import { logListFiles } from '@svc/tools-recall';
+import { listFiles, toRecallFile } from '../store/files';
+import { listPage, serve } from './recall-call';
+
+/** log.list_files: the project's device log files, newest first. */
+export const logListFilesTool = serve(logListFiles, async ({ ctx, projectId }, input) => {
+  const rows = await listFiles(ctx.db, projectId, input, input.limit + 1);
+  return listPage(rows.map(toRecallFile), input.limit);
+});
