@@ -1,5 +1,7 @@
 import { createHmac } from 'node:crypto';
-import { createExporter, type ExportError, ingestTransport } from './exporter';
+import { createExporter } from './exporter';
+import type { ExportError } from './exporter-types';
+import { ingestTransport } from './ingest-transport';
 import type { SpanRecord } from './records';
 import { type IngestContract, startIngestContract } from './testing/ingest-contract';
 

@@ -1,4 +1,4 @@
-import { EXPORTER_HEADER } from './exporter';
+import { EXPORTER_HEADER } from './exporter-types';
 import { type HttpUrl, parseHttpUrl } from './http-url';
 import { templatePath } from './template-path';
 import { formatTraceparent } from './traceparent';

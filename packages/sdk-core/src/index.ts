@@ -1,9 +1,9 @@
 export type { ActiveSpan, SpanScope } from './context';
 export { type IngestTarget, parseDsn } from './dsn';
+export { createExporter } from './exporter';
 export {
   type BatchExporter,
   type BatchRecordType,
-  createExporter,
   EXPORTER_HEADER,
   type ExportError,
   type Exporter,
@@ -13,12 +13,12 @@ export {
   type ExportSend,
   type ExportTransport,
   IDEMPOTENCY_HEADER,
-  ingestTransport,
   type PreparedBatch,
-} from './exporter';
+} from './exporter-types';
 export { type FetchTracingRules, tracedFetch } from './fetch-spans';
 export { type HttpUrl, parseHttpUrl } from './http-url';
 export { newSpanId, newTraceId } from './ids';
+export { ingestTransport } from './ingest-transport';
 export type { LogRecord, SpanRecord } from './records';
 export { checkSampleRate, fnv1a32, isSampled } from './sampling';
 export { templatePath } from './template-path';

@@ -1,5 +1,5 @@
 import type { ActiveSpan, SpanScope } from './context';
-import type { Exporter, ExporterOptions } from './exporter';
+import type { Exporter, ExporterOptions } from './exporter-types';
 import { newSpanId, newTraceId } from './ids';
 import type { LogRecord, SpanRecord } from './records';
 import { checkSampleRate, isSampled } from './sampling';

@@ -1,4 +1,4 @@
-import type { Exporter } from '../exporter';
+import type { Exporter } from '../exporter-types';
 import type { LogRecord, SpanRecord } from '../records';
 
 /** An exporter that keeps what it is given, for tests that read the spans a tracer reported. */

@@ -1,0 +1,26 @@
+import type { ExportSend, ExportTransport } from './exporter-types';
+
+/**
+ * How the SDKs send: signed with the ingest key by the runtime's HMAC-SHA256 `sign` (docs/ingest.md,
+ * "Signing") to `/ingest/v1/batch`. A browser names the key in the URL too (the CORS preflight
+ * before the post carries no header values, and the core allows origins per key) and sends with
+ * keepalive.
+ */
+export function ingestTransport(
+  sign: (secret: string, timestamp: number, body: string) => string | Promise<string>,
+  options: { browser?: boolean; send?: ExportSend } = {},
+): ExportTransport {
+  return {
+    headers: async (target, timestamp, body) => ({
+      'x-svc-key': target.keyId,
+      'x-svc-timestamp': String(timestamp),
+      'x-svc-signature': await sign(target.secret, timestamp, body),
+    }),
+    url: (target) =>
+      options.browser
+        ? `${target.endpoint}/ingest/v1/batch?svc_key=${encodeURIComponent(target.keyId)}`
+        : `${target.endpoint}/ingest/v1/batch`,
+    ...(options.browser ? { keepalive: true } : {}),
+    ...(options.send ? { send: options.send } : {}),
+  };
+}
