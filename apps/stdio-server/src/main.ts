@@ -6,7 +6,7 @@ import { loadStdioConfig } from './config';
 await runService({
   name: 'stdio-server',
   load: loadStdioConfig,
-  refusal: { heading: 'stdio-server refuses to start.', exitCode: 2 },
+  refusal: { say: (message) => `stdio-server refuses to start.\n${message}`, exitCode: 2 },
   async wire(config) {
     // Loaded only once the configuration is accepted: a refusal touches nothing else.
     const { wireStdio } = await import('./wiring');

@@ -54,12 +54,34 @@ describe('runService', () => {
         name: 'demo',
         load,
         wire: () => ({ logger: recordingLog([]), listeners: [] }),
-        refusal: { heading: 'demo refuses to start.', exitCode: 2 },
+        refusal: { say: (m) => `demo refuses to start.\n${m}`, exitCode: 2 },
       },
       proc.process,
     );
     expect(await proc.exitCode).toBe(2);
     expect(proc.stderr.startsWith('demo refuses to start.\ndemo: invalid configuration')).toBe(true);
+  });
+
+  it('says other expected ends the same way, and any other failure in its own words', async () => {
+    class Busy extends Error {}
+    const definition = (thrown: Error) => ({
+      name: 'demo',
+      load,
+      wire: (): never => {
+        throw thrown;
+      },
+      refusal: { say: (m: string) => `demo: ${m}`, also: (err: unknown) => err instanceof Busy },
+      failed: (detail: string) => `demo failed: ${detail}`,
+    });
+    const busy = fakeProcess({ PORT: '0' });
+    await runService(definition(new Busy('another instance holds the data dir')), busy.process);
+    expect(await busy.exitCode).toBe(1);
+    expect(busy.stderr).toBe('demo: another instance holds the data dir\n');
+
+    const broken = fakeProcess({ PORT: '0' });
+    await runService(definition(new Error('disk full')), broken.process);
+    expect(await broken.exitCode).toBe(1);
+    expect(broken.stderr).toMatch(/^demo failed: Error: disk full\n\s+at /);
   });
 
   it('exits 1 naming the service when wiring or listening fails', async () => {

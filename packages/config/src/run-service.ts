@@ -40,10 +40,17 @@ export interface ServiceDefinition<C> {
   load: (env: Env) => C;
   wire: (config: C) => WiredService | Promise<WiredService>;
   /**
-   * How a refused configuration is said: by default the ConfigError's own message and exit 1.
-   * The stdio server puts its own first line before it and exits 2.
+   * How a refusal is said: a ConfigError (or an error `also` names, while loading or wiring) is an
+   * expected end, one message and no stack trace. By default its own message and exit 1; the stdio
+   * server puts a first line of its own before it and exits 2.
    */
-  refusal?: { heading: string; exitCode: number };
+  refusal?: {
+    say?: (message: string) => string;
+    exitCode?: number;
+    also?: (err: unknown) => boolean;
+  };
+  /** How any other failure to start is said (default: "<name> failed to start: <stack>"). */
+  failed?: (detail: string) => string;
   /** Causes to stop besides SIGINT and SIGTERM (the stdio server: its input ended). */
   stopWhen?: (stop: (reason: string) => void) => void;
 }
@@ -72,35 +79,29 @@ export async function runService<C>(
   definition: ServiceDefinition<C>,
   proc: ServiceProcess = realProcess,
 ): Promise<void> {
-  const config = loadOrRefuse(definition, proc);
-  if (config === undefined) return;
   let wired: WiredService;
   const servers: Server[] = [];
   try {
-    wired = await definition.wire(config.value);
+    wired = await definition.wire(definition.load(proc.env));
     for (const listener of wired.listeners) servers.push(await listen(listener, wired.logger));
     wired.started?.();
   } catch (err) {
-    proc.writeError(`${definition.name} failed to start: ${describe(err)}\n`);
-    proc.exit(1);
+    const { refusal, failed } = definition;
+    if (err instanceof ConfigError || refusal?.also?.(err)) {
+      const message = (err as Error).message;
+      proc.writeError(`${refusal?.say ? refusal.say(message) : message}\n`);
+      proc.exit(refusal?.exitCode ?? 1);
+    } else {
+      const detail = err instanceof Error ? (err.stack ?? err.message) : String(err);
+      proc.writeError(`${failed ? failed(detail) : `${definition.name} failed to start: ${detail}`}\n`);
+      proc.exit(1);
+    }
     return;
   }
   const stop = stopOnce(wired, servers, proc);
   proc.onSignal('SIGINT', () => stop('SIGINT'));
   proc.onSignal('SIGTERM', () => stop('SIGTERM'));
   definition.stopWhen?.(stop);
-}
-
-function loadOrRefuse<C>(definition: ServiceDefinition<C>, proc: ServiceProcess): { value: C } | undefined {
-  try {
-    return { value: definition.load(proc.env) };
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    const heading = definition.refusal ? `${definition.refusal.heading}\n` : '';
-    proc.writeError(`${heading}${err.message}\n`);
-    proc.exit(definition.refusal?.exitCode ?? 1);
-    return undefined;
-  }
 }
 
 function listen(listener: ServiceListener, logger: ServiceLog): Promise<Server> {
@@ -136,8 +137,4 @@ function stopOnce(wired: WiredService, servers: Server[], proc: ServiceProcess):
       }
     })();
   };
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? (err.stack ?? err.message) : String(err);
 }
