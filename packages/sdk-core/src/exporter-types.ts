@@ -31,7 +31,7 @@ export interface ExporterOptions {
 export interface ExportTransport {
   /**
    * The headers that authenticate `body` sent at `timestamp` (unix seconds). The SDKs sign it
-   * with the ingest key (docs/ingest.md, "Signing"); the stack's own services use its internal secret.
+   * with the ingest key (docs/ingest.md, "Authentication"); the stack's own services use its internal secret.
    */
   headers(
     target: IngestTarget,

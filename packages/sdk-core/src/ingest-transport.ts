@@ -2,7 +2,7 @@ import type { ExportSend, ExportTransport } from './exporter-types';
 
 /**
  * How the SDKs send: signed with the ingest key by the runtime's HMAC-SHA256 `sign` (docs/ingest.md,
- * "Signing") to `/ingest/v1/batch`. A browser names the key in the URL too (the CORS preflight
+ * "Authentication") to `/ingest/v1/batch`. A browser names the key in the URL too (the CORS preflight
  * before the post carries no header values, and the core allows origins per key) and sends with
  * keepalive.
  */
