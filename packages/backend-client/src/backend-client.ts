@@ -2,12 +2,10 @@ import type { BoundCounter, BoundHistogram, Metrics } from '@svc/metrics';
 import { formatTraceparent, parseTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
 import {
   ACTOR_HEADER,
-  type AnswerAttempt,
   type BackendCallOptions,
   BackendTimeoutError,
   type BackendToolCaller,
   BackendUnavailableError,
-  type CallActor,
   InternalError,
   type Logger,
   NotFoundError,
@@ -51,28 +49,21 @@ export interface BackendClientOptions {
   tracer?: Tracer;
 }
 
-export interface RequestOptions {
-  requestId: string;
-  /** Sent as X-Svc-Actor (BackendCallOptions.actor). */
-  actor?: CallActor;
-  signal?: AbortSignal;
-  /** Inbound W3C traceparent, passed on; a fresh one is generated when absent or invalid. */
-  traceparent?: string;
+/**
+ * One request's options: the tool request context as it came (a tool call's BackendCallOptions
+ * are passed on as they are) and what only this client reads. `traceparent`: passed on, a fresh
+ * one generated when absent or invalid. `reserveAnswer`: asked with the attempt's signal before a
+ * successful answer's body is read; its wait is not the backend's time (the attempt's clock
+ * stops), and its refusal is passed on as it is, never counted against the backend.
+ */
+export interface RequestOptions extends BackendCallOptions {
   /** Overrides the per-method retry default (GET: retried, POST: see `retryPosts`). */
   retry?: boolean;
-  /**
-   * Asked before a successful answer's body is read (BackendCallOptions.reserveAnswer), with the
-   * attempt's signal. Its wait is not the backend's time (the attempt's clock stops), and its
-   * refusal is passed on as it is, never counted against the backend.
-   */
-  reserveAnswer?: (bytes: number | undefined, attempt?: AnswerAttempt) => Promise<void>;
   /**
    * The project the call is for: its failures open its own breaker (project-breakers.ts), not
    * the backend's. Absent (identity, audit, probes): the backend's breaker counts them.
    */
   project?: string;
-  /** A successful answer announced at least this long is returned unparsed (BackendCallOptions). */
-  unparsedFrom?: number;
   /** No client span even with a tracer (health probes: every few seconds, a root trace each). */
   untraced?: boolean;
 }
@@ -484,15 +475,8 @@ export function createBackendClient(options: BackendClientOptions): BackendClien
       return {
         callTool(projectId: string, tool: string, input: unknown, call: BackendCallOptions) {
           const path = `/internal/v1/projects/${encodeURIComponent(projectId)}/tools/${encodeURIComponent(tool)}`;
-          return client.postJson(path, input, {
-            requestId: call.requestId,
-            ...(call.actor ? { actor: call.actor } : {}),
-            ...(call.signal ? { signal: call.signal } : {}),
-            ...(call.traceparent ? { traceparent: call.traceparent } : {}),
-            ...(call.reserveAnswer ? { reserveAnswer: call.reserveAnswer } : {}),
-            ...(call.unparsedFrom !== undefined ? { unparsedFrom: call.unparsedFrom } : {}),
-            project: projectId,
-          });
+          // The tool request context goes on as it came; the project opens its own breaker.
+          return client.postJson(path, input, { ...call, project: projectId });
         },
       };
     },

@@ -47,12 +47,16 @@ export interface AnswerAttempt {
   readonly signal: AbortSignal;
 }
 
-export interface BackendCallOptions {
-  signal?: AbortSignal;
+/**
+ * The tool request context: what one call carries from the executor to the backend it is forwarded
+ * to. Built once (the executor) and passed on as one object, so a field added here reaches the
+ * backend client without being copied on the way.
+ */
+export interface ToolRequestContext {
   requestId: string;
-  actor?: CallActor;
   /** The caller's W3C traceparent, continued downstream when valid. */
   traceparent?: string;
+  signal?: AbortSignal;
   /**
    * Called with the answer's announced size before its body is read; resolves when it may be read
    * (large answers wait for bytes of the executor's answer budget), rejects when it may not.
@@ -64,6 +68,11 @@ export interface BackendCallOptions {
    * (its bytes, not parsed); smaller ones, and callers that leave this out, get the parsed JSON.
    */
   unparsedFrom?: number;
+}
+
+/** A call to a backend's tool: the request context, and who the call is made for. */
+export interface BackendCallOptions extends ToolRequestContext {
+  actor?: CallActor;
 }
 
 /** How a handler reaches a backend service: the project always travels in the path. */
@@ -78,13 +87,10 @@ export interface ToolContext {
   projectId: string;
   principal: Principal;
   transport: Transport;
-  requestId: string;
-  traceparent?: string;
+  /** The call's cancellation (the same signal as `request.signal`), for the handler's own queries. */
   signal: AbortSignal;
   logger: Logger;
   backend(name: BackendName): BackendToolCaller;
-  /** Passed on in BackendCallOptions: holds answer bytes until the call is over. */
-  reserveAnswer?: (bytes: number | undefined, attempt?: AnswerAttempt) => Promise<void>;
-  /** Passed on in BackendCallOptions: large answers come back unparsed, for the answer workers. */
-  unparsedFrom?: number;
+  /** Passed on as it is to a backend the tool is forwarded to (BackendCallOptions). */
+  request: ToolRequestContext;
 }

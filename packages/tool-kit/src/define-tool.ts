@@ -85,8 +85,7 @@ function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
 ): (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>> {
   return async (input, ctx) =>
     (await ctx.backend(backend).callTool(ctx.projectId, name, input, {
-      signal: ctx.signal,
-      requestId: ctx.requestId,
+      ...ctx.request,
       actor: {
         token_id: ctx.principal.tokenId,
         user_id: ctx.principal.userId,
@@ -94,8 +93,5 @@ function forwardToBackend<I extends z.ZodObject, O extends z.ZodObject>(
         transport: ctx.transport,
         capabilities: [...ctx.principal.capabilities],
       },
-      ...(ctx.traceparent ? { traceparent: ctx.traceparent } : {}),
-      ...(ctx.reserveAnswer ? { reserveAnswer: ctx.reserveAnswer } : {}),
-      ...(ctx.unparsedFrom !== undefined ? { unparsedFrom: ctx.unparsedFrom } : {}),
     })) as z.input<O>;
 }

@@ -11,6 +11,7 @@ export {
   CONTROLLED_CAPABILITIES,
   type Principal,
   type ToolContext,
+  type ToolRequestContext,
   type Transport,
 } from './context';
 export {

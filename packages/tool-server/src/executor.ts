@@ -16,6 +16,7 @@ import {
   parseInput,
   type ServiceError,
   type ToolContext,
+  type ToolRequestContext,
   type Transport,
   UnparsedAnswer,
 } from '@svc/tool-kit';
@@ -258,7 +259,12 @@ export class ToolExecutor {
     const projectId = request.principal.projectId;
     const parentLogger = this.#deps.logger;
     let logger: Logger | undefined;
-    return {
+    const signal = request.signal ?? NEVER_ABORTED;
+    // The tool request context, made once here and passed on as it is to a backend.
+    const forwarded: ToolRequestContext = {
+      requestId: request.requestId,
+      ...(request.traceparent ? { traceparent: request.traceparent } : {}),
+      signal,
       // Every large answer comes unparsed when there is a pool: asking the pool whether it serves
       // the tool is left to the answer's arrival, since that is what starts a worker.
       ...(workers ? { unparsedFrom: workers.fromBytes } : {}),
@@ -279,12 +285,13 @@ export class ToolExecutor {
             },
           }
         : {}),
+    };
+    return {
       projectId: request.principal.projectId,
       principal: request.principal,
       transport: request.transport,
-      requestId: request.requestId,
-      ...(request.traceparent ? { traceparent: request.traceparent } : {}),
-      signal: request.signal ?? NEVER_ABORTED,
+      signal,
+      request: forwarded,
       // Made when first asked for: most calls log nothing, and a child logger costs its bindings.
       get logger() {
         logger ??= parentLogger.child({ request_id: request.requestId });
