@@ -8,9 +8,9 @@ import { unref } from './unref';
  * Posts full batches while there are, and partial ones too while a flush is asked for, with up to
  * the gate's allowed workers; `drain` resolves when none is left running. A worker that posted
  * whatever had come in meanwhile sent batches of a few dozen records under steady load: one
- * request each, and most of the SDK's cost. Several
- * requests in flight keep a core busy that groups concurrent inserts; the order of batches does
- * not matter (each record carries its own time).
+ * request each, and most of the SDK's cost. Several requests in flight keep a core busy that
+ * groups concurrent inserts; the order of batches does not matter (each record carries its own
+ * time).
  */
 function createPump(
   queue: Queued[],
