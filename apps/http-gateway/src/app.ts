@@ -3,27 +3,26 @@ import type { BackendHealth } from '@svc/backend-client';
 import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import { selfTraceMiddleware, type Tracer } from '@svc/self-trace';
-import type { AnyTool, BackendName, Backends, Logger } from '@svc/tool-kit';
+import type { AnyTool, Backends, Logger } from '@svc/tool-kit';
 import {
-  AnswerBudget,
   type AnswerChecker,
   buildOpenApiDocument,
   createRestRouter,
-  DEFAULT_ANSWER_BUDGET,
   type McpViews,
   REST_TOOL_PATH,
-  ToolExecutor,
-  ToolRegistry,
+  type ToolExecutor,
+  type ToolRegistry,
 } from '@svc/tool-server';
 import { allowOnly, httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
-import express, { type Express } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import { authenticate, principalOf, restTransportOf } from './authenticate';
 import { bodyLimitBytes } from './config';
+import { gatewayExecutor } from './gateway-executor';
 import { batchRules, messagesIn } from './mcp-batches';
-import { createMcpEndpoint } from './mcp-endpoint';
-import { ListenStreams } from './mcp-listen';
+import { createMcpClients, type InvalidationEvent } from './mcp-clients';
+import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint';
 import { mcpRequestOf, mcpRequestRules } from './mcp-request';
-import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
+import type { McpSessionLimits, McpSessionStore } from './mcp-sessions';
 import { bearerChallenge, oauthResourceOf, protectedResourceRouter } from './oauth-protected-resource';
 import { hostGuard, isLoopbackBind, originGuard } from './origin-guard';
 import { createLimits, type LimitsConfig } from './rate-limit';
@@ -89,7 +88,7 @@ export type GatewayApp = Express & {
    * sessions and streams (legacy GET, modern listen) are closed; an org whose capabilities changed
    * is told its tool list did.
    */
-  applyInvalidation(event: { kind: string; token_id?: string; org_id?: string }): Promise<void>;
+  applyInvalidation(event: InvalidationEvent): Promise<void>;
   /** Closes MCP sessions and streams and unsubscribes from the health monitor. */
   shutdown(): Promise<void>;
 };
@@ -98,45 +97,16 @@ export type GatewayApp = Express & {
 export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const { config, logger, metrics } = deps;
   const now = deps.now ?? Date.now;
-  const checkHost = isLoopbackBind(config.host);
   const maxBodyBytes = bodyLimitBytes(config.bodyLimit);
-  const registry = new ToolRegistry(deps.tools);
-  const executor = new ToolExecutor({
+  const { registry, executor } = gatewayExecutor(deps, now);
+  const clients = createMcpClients({
+    limits: config.sessions,
     registry,
-    audit: deps.audit,
-    backends: deps.backends,
-    isBackendAvailable: (backend: BackendName) => deps.healthMonitor.isAvailable(backend),
-    logger,
+    healthMonitor: deps.healthMonitor,
     metrics,
+    logger,
     now,
-    answerBudget: new AnswerBudget(
-      { ...DEFAULT_ANSWER_BUDGET, totalBytes: config.answerBudgetBytes ?? DEFAULT_ANSWER_BUDGET.totalBytes },
-      metrics,
-    ),
-    ...(deps.answerWorkers ? { answerWorkers: deps.answerWorkers } : {}),
   });
-  const sessionLimits = { ...DEFAULT_SESSION_LIMITS, ...config.sessions };
-  const sessions = new McpSessionStore(sessionLimits, now, logger);
-  const listen = new ListenStreams(sessionLimits, now, logger);
-  // What MCP clients hold of this instance, read when the metrics are rendered: each returns to 0
-  // once its clients are gone (a session kept idle is not held: it waits for its client, or expires).
-  metrics.holdingOf(
-    'gateway_mcp_sessions_in_use',
-    'MCP sessions with a request or stream open',
-    () => sessions.inUse,
-  );
-  metrics.holdingOf('gateway_mcp_sessions_opening', 'MCP sessions being initialized', () => sessions.opening);
-  metrics.holdingOf('gateway_mcp_listen_streams', 'Open modern MCP listen streams', () => listen.size);
-  const toolListChanged = async (orgId?: string) => {
-    listen.toolListChanged(orgId);
-    await (orgId === undefined ? sessions.broadcastToolListChanged() : sessions.toolListChangedForOrg(orgId));
-  };
-  const toolBackends = new Set(registry.list().map((t) => t.backend as string));
-  const unsubscribe = deps.healthMonitor.subscribe((name) => {
-    // Only a backend that serves registered tools changes what tools/list returns.
-    if (toolBackends.has(name)) void toolListChanged();
-  });
-
   const auth = authenticate({
     identity: deps.identity,
     logger,
@@ -148,11 +118,11 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   const jsonBody = express.json({ limit: maxBodyBytes });
   const mcp = createMcpEndpoint({
     executor,
-    sessions,
-    listen,
+    sessions: clients.sessions,
+    listen: clients.listen,
     stateless: config.mcpStateless,
     maxBodyBytes,
-    maxListenStreams: sessionLimits.maxSessions,
+    maxListenStreams: clients.maxListenStreams,
     ...(deps.views ? { views: deps.views } : {}),
     logger,
     now,
@@ -163,6 +133,36 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   // Tool results are answers to POSTs, never cached: an ETag would only cost a hash of every body.
   app.set('etag', false);
   app.set('trust proxy', false);
+  useGuards(app, deps, registry);
+  usePublicRoutes(app, deps, executor);
+  const pipeline = { auth, jsonBody, limits };
+  useMcpRoutes(app, pipeline, mcp, clients.sessions, metrics);
+  app.post(REST_TOOL_PATH, auth, jsonBody, limits.middleware());
+  app.use(createRestRouter({ executor, principalOf, requestIdOf, transportOf: restTransportOf }));
+
+  // A known path asked with another method is 405 with Allow, before any authentication: the
+  // answer is the same for every tool name, so it tells nothing about the catalog.
+  allowOnly(app, '/healthz', ['GET']);
+  allowOnly(app, '/openapi.json', ['GET']);
+  allowOnly(app, '/mcp', ['POST', 'GET', 'DELETE']);
+
+  app.use(notFoundHandler());
+  app.use(bearerChallenge(oauthResourceOf(config)));
+  app.use(httpErrorHandler(logger));
+
+  return Object.assign(app, {
+    notifyToolListChanged: () => clients.toolListChanged(),
+    mcpSessionCount: () => clients.sessions.size,
+    mcpListenStreamCount: () => clients.listen.size,
+    applyInvalidation: clients.applyInvalidation,
+    async shutdown() {
+      await Promise.all([clients.close(), mcp.close()]);
+    },
+  });
+}
+
+/** What runs before any route: self-tracing, the request id, the Host and Origin checks. */
+function useGuards(app: Express, deps: GatewayDeps, registry: ToolRegistry): void {
   // Not traced: a legacy session's GET stream and a modern listen stream, open as long as the
   // client likes (not calls; a listen stream is known from its Mcp-Method header, checked later).
   if (deps.tracer)
@@ -175,12 +175,15 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
       }),
     );
   app.use(requestIdMiddleware());
-  app.use(hostGuard(checkHost));
+  app.use(hostGuard(isLoopbackBind(deps.config.host)));
   // Public metadata for clients that sign in with OAuth, browser ones included: before the Origin
   // check. Built from the configuration alone, never from the request's Host.
-  app.use(protectedResourceRouter(oauthResourceOf(config)));
-  app.use(originGuard({ allowedOrigins: config.allowedOrigins }));
+  app.use(protectedResourceRouter(oauthResourceOf(deps.config)));
+  app.use(originGuard({ allowedOrigins: deps.config.allowedOrigins }));
+}
 
+/** /healthz and /openapi.json: unauthenticated. */
+function usePublicRoutes(app: Express, deps: GatewayDeps, executor: ToolExecutor): void {
   app.get('/healthz', (_req, res) => {
     const backends = deps.healthMonitor.snapshot();
     // Cheap and unauthenticated: the health monitor's last probes, no backend call here.
@@ -189,18 +192,33 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     );
     res.json({ status: degraded ? 'degraded' : 'ok', backends });
   });
-
   app.get('/openapi.json', (_req, res) => {
     res.json(
       buildOpenApiDocument(
         executor.publishedTools(),
-        config.publicUrl ? { serverUrl: config.publicUrl } : {},
+        deps.config.publicUrl ? { serverUrl: deps.config.publicUrl } : {},
       ),
     );
   });
+}
 
-  // The body is read before the limits, so a JSON-RPC batch counts each of its calls; a modern
-  // listen stream counts against the rates, not the calls in progress (it is not one).
+interface Pipeline {
+  auth: RequestHandler;
+  jsonBody: RequestHandler;
+  limits: ReturnType<typeof createLimits>;
+}
+
+/**
+ * /mcp. The body is read before the limits, so a JSON-RPC batch counts each of its calls; a modern
+ * listen stream counts against the rates, not the calls in progress (it is not one).
+ */
+function useMcpRoutes(
+  app: Express,
+  { auth, jsonBody, limits }: Pipeline,
+  mcp: McpEndpoint,
+  sessions: McpSessionStore,
+  metrics: Metrics,
+): void {
   const mcpRules = mcpRequestRules(metrics);
   const notListening = (req: express.Request) => {
     const read = mcpRequestOf(req);
@@ -217,35 +235,4 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
   );
   app.get('/mcp', auth, mcpRules, limits.middleware(undefined, { concurrency: false }), mcp.get);
   app.delete('/mcp', auth, mcpRules, limits.middleware(undefined, { concurrency: false }), mcp.delete);
-
-  app.post(REST_TOOL_PATH, auth, jsonBody, limits.middleware());
-  app.use(createRestRouter({ executor, principalOf, requestIdOf, transportOf: restTransportOf }));
-
-  // A known path asked with another method is 405 with Allow, before any authentication: the
-  // answer is the same for every tool name, so it tells nothing about the catalog.
-  allowOnly(app, '/healthz', ['GET']);
-  allowOnly(app, '/openapi.json', ['GET']);
-  allowOnly(app, '/mcp', ['POST', 'GET', 'DELETE']);
-
-  app.use(notFoundHandler());
-  app.use(bearerChallenge(oauthResourceOf(config)));
-  app.use(httpErrorHandler(logger));
-
-  return Object.assign(app, {
-    notifyToolListChanged: () => toolListChanged(),
-    mcpSessionCount: () => sessions.size,
-    mcpListenStreamCount: () => listen.size,
-    async applyInvalidation(event: { kind: string; token_id?: string; org_id?: string }) {
-      if (event.kind === 'token' && event.token_id) {
-        listen.closeByToken(event.token_id);
-        await sessions.closeByToken(event.token_id);
-      }
-      if (event.kind === 'org' && event.org_id) await toolListChanged(event.org_id);
-    },
-    async shutdown() {
-      unsubscribe();
-      listen.closeAll();
-      await Promise.all([sessions.closeAll(), mcp.close()]);
-    },
-  });
 }
