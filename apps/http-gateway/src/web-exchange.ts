@@ -1,3 +1,4 @@
+import { drained } from '@svc/tool-server/http-writes';
 import type { Request as ExpressRequest, Response as ExpressResponse } from 'express';
 
 // The MCP SDK serves web-standard Requests and answers web-standard Responses; the gateway is an
@@ -39,18 +40,6 @@ export function abortOnClientGone(res: ExpressResponse): AbortController {
     if (!res.writableFinished) abort.abort();
   });
   return abort;
-}
-
-function drained(res: ExpressResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }
 
 /**

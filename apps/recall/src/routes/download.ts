@@ -1,23 +1,11 @@
 import { UserInputError } from '@svc/tool-kit';
+import { drained } from '@svc/tool-server/http-writes';
 import type { Response } from 'express';
 import { type FileProblem, parseEntry, parseProblem } from '../file-codec';
 import { scanFile } from '../file-reader';
 import type { StoredBytes } from '../file-store';
 import { createPacer } from '../read-budget';
 import { wellFormedJsonText } from '../well-formed-json';
-
-/** Resolves when the client took what was written, or went away (the pacer then stops the read). */
-function drained(res: Response): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
-}
 
 export const unreadable = (problem: FileProblem) =>
   new UserInputError('The file cannot be read to its end.', { details: problem });
