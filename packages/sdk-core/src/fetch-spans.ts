@@ -1,6 +1,6 @@
+import { answered, startClientSpan } from './client-span';
 import { EXPORTER_HEADER } from './exporter-types';
 import { type HttpUrl, parseHttpUrl } from './http-url';
-import { templatePath } from './template-path';
 import { formatTraceparent } from './traceparent';
 import type { Tracer } from './tracer';
 
@@ -38,11 +38,7 @@ export function tracedFetch(original: Fetch, tracer: Tracer, rules: FetchTracing
     if (!url || !parts || parts.origin === ingestOrigin || headers.has(EXPORTER_HEADER))
       return original(input, init);
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const span = tracer.startSpan(`${method} ${parts.host}${templatePath(parts.pathname)}`, {
-      kind: 'client',
-    });
-    span.setAttribute('http.method', method);
-    span.setAttribute('http.url', `${parts.origin}${parts.pathname}`);
+    const span = startClientSpan(tracer, method, parts);
     // An explicit traceparent from the app wins: it knows which span the call belongs to.
     const inject = !headers.has('traceparent') && rules.propagate(url);
     if (inject) headers.set('traceparent', formatTraceparent(span.context));
@@ -50,8 +46,7 @@ export function tracedFetch(original: Fetch, tracer: Tracer, rules: FetchTracing
       const res = await (inject
         ? original(input instanceof Request ? new Request(input, { headers }) : input, { ...init, headers })
         : original(input, init));
-      span.setAttribute('http.status_code', res.status);
-      span.setStatus(res.status >= 500 ? 'error' : 'ok');
+      answered(span, res.status);
       return res;
     } catch (err) {
       span.recordError(err);

@@ -18,9 +18,17 @@ export {
 export { type FetchTracingRules, tracedFetch } from './fetch-spans';
 export { type HttpUrl, parseHttpUrl } from './http-url';
 export { newSpanId, newTraceId } from './ids';
+export {
+  type HexHmac,
+  type IngestHeaders,
+  ingestHeaders,
+  ingestSignature,
+  signIngest,
+} from './ingest-signing';
 export { ingestTransport } from './ingest-transport';
 export type { LogRecord, SpanRecord } from './records';
 export { checkSampleRate, fnv1a32, isSampled } from './sampling';
+export { createSyncScope } from './sync-scope';
 export { templatePath } from './template-path';
 export { formatTraceparent, parseTraceparent, type SpanContext } from './traceparent';
 export {
@@ -31,3 +39,4 @@ export {
   type TracerOptions,
   type TracerRuntime,
 } from './tracer';
+export { traceXhr, type Xhr, type XhrEnded, type XhrPrototype, type XhrTracingRules } from './xhr-spans';

@@ -1,4 +1,5 @@
 import type { ExportSend, ExportTransport } from './exporter-types';
+import { ingestHeaders } from './ingest-signing';
 
 /**
  * How the SDKs send: signed with the ingest key by the runtime's HMAC-SHA256 `sign` (docs/ingest.md,
@@ -11,11 +12,8 @@ export function ingestTransport(
   options: { browser?: boolean; send?: ExportSend } = {},
 ): ExportTransport {
   return {
-    headers: async (target, timestamp, body) => ({
-      'x-svc-key': target.keyId,
-      'x-svc-timestamp': String(timestamp),
-      'x-svc-signature': await sign(target.secret, timestamp, body),
-    }),
+    headers: async (target, timestamp, body) =>
+      ingestHeaders(target.keyId, timestamp, await sign(target.secret, timestamp, body)),
     url: (target) =>
       options.browser
         ? `${target.endpoint}/ingest/v1/batch?svc_key=${encodeURIComponent(target.keyId)}`

@@ -1,8 +1,8 @@
 import type { PreparedBatch } from '@svc/sdk-core';
+import { DrainLoop } from './drain-loop';
 import type { KeyValueStorage } from './platform';
 import type { CrashRecord, SessionRecord } from './records';
 import type { SignedClient } from './signed-client';
-import { unrefTimer } from './timers';
 
 const PREFIX = 'svc.outbox.';
 /** Items waiting at most; beyond, the oldest session report goes first (a later one supersedes it). */
@@ -37,12 +37,14 @@ export class Outbox {
   private tags = new Map<string, string>();
   private counter = 0;
   private inFlight: string | undefined;
-  private draining: Promise<void> | undefined;
-  private again = false;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private failures = 0;
   private writes: Promise<unknown> = Promise.resolve();
-  private stopped = false;
+  private readonly loop = new DrainLoop(
+    async () => {
+      await this.writes;
+      return this.sendAll();
+    },
+    { baseMs: RETRY_BASE_MS, maxMs: RETRY_MAX_MS },
+  );
   dropped = 0;
 
   constructor(
@@ -105,39 +107,17 @@ export class Outbox {
 
   /** Sends what is waiting, in order; resolves when it is all out or a failure stopped it. Never rejects. */
   drain(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.draining) {
-      this.again = true;
-      return this.draining;
-    }
-    this.draining = (async () => {
-      try {
-        do {
-          this.again = false;
-          await this.writes;
-          if (!(await this.sendAll())) return this.scheduleRetry();
-        } while (this.again);
-        this.failures = 0;
-      } catch {
-        // Storage failed under it: what waits stays there for the retry. Never a rejection: the
-        // SDK's own promises must not reach the app's unhandled-rejection handler.
-        this.scheduleRetry();
-      } finally {
-        this.draining = undefined;
-      }
-    })();
-    return this.draining;
+    return this.loop.run();
   }
 
   /** No more sending or retries (the SDK shut down); what waits stays in storage. */
   stop(): void {
-    this.stopped = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.loop.stop();
   }
 
   /** Whether everything waiting was delivered (or dropped for good). */
   private async sendAll(): Promise<boolean> {
-    while (this.keys.length > 0 && !this.stopped) {
+    while (this.keys.length > 0 && !this.loop.stopped) {
       const key = this.keys[0]!;
       const raw = await this.storage.getItem(key);
       if (raw === null) {
@@ -180,16 +160,5 @@ export class Outbox {
     this.keys = this.keys.filter((k) => k !== key);
     for (const [tag, k] of this.tags) if (k === key) this.tags.delete(tag);
     await this.storage.removeItem(key);
-  }
-
-  private scheduleRetry(): void {
-    if (this.stopped || this.retryTimer) return;
-    const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** this.failures++);
-    this.retryTimer = unrefTimer(
-      setTimeout(() => {
-        this.retryTimer = undefined;
-        void this.drain();
-      }, delay),
-    );
   }
 }

@@ -1,8 +1,8 @@
 import { concatBytes, fromBase64, utf8 } from './bytes';
+import { DrainLoop } from './drain-loop';
 import { dayOf, type LogFiles } from './log-files';
 import type { Compression, KeyValueStorage, SdkCrypto } from './platform';
 import type { SignedClient } from './signed-client';
-import { unrefTimer } from './timers';
 
 // The device side of recall (docs/recall.md): recall requests polled from /device/v1/recalls, the
 // day files gzip'd, encrypted with AES-256-GCM under the project's data key (/device/v1/key) and
@@ -77,12 +77,8 @@ export interface RecallDeps {
 export class RecallUploader {
   private jobs: UploadJob[] = [];
   private counter = 0;
-  private running: Promise<void> | undefined;
   private polling: Promise<void> = Promise.resolve();
-  private again = false;
-  private retryTimer: ReturnType<typeof setTimeout> | undefined;
-  private failures = 0;
-  private stopped = false;
+  private readonly loop = new DrainLoop(() => this.runAll(), { baseMs: RETRY_BASE_MS, maxMs: RETRY_MAX_MS });
   uploaded = 0;
   dropped = 0;
 
@@ -152,30 +148,11 @@ export class RecallUploader {
 
   /** Runs the jobs waiting, one at a time; resolves when all are done or one must wait for a retry. */
   run(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.running) {
-      this.again = true;
-      return this.running;
-    }
-    this.running = (async () => {
-      try {
-        do {
-          this.again = false;
-          if (!(await this.runAll())) return this.scheduleRetry();
-        } while (this.again);
-        this.failures = 0;
-      } catch {
-        this.scheduleRetry();
-      } finally {
-        this.running = undefined;
-      }
-    })();
-    return this.running;
+    return this.loop.run();
   }
 
   stop(): void {
-    this.stopped = true;
-    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.loop.stop();
   }
 
   private async add(job: Omit<UploadJob, 'key' | 'seqs' | 'attempts' | 'user_id'>): Promise<void> {
@@ -248,7 +225,7 @@ export class RecallUploader {
     /** Requests recall lists, by the user asked for ('' for none). */
     const pendingFor = new Map<string, Set<string>>();
     let dataKey: { version: number; key: Uint8Array } | undefined;
-    while (this.jobs.length > 0 && !this.stopped) {
+    while (this.jobs.length > 0 && !this.loop.stopped) {
       const job = this.jobs[0]!;
       // The first upload of a request may have arrived before the app died: recall then no longer
       // lists the request, and uploading again would store the file twice. It is asked as the job
@@ -316,16 +293,5 @@ export class RecallUploader {
       this.deps.events.dropped('rejected', status);
     }
     return true;
-  }
-
-  private scheduleRetry(): void {
-    if (this.stopped || this.retryTimer) return;
-    const delay = Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** this.failures++);
-    this.retryTimer = unrefTimer(
-      setTimeout(() => {
-        this.retryTimer = undefined;
-        void this.run();
-      }, delay),
-    );
   }
 }

@@ -1,9 +1,4 @@
-import type { ActiveSpan, SpanScope } from '@svc/sdk-core';
-
-// A page has no AsyncLocalStorage: the active span is a slot set while synchronous code runs in
-// it. A request started before the first `await` in `inSpan`'s callback is a child of that span;
-// one started after an `await` is not, unless the code passes the span on (`withSpan`).
-let current: ActiveSpan | undefined;
+import { type ActiveSpan, createSyncScope, type SpanScope } from '@svc/sdk-core';
 
 /**
  * The span an exception was first thrown out of. An uncaught error reaches the page's `error`
@@ -17,18 +12,6 @@ export function noteThrown(error: unknown, span: ActiveSpan): void {
   if (typeof error === 'object' && error !== null && !thrownIn.has(error)) thrownIn.set(error, span);
 }
 
-export const syncScope: SpanScope = {
-  active: () => current,
-  run(span, fn) {
-    const outer = current;
-    current = span;
-    try {
-      return fn();
-    } catch (error) {
-      noteThrown(error, span);
-      throw error;
-    } finally {
-      current = outer;
-    }
-  },
-};
+// A page has no AsyncLocalStorage: the active span follows synchronous code (createSyncScope),
+// and an error thrown out of a span is noted with it.
+export const syncScope: SpanScope = createSyncScope(noteThrown);

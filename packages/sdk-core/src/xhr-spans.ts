@@ -1,0 +1,125 @@
+import { answered, startClientSpan } from './client-span';
+import { EXPORTER_HEADER } from './exporter-types';
+import { type HttpUrl, parseHttpUrl } from './http-url';
+import { formatTraceparent } from './traceparent';
+import type { Tracer } from './tracer';
+
+/** What the instrumentation uses of an XMLHttpRequest (typed here: Node's types have none). */
+export interface Xhr {
+  status: number;
+  addEventListener(type: string, listener: () => void, options?: { once?: boolean }): void;
+}
+export interface XhrPrototype {
+  open(this: Xhr, method: string, url: string | URL, ...rest: unknown[]): void;
+  setRequestHeader(this: Xhr, name: string, value: string): void;
+  send(this: Xhr, body?: unknown): void;
+}
+
+/** A traced request as it ended: `status`, or `failure` (`error`, `timeout`, `abort`) without an answer. */
+export interface XhrEnded {
+  method: string;
+  /** As opened. */
+  url: string;
+  status?: number;
+  failure?: string;
+  durationMs: number;
+}
+
+export interface XhrTracingRules {
+  /** The base of relative URLs, read at each `open` (a page's location, which may change). */
+  base?: () => string;
+  /** Whether the request opened with `url` is left alone (asked at `open`). */
+  skip?(url: string): boolean;
+  /** Whether a request to `href` (absolute when `base` is given, else as opened) may carry `traceparent`. */
+  propagate(href: string): boolean;
+  /** Told of every traced request when it ends. */
+  ended?(request: XhrEnded): void;
+}
+
+interface Pending {
+  method: string;
+  url: string;
+  href: string;
+  parts: HttpUrl;
+  /** The app set traceparent itself: its choice wins. */
+  ownTraceparent?: boolean;
+}
+
+/**
+ * Patches an XMLHttpRequest prototype (and so every library built on it): a client span from
+ * `send` to `loadend`, a child of the active span, with `traceparent` where `rules.propagate`
+ * allows. Status error on a 5xx answer, a network error, a timeout or an abort. Requests to the
+ * ingest endpoint, those carrying the exporter header, those `rules.skip` names and URLs that are
+ * not http(s) are left alone. Returns the function that puts the originals back.
+ */
+export function traceXhr(proto: XhrPrototype, tracer: Tracer, rules: XhrTracingRules): () => void {
+  const { open, send, setRequestHeader } = proto;
+  const ingestOrigin = parseHttpUrl(tracer.exporter.endpoint)?.origin;
+  const pending = new WeakMap<Xhr, Pending>();
+
+  const tracedOpen: XhrPrototype['open'] = function (method, url, ...rest) {
+    const raw = String(url);
+    let href: string;
+    try {
+      href = rules.base ? new URL(raw, rules.base()).href : raw;
+    } catch {
+      href = ''; // Not a URL: left alone.
+    }
+    const parts = parseHttpUrl(href);
+    if (parts && parts.origin !== ingestOrigin && !rules.skip?.(raw))
+      pending.set(this, { method: String(method).toUpperCase(), url: raw, href, parts });
+    else pending.delete(this);
+    return open.call(this, method, url, ...rest);
+  };
+
+  const tracedSetRequestHeader: XhrPrototype['setRequestHeader'] = function (name, value) {
+    const request = pending.get(this);
+    const header = String(name).toLowerCase();
+    if (request && header === 'traceparent') request.ownTraceparent = true;
+    // The SDK's own request: never traced.
+    if (header === EXPORTER_HEADER) pending.delete(this);
+    return setRequestHeader.call(this, name, value);
+  };
+
+  const tracedSend: XhrPrototype['send'] = function (body) {
+    const request = pending.get(this);
+    if (request) {
+      const span = startClientSpan(tracer, request.method, request.parts);
+      if (!request.ownTraceparent && rules.propagate(request.href))
+        setRequestHeader.call(this, 'traceparent', formatTraceparent(span.context));
+      const started = Date.now();
+      let failure: string | undefined;
+      for (const event of ['error', 'timeout', 'abort'])
+        this.addEventListener(event, () => {
+          failure = event;
+        });
+      this.addEventListener(
+        'loadend',
+        () => {
+          if (failure) {
+            span.setAttribute('http.failure', failure);
+            span.setStatus('error');
+          } else answered(span, this.status);
+          span.end();
+          rules.ended?.({
+            method: request.method,
+            url: request.url,
+            ...(failure ? { failure } : { status: this.status }),
+            durationMs: Date.now() - started,
+          });
+        },
+        { once: true },
+      );
+    }
+    return send.call(this, body);
+  };
+
+  proto.open = tracedOpen;
+  proto.setRequestHeader = tracedSetRequestHeader;
+  proto.send = tracedSend;
+  return () => {
+    if (proto.open === tracedOpen) proto.open = open;
+    if (proto.setRequestHeader === tracedSetRequestHeader) proto.setRequestHeader = setRequestHeader;
+    if (proto.send === tracedSend) proto.send = send;
+  };
+}
