@@ -1,8 +1,5 @@
-import { parseInput, UserInputError } from '@svc/tool-kit';
+import { parseInput, UserInputError } from '@svc/errors';
 import { z } from 'zod';
-import { apmMemoryGrowth } from './apm-memory-growth';
-import { apmSearch } from './apm-search';
-import { apmStats } from './apm-stats';
 import { releaseHealth } from './release-health';
 
 const tenDistinct = Array.from({ length: 10 }, (_, i) => `${i}.0.0`);
@@ -19,30 +16,6 @@ function refusal(input: Record<string, unknown>): string {
 
 // The input contract of the performance tools (the documented defaults, docs/semantics.md ranges).
 describe('apm tool inputs', () => {
-  it('apm.stats: days defaults to 14 and stays within 1..365; nothing else is accepted', () => {
-    expect(apmStats.input.parse({}).days).toBe(14);
-    expect(apmStats.input.safeParse({ days: 0 }).success).toBe(false);
-    expect(apmStats.input.safeParse({ days: 366 }).success).toBe(false);
-    expect(apmStats.input.safeParse({ days: 1.5 }).success).toBe(false);
-    expect(apmStats.input.safeParse({ days: 365 }).success).toBe(true);
-    expect(apmStats.input.safeParse({ name: 'fps' }).success).toBe(false);
-  });
-
-  it('apm.search: limit defaults to 20 within 1..1000; name trimmed; search non-empty', () => {
-    expect(apmSearch.input.parse({})).toEqual({ limit: 20 });
-    expect(apmSearch.input.parse({ name: ' fps ' }).name).toBe('fps');
-    for (const bad of [{ limit: 0 }, { limit: 1001 }, { search: '' }, { name: '' }, { days: 1 }]) {
-      expect(apmSearch.input.safeParse(bad).success).toBe(false);
-    }
-  });
-
-  it('apm.memory_growth: days 14 and limit 20 by default, in range', () => {
-    expect(apmMemoryGrowth.input.parse({})).toEqual({ days: 14, limit: 20 });
-    for (const bad of [{ days: 0 }, { limit: 1001 }, { session_id: 's' }]) {
-      expect(apmMemoryGrowth.input.safeParse(bad).success).toBe(false);
-    }
-  });
-
   it('release.health: exactly one of version or versions, days 14 by default', () => {
     expect(releaseHealth.input.parse({ version: ' 2.0 ' })).toEqual({ version: '2.0', days: 14 });
     expect(releaseHealth.input.parse({ versions: '1,2', days: 3 })).toEqual({
@@ -56,6 +29,7 @@ describe('apm tool inputs', () => {
 
   // versions is one comma-separated string: items trimmed, empty ones refused, a repeated one kept
   // once where first named, at most 10 distinct versions of at most 100 characters each.
+
   it.each([
     ['5.0.0,5.1.0', ['5.0.0', '5.1.0']],
     [' 5.1.0 ,  5.0.0 ', ['5.1.0', '5.0.0']],
@@ -70,6 +44,7 @@ describe('apm tool inputs', () => {
 
   // Callers that send a list keep working: an array of strings is read as the same list (and it is
   // what a gateway forwards to the core once the string is parsed).
+
   it('release.health reads an array of versions as the same list, and its own parsed value again', () => {
     const parsed = releaseHealth.input.parse({ versions: ['2.0', ' 1.0', '2.0'] });
     expect(parsed).toEqual({ versions: ['2.0', '1.0'], days: 14 });

@@ -25,24 +25,4 @@ describe('user and session tool inputs', () => {
       expect(tool.input.safeParse({ ...id, days: 3 }).success).toBe(false);
     }
   });
-
-  it('describes a missing id as found: false with empty channels', () => {
-    const empty = { total: 0, items: [], has_more: false };
-    const answer = {
-      user_id: 'nobody',
-      found: false,
-      first_seen: null,
-      last_seen: null,
-      platforms: [],
-      app_versions: [],
-      limit: 10,
-      logs: empty,
-      crashes: empty,
-      events: empty,
-      feedback: empty,
-      sessions: empty,
-    };
-    expect(userDetail.output.safeParse(answer).success).toBe(true);
-    expect(userDetail.output.safeParse({ ...answer, sessions: undefined }).success).toBe(false);
-  });
 });

@@ -25,24 +25,4 @@ describe('tracking and feedback tool inputs', () => {
     expect(feedbackSearch.input.safeParse({ limit: 0 }).success).toBe(false);
     expect(trackRecent.input.safeParse({ event: 'x' }).success).toBe(false);
   });
-
-  it('states event properties as an object in its output', () => {
-    const item = {
-      timestamp: '2024-01-01T00:00:00.000Z',
-      event_name: 'x',
-      properties: { a: { b: [1, 'two'] } },
-      platform: null,
-      app_version: null,
-      user_id: 'u',
-      session_id: null,
-    };
-    expect(trackRecent.output.safeParse({ items: [item], limit: 20, has_more: false }).success).toBe(true);
-    expect(
-      trackRecent.output.safeParse({
-        items: [{ ...item, properties: '{"a":1}' }],
-        limit: 20,
-        has_more: false,
-      }).success,
-    ).toBe(false);
-  });
 });
