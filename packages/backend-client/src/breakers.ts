@@ -1,7 +1,6 @@
 import type { Metrics } from '@svc/metrics';
 import { type Logger, ServiceError } from '@svc/tool-kit';
 import CircuitBreaker from 'opossum';
-import type { BreakerState } from './backend-client';
 import {
   BreakerOpenError,
   isCallerError,
@@ -12,6 +11,9 @@ import {
 import type { BreakerOptions } from './breaker-options';
 import { ProjectBreakers } from './project-breakers';
 import type { Attempt } from './send-attempt';
+
+/** A breaker's state as the health monitor and the gauges name it. */
+export type BreakerState = 'closed' | 'open' | 'half_open';
 
 const BREAKER_STATE_VALUE: Record<BreakerState, number> = { closed: 0, half_open: 1, open: 2 };
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { silentLogger } from '@svc/logger';
 import type { Logger } from '@svc/tool-kit';
-import type { BackendClient, BreakerState } from './backend-client';
+import type { BackendClient } from './backend-client';
+import type { BreakerState } from './breakers';
 
 export interface MonitoredBackend {
   name: string;

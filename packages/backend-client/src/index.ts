@@ -1,12 +1,11 @@
 export {
   type BackendClient,
   type BackendClientOptions,
-  type BreakerState,
   createBackendClient,
   DEFAULT_TIMEOUT_MS,
-  type RequestOptions,
 } from './backend-client';
 export { type BreakerOptions, DEFAULT_BREAKER } from './breaker-options';
+export type { BreakerState } from './breakers';
 export {
   type AvailabilityListener,
   type BackendHealth,
@@ -15,6 +14,7 @@ export {
   type HealthMonitorOptions,
   type MonitoredBackend,
 } from './health-monitor';
+export type { RequestOptions } from './request-options';
 export {
   type BackendClientMaker,
   backendClientMaker,

@@ -9,7 +9,6 @@ import {
 } from '@svc/tool-kit';
 import type { Pool } from 'undici';
 import { AttemptDeadline } from './attempt-deadline';
-import type { RequestOptions } from './backend-client';
 import {
   CancelledError,
   isCallerError,
@@ -18,6 +17,7 @@ import {
   markUnreachable,
 } from './backend-errors';
 import { errorFromStatus, parseJson } from './map-response';
+import type { RequestOptions } from './request-options';
 import { outboundTraceparent } from './traceparent';
 
 export type Method = 'GET' | 'POST';
