@@ -8,7 +8,7 @@ import {
   protoSpan,
   traceRequestBody,
 } from '../../testing/protobuf-writer';
-import { MAX_RECORDS_PER_REQUEST } from '../validate/validate-batch';
+import { MAX_RECORDS_PER_REQUEST } from '../request-limits';
 import { WorkSlices } from '../work-slices';
 import { traceRequest } from './otlp-proto-schemas';
 import { decodeProtobuf, TooManyElementsError } from './protobuf-reader';

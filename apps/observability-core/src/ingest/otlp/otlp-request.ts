@@ -1,7 +1,7 @@
 import { UserInputError } from '@svc/tool-kit';
 import { readJsonBody } from '../json/json-body';
+import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from '../request-limits';
 import type { RecordType } from '../schemas';
-import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from '../validate/validate-batch';
 import { type IngestSlicing, jsonSlicesOf } from '../work-slices';
 import { logsFromOtlp } from './otlp-logs';
 import { metricsFromOtlp } from './otlp-metrics';

@@ -1,6 +1,6 @@
 import { UserInputError } from '@svc/tool-kit';
 import type { BodyPath, PathSegment } from '../json/json-path';
-import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from '../validate/validate-batch';
+import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from '../request-limits';
 
 // Reading an OTLP request (JSON as sent, or protobuf decoded to the same shape) without trusting
 // its shape: every field is read with the type OTLP gives it, and a field of another type (a

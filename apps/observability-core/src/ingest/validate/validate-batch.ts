@@ -1,7 +1,8 @@
-import { PayloadTooLargeError, UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/tool-kit';
 import type { z } from 'zod';
 import { DEFAULT_RETENTION, type Retention, TTL_COLUMNS } from '../../storage/migrations';
 import { DAY_MS } from '../../storage/time';
+import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from '../request-limits';
 import { RECORD_SCHEMAS, RECORD_TYPES, type RecordType, type ValidBatch } from '../schemas';
 import type { WorkSlices } from '../work-slices';
 import { fastParse } from './fast-records';
@@ -18,11 +19,6 @@ export interface RecordProblem {
 const MAX_PROBLEMS = 100;
 /** Device clocks drift: up to a day ahead is accepted, later is a bad clock or a bad record. */
 const MAX_FUTURE_MS = DAY_MS;
-/**
- * Records one request may carry, all types together (OTLP: the records it maps to). What a request
- * costs the core grows with its records; beyond this it is 413 and the sender splits it.
- */
-export const MAX_RECORDS_PER_REQUEST = 20_000;
 
 export interface TimeBounds {
   now: number;
@@ -191,14 +187,6 @@ function recordArrays(body: unknown, problems: RecordProblem[]): [RecordType, un
   }
   if (total > MAX_RECORDS_PER_REQUEST) throw tooManyRecords(`${total} records`);
   return arrays;
-}
-
-/** 413 for a request holding `what` ("20001 records", "more than 20000 spans"). */
-export function tooManyRecords(what: string): PayloadTooLargeError {
-  return new PayloadTooLargeError(
-    `The request holds ${what}; at most ${MAX_RECORDS_PER_REQUEST} are taken per request: send them in smaller requests.`,
-    { details: { max_records: MAX_RECORDS_PER_REQUEST } },
-  );
 }
 
 const notAnArray = (type: RecordType): RecordProblem => ({ type, index: null, reason: 'must be an array' });
