@@ -1,14 +1,8 @@
-import type { AuditSink } from '@svc/audit';
-import type { BackendHealth } from '@svc/backend-client';
-import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
-import { selfTraceMiddleware, type Tracer } from '@svc/self-trace';
-import type { AnyTool, Backends, Logger } from '@svc/tool-kit';
+import { selfTraceMiddleware } from '@svc/self-trace';
 import {
-  type AnswerChecker,
   buildOpenApiDocument,
   createRestRouter,
-  type McpViews,
   REST_TOOL_PATH,
   type ToolExecutor,
   type ToolRegistry,
@@ -17,61 +11,18 @@ import { allowOnly, httpErrorHandler, notFoundHandler } from '@svc/tool-server/h
 import express, { type Express, type RequestHandler } from 'express';
 import { authenticate, principalOf, restTransportOf } from './authenticate';
 import { bodyLimitBytes } from './config';
+import type { GatewayDeps } from './gateway-deps';
 import { gatewayExecutor } from './gateway-executor';
 import { batchRules, messagesIn } from './mcp-batches';
 import { createMcpClients, type InvalidationEvent } from './mcp-clients';
 import { createMcpEndpoint, type McpEndpoint } from './mcp-endpoint';
 import { mcpRequestOf, mcpRequestRules } from './mcp-request';
-import type { McpSessionLimits, McpSessionStore } from './mcp-sessions';
+import type { McpSessionStore } from './mcp-sessions';
 import { bearerChallenge, oauthResourceOf, protectedResourceRouter } from './oauth-protected-resource';
 import { hostGuard, isLoopbackBind, originGuard } from './origin-guard';
-import { createLimits, type LimitsConfig } from './rate-limit';
+import { createLimits } from './rate-limit';
 import { requestIdMiddleware, requestIdOf } from './request-id';
 import { selfTraceRoute } from './self-trace-route';
-
-/** What the gateway needs of the health monitor (@svc/backend-client's satisfies it). */
-export interface BackendAvailability {
-  isAvailable(name: string): boolean;
-  snapshot(): Record<string, BackendHealth>;
-  subscribe(listener: (name: string, available: boolean) => void): () => void;
-}
-
-export interface GatewayAppConfig {
-  /** The address the gateway listens on; a loopback bind turns on the Host check. */
-  host: string;
-  allowedOrigins: readonly string[];
-  mcpStateless: boolean;
-  bodyLimit: string;
-  /** Per token and per project: rates and calls in progress (rate-limit.ts). */
-  limits: LimitsConfig;
-  publicUrl: string | undefined;
-  /** identity's OAuth issuer for MCP clients that sign in (default http://localhost:8081/oauth). */
-  oauthIssuer?: string;
-  sessions?: Partial<McpSessionLimits>;
-  /** Bytes of large backend answers handled at once (answer-budget.ts); default 8 MB. */
-  answerBudgetBytes?: number;
-}
-
-export interface GatewayDeps {
-  tools: readonly AnyTool[];
-  /** MCP Apps views served on /mcp (resources, and `_meta` on their tools). Absent: none. */
-  views?: McpViews;
-  identity: IdentityClient;
-  audit: AuditSink;
-  backends: Backends;
-  healthMonitor: BackendAvailability;
-  /** Large answers are checked in these threads; without, on the event loop. */
-  answerWorkers?: AnswerChecker;
-  config: GatewayAppConfig;
-  logger: Logger;
-  metrics: Metrics;
-  now?: () => number;
-  /**
-   * Self-tracing (SVC_SELF_TRACE_PROJECT): a server span per request, before every other step.
-   * The backend clients get the same tracer (their calls' client spans). Absent: no middleware.
-   */
-  tracer?: Tracer;
-}
 
 export type GatewayApp = Express & {
   /**

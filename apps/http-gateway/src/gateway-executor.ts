@@ -1,6 +1,6 @@
 import type { BackendName } from '@svc/tool-kit';
 import { AnswerBudget, DEFAULT_ANSWER_BUDGET, ToolExecutor, ToolRegistry } from '@svc/tool-server';
-import type { GatewayDeps } from './app';
+import type { GatewayDeps } from './gateway-deps';
 
 /** The registry of the gateway's tools and the executor every binding calls through. */
 export function gatewayExecutor(

@@ -1,7 +1,7 @@
 import type { Metrics } from '@svc/metrics';
 import type { Logger } from '@svc/tool-kit';
 import type { ToolRegistry } from '@svc/tool-server';
-import type { BackendAvailability } from './app';
+import type { BackendAvailability } from './gateway-deps';
 import { ListenStreams } from './mcp-listen';
 import { DEFAULT_SESSION_LIMITS, type McpSessionLimits, McpSessionStore } from './mcp-sessions';
 

@@ -12,7 +12,8 @@ import { createPromMetrics, type Metrics } from '@svc/metrics';
 import type { AnyTool } from '@svc/tool-kit';
 import type { McpViews } from '@svc/tool-server';
 import { type LogEntry, logsTools } from '@svc/tools-logs';
-import { createGatewayApp, type GatewayApp, type GatewayAppConfig } from '../app';
+import { createGatewayApp, type GatewayApp } from '../app';
+import type { GatewayAppConfig } from '../gateway-deps';
 import {
   closeServer,
   type IdentityContractFixture,
