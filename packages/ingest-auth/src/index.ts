@@ -22,4 +22,10 @@ export {
   type SignedRequestParts,
   signRequest,
 } from './request-signature';
-export { MAX_CLOCK_SKEW_SECONDS, signatureMatches, signIngestBody, timestampFresh } from './signature';
+export {
+  MAX_CLOCK_SKEW_SECONDS,
+  signatureMatches,
+  signIngestBody,
+  signIngestHeaders,
+  timestampFresh,
+} from './signature';

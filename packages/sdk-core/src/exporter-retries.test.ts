@@ -1,9 +1,10 @@
-import { createHmac } from 'node:crypto';
 import { createExporter } from './exporter';
 import type { ExportError } from './exporter-types';
+import { ingestSignature } from './ingest-signing';
 import { ingestTransport } from './ingest-transport';
 import type { SpanRecord } from './records';
 import { type IngestContract, startIngestContract } from './testing/ingest-contract';
+import { nodeHmacHex } from './testing/signed-ingest';
 
 // Retries of the batching exporter against a loopback server that keeps the core's rules of
 // retries and replays (docs/ingest.md): each batch carries one Idempotency-Key on all its tries,
@@ -17,7 +18,7 @@ beforeEach(async () => {
 afterEach(() => core.close());
 
 const sign = (secret: string, timestamp: number, body: string) =>
-  `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+  ingestSignature(nodeHmacHex, secret, timestamp, body);
 
 const span = (i: number): SpanRecord => ({
   trace_id: 'a'.repeat(32),

@@ -1,4 +1,11 @@
-import { EXPORTER_HEADER, type ExportSend, type IngestTarget } from '@svc/sdk-core';
+import {
+  EXPORTER_HEADER,
+  type ExportSend,
+  type HexHmac,
+  type IngestTarget,
+  ingestHeaders,
+  ingestSignature,
+} from '@svc/sdk-core';
 import { concatBytes, toHex, utf8 } from './bytes';
 import type { HttpAnswer, HttpFetch, SdkCrypto } from './platform';
 import { unrefTimer } from './timers';
@@ -59,9 +66,13 @@ export class SignedClient {
     this.key = utf8(target.secret);
   }
 
+  /** The platform's HMAC-SHA256 (a native module, or JavaScript) as sdk-core's signing takes it. */
+  private readonly hmacHex: HexHmac<Uint8Array, Promise<string>> = async (_secret, prefix, body) =>
+    toHex(await this.crypto.hmacSha256(this.key, concatBytes(utf8(prefix), body)));
+
   /** `v1=` + hex HMAC-SHA256 over `timestamp + "." + body`. */
-  async signature(timestamp: number, body: Uint8Array): Promise<string> {
-    return `v1=${toHex(await this.crypto.hmacSha256(this.key, concatBytes(utf8(`${timestamp}.`), body)))}`;
+  signature(timestamp: number, body: Uint8Array): Promise<string> {
+    return ingestSignature(this.hmacHex, this.target.secret, timestamp, body);
   }
 
   /**
@@ -86,13 +97,13 @@ export class SignedClient {
     timestamp: number,
     body: Uint8Array,
   ): Promise<Record<string, string>> {
-    if (request.target === undefined) return { 'x-svc-signature': await this.signature(timestamp, body) };
+    const { keyId } = this.target;
+    if (request.target === undefined)
+      return ingestHeaders(keyId, timestamp, await this.signature(timestamp, body));
     if (!request.url.endsWith(request.target)) throw new TypeError('the signed target must end the url');
     const nonce = toHex(this.crypto.randomBytes(16));
-    return {
-      'x-svc-nonce': nonce,
-      'x-svc-signature': await this.requestSignature(timestamp, nonce, request.method, request.target, body),
-    };
+    const signature = await this.requestSignature(timestamp, nonce, request.method, request.target, body);
+    return { ...ingestHeaders(keyId, timestamp, signature), 'x-svc-nonce': nonce };
   }
 
   async request(request: SignedRequest): Promise<HttpAnswer> {
@@ -101,8 +112,6 @@ export class SignedClient {
       const timestamp = Math.floor((Date.now() + this.clockOffsetMs) / 1000);
       const headers: Record<string, string> = {
         ...request.headers,
-        'x-svc-key': this.target.keyId,
-        'x-svc-timestamp': String(timestamp),
         ...(await this.signingHeaders(request, timestamp, body)),
         [EXPORTER_HEADER]: '1',
       };

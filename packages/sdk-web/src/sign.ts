@@ -1,3 +1,5 @@
+import { type HexHmac, ingestSignature } from '@svc/sdk-core';
+
 // HMAC-SHA256 through Web Crypto, the browser's only HMAC: asynchronous, so the exporter awaits
 // the signature. The imported key is kept per secret (importing costs more than signing).
 const keys = new Map<string, Promise<CryptoKey>>();
@@ -18,12 +20,17 @@ function keyFor(secret: string): Promise<CryptoKey> {
   return key;
 }
 
-/** `X-Svc-Signature`: `v1=` + hex HMAC-SHA256 with the key's secret over `timestamp + "." + body`. */
-export async function signBody(secret: string, timestamp: number, body: string): Promise<string> {
+/** Web Crypto's HMAC-SHA256 as sdk-core's signing takes it. */
+const webHmacHex: HexHmac<string, Promise<string>> = async (secret, prefix, body) => {
   const mac = new Uint8Array(
-    await crypto.subtle.sign('HMAC', await keyFor(secret), new TextEncoder().encode(`${timestamp}.${body}`)),
+    await crypto.subtle.sign('HMAC', await keyFor(secret), new TextEncoder().encode(prefix + body)),
   );
-  let hex = 'v1=';
+  let hex = '';
   for (const byte of mac) hex += HEX[byte];
   return hex;
+};
+
+/** `X-Svc-Signature`: `v1=` + hex HMAC-SHA256 with the key's secret over `timestamp + "." + body`. */
+export function signBody(secret: string, timestamp: number, body: string): Promise<string> {
+  return ingestSignature(webHmacHex, secret, timestamp, body);
 }

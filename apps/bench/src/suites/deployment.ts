@@ -1,7 +1,7 @@
-import { createHmac } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { signIngestHeaders } from '@svc/ingest-auth';
 import { buildApps, freePort, type Service, startApp } from '../services';
 
 // Building blocks of the gateway and soak suites: identity, core and gateways as processes.
@@ -118,16 +118,10 @@ export async function seedProject(identity: Identity, core: Service, lines = 500
       user_id: `u${i % 50}`,
     })),
   });
-  const ts = Math.floor(now / 1000);
-  const mac = createHmac('sha256', key.secret!).update(`${ts}.`).update(body).digest('hex');
+  const signed = signIngestHeaders({ keyId: key.key_id!, secret: key.secret! }, Math.floor(now / 1000), body);
   const res = await fetch(`${core.url}/ingest/v1/batch`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-svc-key': key.key_id!,
-      'x-svc-timestamp': String(ts),
-      'x-svc-signature': `v1=${mac}`,
-    },
+    headers: { 'content-type': 'application/json', ...signed },
     body,
   });
   if (!res.ok) throw new Error(`ingest: ${res.status} ${await res.text()}`);

@@ -1,6 +1,8 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { signIngest } from '@svc/sdk-core';
+import { nodeHmacHex } from '@svc/sdk-core/testing';
 import { STACK_SETUP_TIMEOUT_MS } from '@svc/standalone/testing';
 import { startTestStack, type TestStack } from '../testing/stack';
 import { breakpadModuleId, breakpadSymbolFile, nativeFunctions } from './cli-app/native-symbols';
@@ -88,15 +90,12 @@ async function ingestCrash(eventId: string, platform: string, frames: Record<str
       },
     ],
   });
-  const ts = Math.floor(Date.now() / 1000);
-  const signature = createHmac('sha256', stack.key.secret).update(`${ts}.${body}`).digest('hex');
+  const key = { keyId: stack.key.key_id, secret: stack.key.secret };
   const res = await fetch(`${stack.stack.ready.urls.core}/ingest/v1/batch`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      'x-svc-key': stack.key.key_id,
-      'x-svc-timestamp': String(ts),
-      'x-svc-signature': `v1=${signature}`,
+      ...signIngest(key, Math.floor(Date.now() / 1000), body, nodeHmacHex),
     },
     body,
   });

@@ -1,6 +1,7 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hasIngestSignature } from './signed-ingest';
 
 // A loopback stand-in for the core's POST /ingest/v1/batch that keeps the documented rules of
 // retries and replays (docs/ingest.md, "Retries and replays"), for tests of an exporter's
@@ -62,10 +63,8 @@ export async function startIngestContract(options: { secret?: string } = {}): Pr
     requests.push(entry);
     const ts = String(req.headers['x-svc-timestamp'] ?? '');
     const signature = String(req.headers['x-svc-signature'] ?? '');
-    if (options.secret !== undefined) {
-      const expected = `v1=${createHmac('sha256', options.secret).update(`${ts}.${body}`).digest('hex')}`;
-      if (signature !== expected) return answer(res, entry, 401, { error: 'unauthorized' });
-    }
+    if (options.secret !== undefined && !hasIngestSignature(req.headers, options.secret, body))
+      return answer(res, entry, 401, { error: 'unauthorized' });
     const names = [
       ...(key !== undefined ? [`idem:${key}`] : []),
       ...(signature ? [`sig:${req.headers['x-svc-key']}.${ts}.${signature}`] : []),

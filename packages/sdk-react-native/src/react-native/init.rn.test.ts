@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hasIngestSignature } from '@svc/sdk-core/testing';
 import { AppState } from 'react-native';
 import { init } from '../index';
 
@@ -20,9 +20,7 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
-      const ts = String(req.headers['x-svc-timestamp']);
-      const expected = `v1=${createHmac('sha256', KEY.secret).update(`${ts}.`).update(body).digest('hex')}`;
-      if (req.headers['x-svc-key'] !== KEY.id || req.headers['x-svc-signature'] !== expected) {
+      if (req.headers['x-svc-key'] !== KEY.id || !hasIngestSignature(req.headers, KEY.secret, body)) {
         badSignatures.push(String(req.url));
         return void res.writeHead(401).end('{}');
       }

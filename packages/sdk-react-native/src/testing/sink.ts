@@ -1,6 +1,6 @@
-import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hasIngestSignature } from '@svc/sdk-core/testing';
 
 // A loopback stand-in for the core's ingest endpoint, for tests of the SDK's delivery logic: it
 // checks every signature as the core does, keeps the batches it accepts, and answers the next
@@ -35,9 +35,10 @@ export async function startSink(): Promise<Sink> {
     req.on('end', () => {
       sink.requests.push(req.headers);
       const body = Buffer.concat(chunks);
-      const ts = String(req.headers['x-svc-timestamp']);
-      const expected = `v1=${createHmac('sha256', SINK_KEY.secret).update(`${ts}.`).update(body).digest('hex')}`;
-      if (req.headers['x-svc-key'] !== SINK_KEY.id || req.headers['x-svc-signature'] !== expected) {
+      if (
+        req.headers['x-svc-key'] !== SINK_KEY.id ||
+        !hasIngestSignature(req.headers, SINK_KEY.secret, body)
+      ) {
         sink.badSignatures++;
         return void res.writeHead(401, { 'content-type': 'application/json' }).end('{}');
       }
