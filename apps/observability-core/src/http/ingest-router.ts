@@ -132,7 +132,8 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
       next(err);
     }
   });
-  // OTLP/HTTP, protobuf or JSON (docs/ingest.md, "OTLP"): OpenTelemetry SDKs and collectors
+  // OTLP/HTTP, protobuf or JSON (docs/ingest.md, "OTLP traces, logs and metrics"): OpenTelemetry
+  // SDKs and collectors
   // send here with a fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is
   // stored once: the guard remembers accepted bodies by their hash. A gzip body is inflated
   // (Content-Encoding) and the inflated body is what is hashed.

@@ -1,5 +1,7 @@
 // OTLP/HTTP logs (JSON as sent, or protobuf decoded to the same shape) mapped to our log records
-// (docs/ingest.md, "OTLP"); they then go through the same validation as /ingest/v1/batch.
+// (docs/ingest.md, "OTLP traces, logs and metrics"). Each field is checked once, as it is read,
+// against the rules the batch format holds (field-rules.ts); the records are not checked again
+// (validate/mapped-records.ts).
 
 import { TEXT_MAX } from '../field-rules';
 import { BodyPath } from '../json/json-path';

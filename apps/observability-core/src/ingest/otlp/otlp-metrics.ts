@@ -1,5 +1,6 @@
 // OTLP/HTTP metrics (JSON as sent, or protobuf decoded to the same shape) mapped to our metric
-// records (docs/ingest.md, "OTLP"); they then go through the same validation as /ingest/v1/batch.
+// records (docs/ingest.md, "OTLP traces, logs and metrics"); they then go through the same
+// validation as /ingest/v1/batch.
 
 import { TEXT_MAX } from '../field-rules';
 import { BodyPath, type PathSegment } from '../json/json-path';

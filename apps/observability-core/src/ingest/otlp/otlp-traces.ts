@@ -1,8 +1,9 @@
 // OTLP/HTTP traces (https://opentelemetry.io/docs/specs/otlp/#json-protobuf-encoding; JSON as sent,
-// or protobuf decoded to the same shape) mapped to our span records (docs/ingest.md, "OTLP"); the
-// records then go through the same validation as /ingest/v1/batch. Ids are hex; enums may be
-// numbers or their names. Fields of the wrong type, or with a value the span would refuse, are
-// problems named by their path (otlp-shape.ts, otlp-fields.ts).
+// or protobuf decoded to the same shape) mapped to our span records (docs/ingest.md, "OTLP traces,
+// logs and metrics"). Each field is checked once, as it is read, against the rules the batch
+// format holds (field-rules.ts); the records are not checked again (validate/mapped-records.ts).
+// Ids are hex; enums may be numbers or their names. Fields of the wrong type, or with a value the
+// span would refuse, are problems named by their path (otlp-shape.ts, otlp-fields.ts).
 
 import { isSampleRate, TEXT_MAX } from '../field-rules';
 import { BodyPath } from '../json/json-path';
