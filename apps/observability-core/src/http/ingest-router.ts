@@ -133,10 +133,9 @@ export function createIngestRouter(deps: IngestRouterDeps): Router {
     }
   });
   // OTLP/HTTP, protobuf or JSON (docs/ingest.md, "OTLP traces, logs and metrics"): OpenTelemetry
-  // SDKs and collectors
-  // send here with a fixed X-Svc-Ingest-Key header; they cannot sign bodies. A retried body is
-  // stored once: the guard remembers accepted bodies by their hash. A gzip body is inflated
-  // (Content-Encoding) and the inflated body is what is hashed.
+  // SDKs and collectors send here with a fixed X-Svc-Ingest-Key header; they cannot sign bodies. A
+  // retried body is stored once: the guard remembers accepted bodies by their hash. A gzip body is
+  // inflated (Content-Encoding) and the inflated body is what is hashed.
   for (const signal of OTLP_SIGNALS)
     router.post(signal.path, cors.post, rawBody, async (req, res, next) => {
       try {
