@@ -289,7 +289,8 @@ describeInBrowser('head sampling in Chromium', () => {
     fnv1a32_reference: { input: string; hash: string }[];
     vectors: { trace_id: string; hash: string; sampled: Record<string, boolean> }[];
   }
-  // The package's copy of the shared vectors (@svc/sdk-core checks it against ../shared).
+  // The package's copy of the sampling vectors every SDK shares (sdk-core's sampling test keeps it
+  // equal to the originals).
   const file = createRequire(import.meta.url).resolve('@svc/sdk-core/fixtures/sampling.json');
   const fixture = JSON.parse(readFileSync(file, 'utf8')) as Vectors;
 
