@@ -1,4 +1,4 @@
-// How an ingest request is signed (docs/ingest.md, "Signing"), written once for every runtime:
+// How an ingest request is signed (docs/ingest.md, "Authentication"), written once for every runtime:
 //   X-Svc-Key:       the ingest key's id
 //   X-Svc-Timestamp: unix seconds when it was signed
 //   X-Svc-Signature: v1=<hex HMAC-SHA256(secret, timestamp + "." + body as sent)>
