@@ -1,9 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { type Logger, NotFoundError, toHttpError } from '@svc/tool-kit';
+import { type BodyRefusalWording, fromBodyParser, NotFoundError, toHttpError } from '@svc/errors';
+import type { Logger } from '@svc/tool-kit';
 import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
-import { fromBodyParser } from './body-errors';
 import type { ConsoleConfig } from './config';
 import type { IdentityApi } from './identity-api';
 import { Bare, type PageContext, sendPage } from './pages/layout';
@@ -107,10 +107,21 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   return app;
 }
 
+/**
+ * The form parser's refusals: a body over the limit once inflated, or with too many fields, is 413;
+ * one that cannot be read (a corrupt gzip body, an unknown Content-Encoding or charset) is 400.
+ * Only what the parser marked as its own: any other error is the console's, shown as such.
+ */
+const FORM_BODY_WORDING: BodyRefusalWording = {
+  tooLarge: 'The form is too large: at most 256 KB in 200 fields.',
+  unreadable: 'The form could not be read: send it again from the page.',
+  onlyMarked: true,
+};
+
 /** Errors as a page: our own wording by status (the error hierarchy's messages are safe to show). */
 function errorPage(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const answer = toHttpError(fromBodyParser(err) ?? err);
+    const answer = toHttpError(fromBodyParser(err, FORM_BODY_WORDING) ?? err);
     if (answer.status >= 500) logger.error({ err, path: req.path }, 'console page failed');
     if (res.headersSent) return;
     const message = (answer.body as { message?: string }).message ?? 'Something went wrong.';

@@ -2,9 +2,10 @@ import {
   BackendUnavailableError,
   NotFoundError,
   RateLimitedError,
+  StepUpRequiredError,
   UnauthorizedError,
   UserInputError,
-} from '@svc/tool-kit';
+} from '@svc/errors';
 
 // The console's side of identity's console API (docs/internal-api.md): every call carries the
 // signed-in person's session, so identity decides what they may see and do. Identity's own error
@@ -98,14 +99,6 @@ export class SessionEndedError extends UnauthorizedError {
   constructor() {
     super('invalid_session');
     this.message = 'Your session has ended. Sign in again.';
-  }
-}
-
-/** A credential needs a fresh password check first (identity's 403 step_up_required). */
-export class StepUpRequiredError extends Error {
-  constructor() {
-    super('Confirm your password first: creating a token needs a check made in the last 5 minutes.');
-    this.name = 'StepUpRequiredError';
   }
 }
 

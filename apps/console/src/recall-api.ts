@@ -1,4 +1,4 @@
-import { BackendUnavailableError, NotFoundError, UserInputError } from '@svc/tool-kit';
+import { BackendUnavailableError, NotFoundError, UserInputError } from '@svc/errors';
 import { SessionEndedError } from './identity-api';
 
 // Recall's console side (docs/recall.md): trigger a recall, download a file. Both need a person's

@@ -1,4 +1,4 @@
-import { BackendTimeoutError, BackendUnavailableError, toHttpError } from '@svc/tool-kit';
+import { BackendTimeoutError, BackendUnavailableError, toHttpError } from '@svc/errors';
 import type { ToolAnswer, ToolCaller } from './tool-calls';
 
 // Pages that show a tool's answer show its refusals too, with the gateway's status, never as a

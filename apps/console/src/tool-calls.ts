@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { BackendUnavailableError } from '@svc/tool-kit';
+import { BackendUnavailableError } from '@svc/errors';
 import type { IdentityApi } from './identity-api';
 
 // Every tool the console shows data from (traces, the tool runner, recall files) is called through

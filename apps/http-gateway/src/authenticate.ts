@@ -1,7 +1,8 @@
 import { parseBearer, principalFromIntrospection, tokenFingerprint } from '@svc/auth';
+import { UnauthorizedError } from '@svc/errors';
 import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
-import { type Logger, type Principal, UnauthorizedError } from '@svc/tool-kit';
+import type { Logger, Principal } from '@svc/tool-kit';
 import type { Request, RequestHandler, Response } from 'express';
 
 export interface AuthenticateOptions {

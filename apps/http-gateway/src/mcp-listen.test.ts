@@ -1,5 +1,5 @@
+import { RateLimitedError } from '@svc/errors';
 import { silentLogger } from '@svc/logger';
-import { RateLimitedError } from '@svc/tool-kit';
 import { principal } from '@svc/tool-server/testing';
 import { ListenStreams } from './mcp-listen';
 import { SessionCapacityError } from './mcp-sessions';

@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server';
-import { type Logger, type Principal, RateLimitedError } from '@svc/tool-kit';
+import { RateLimitedError } from '@svc/errors';
+import type { Logger, Principal } from '@svc/tool-kit';
 import { SessionCapacityError } from './mcp-sessions';
 import { planRoom, type SessionCapLimits, type SessionSlot } from './session-caps';
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Server, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
-import { BackendUnavailableError, type Logger, type Principal, RateLimitedError } from '@svc/tool-kit';
+import { BackendUnavailableError, RateLimitedError } from '@svc/errors';
+import type { Logger, Principal } from '@svc/tool-kit';
 import { DEFAULT_SESSION_CAPS, planRoom, type SessionCapLimits, type SessionSlot } from './session-caps';
 
 export interface McpSession {

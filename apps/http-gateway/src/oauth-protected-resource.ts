@@ -1,5 +1,5 @@
 import { MCP_SCOPE } from '@svc/auth';
-import { toHttpError, UnauthorizedError } from '@svc/tool-kit';
+import { toHttpError, UnauthorizedError } from '@svc/errors';
 import express, { type ErrorRequestHandler, type Router } from 'express';
 import { isLoopbackBind } from './origin-guard';
 

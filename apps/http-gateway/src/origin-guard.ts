@@ -1,4 +1,4 @@
-import { ForbiddenOriginError } from '@svc/tool-kit';
+import { ForbiddenOriginError } from '@svc/errors';
 import type { RequestHandler } from 'express';
 
 const LOOPBACK_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d{1,5})?$/;

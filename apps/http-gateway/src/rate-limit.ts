@@ -1,5 +1,5 @@
+import { RateLimitedError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
-import { RateLimitedError } from '@svc/tool-kit';
 import type { Request, RequestHandler } from 'express';
 import { principalOf } from './authenticate';
 

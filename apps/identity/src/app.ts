@@ -1,13 +1,14 @@
+import { BackendUnavailableError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
 import type { Postgres } from '@svc/postgres';
 import { selfTraceMiddleware, type Tracer } from '@svc/self-trace';
-import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
-import { notFoundHandler } from '@svc/tool-server/http-errors';
+import type { Logger } from '@svc/tool-kit';
+import { httpErrorHandler, notFoundHandler } from '@svc/tool-server/http-errors';
+import { requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Express } from 'express';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
 import { clientAddressResolver } from './client-address';
 import type { IdentityContext } from './context';
-import { identityErrorHandler, requireInternalSecret } from './http';
 import { createInvalidationHub, type InvalidationHub } from './invalidation/hub';
 import { createAuthorizationServer } from './oauth/authorization-server';
 import { introspectOAuthToken } from './oauth/introspect';
@@ -116,6 +117,6 @@ export function createIdentityApp(deps: IdentityDeps): Express {
   app.use('/console', consoleRouter(ctx, authorizationServer));
 
   app.use(notFoundHandler());
-  app.use(identityErrorHandler(deps.logger));
+  app.use(httpErrorHandler(deps.logger));
   return app;
 }

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { UnauthorizedError, UserInputError } from '@svc/tool-kit';
+import { UnauthorizedError, UserInputError } from '@svc/errors';
 import type { Request } from 'express';
 
 /**

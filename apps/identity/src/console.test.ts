@@ -1,5 +1,5 @@
 import { principalFromIntrospection } from '@svc/auth';
-import { UnauthorizedError } from '@svc/tool-kit';
+import { UnauthorizedError } from '@svc/errors';
 import request from 'supertest';
 import { auditEntry } from './testing/audit-entries';
 import { DAY_MS, type Harness, seedProject, startHarness } from './testing/harness';

@@ -1,6 +1,6 @@
 import { generateToken, hashToken } from '@svc/auth';
+import { NotFoundError, UserInputError } from '@svc/errors';
 import type { Postgres } from '@svc/postgres';
-import { NotFoundError, UserInputError } from '@svc/tool-kit';
 import { newId } from './ids';
 import { getProject } from './store/projects';
 import { insertToken } from './store/tokens';

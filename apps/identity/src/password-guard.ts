@@ -1,4 +1,4 @@
-import { RateLimitedError } from '@svc/tool-kit';
+import { RateLimitedError } from '@svc/errors';
 import type { IdentityContext } from './context';
 import { claimAttempt, purgeExpired, recordSuccess } from './store/password-throttle';
 import { accountFingerprint, throttleAddress, throttleKeys } from './throttle/keys';

@@ -1,5 +1,5 @@
+import { BackendUnavailableError, UnauthorizedError } from '@svc/errors';
 import { startClientSpan, type Tracer } from '@svc/self-trace';
-import { BackendUnavailableError, UnauthorizedError } from '@svc/tool-kit';
 import { z } from 'zod';
 
 // The console side of recall is for people, signed in to the web console: identity says who a

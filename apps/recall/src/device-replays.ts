@@ -1,6 +1,6 @@
+import { ConflictError } from '@svc/errors';
 import { type AuthenticatedRequest, MAX_CLOCK_SKEW_SECONDS } from '@svc/ingest-auth';
 import type { Postgres } from '@svc/postgres';
-import { ConflictError } from '@svc/tool-kit';
 import { forgetStaleNonces, rememberNonce } from './store/device-nonces';
 
 // Every signed device request is single-use (docs/recall.md, "Device side"): its nonce is kept in

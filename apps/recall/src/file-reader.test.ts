@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { QueryBudgetError } from '@svc/tool-kit';
+import { QueryBudgetError } from '@svc/errors';
 import {
   encodeLogFile,
   encryptFileBytes,

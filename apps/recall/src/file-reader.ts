@@ -1,7 +1,7 @@
 import { createDecipheriv } from 'node:crypto';
 import { pipeline, Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { QueryBudgetError } from '@svc/tool-kit';
+import { QueryBudgetError } from '@svc/errors';
 import { type FileProblem, IV_BYTES, MAX_DECOMPRESSED_BYTES, TAG_BYTES } from './file-codec';
 import type { StoredBytes } from './file-store';
 import { type LineHandler, LineSplitter } from './line-splitter';

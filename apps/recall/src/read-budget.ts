@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { QueryBudgetError } from '@svc/tool-kit';
+import { QueryBudgetError } from '@svc/errors';
 
 // What one read of a device file may cost (docs/recall.md, "Bounds of one call"). A file is read a
 // chunk at a time on the event loop: between two chunks the loop serves everything else, so the

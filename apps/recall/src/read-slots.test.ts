@@ -1,4 +1,4 @@
-import { QueryBudgetError, RateLimitedError } from '@svc/tool-kit';
+import { QueryBudgetError, RateLimitedError } from '@svc/errors';
 import { ReadAbandonedError } from './read-budget';
 import { ReadSlots, type SlotLimits } from './read-slots';
 

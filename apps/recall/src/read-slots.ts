@@ -1,5 +1,5 @@
+import { RateLimitedError } from '@svc/errors';
 import type { BoundGauge } from '@svc/metrics';
-import { RateLimitedError } from '@svc/tool-kit';
 import { ReadAbandonedError, timeBudgetError } from './read-budget';
 
 // The read slots of log.file_entries (docs/recall.md, "Bounds of one call"). A read holds a slot

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { UnauthorizedError } from '@svc/tool-kit';
+import { UnauthorizedError } from '@svc/errors';
 import { parseBearer } from './bearer';
 import { generateToken } from './token-format';
 

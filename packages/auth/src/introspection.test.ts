@@ -1,4 +1,4 @@
-import { UnauthorizedError } from '@svc/tool-kit';
+import { UnauthorizedError } from '@svc/errors';
 import {
   type IntrospectionResponse,
   introspectionResponseSchema,

@@ -1,4 +1,5 @@
-import { type Capability, type Principal, UnauthorizedError } from '@svc/tool-kit';
+import { UnauthorizedError } from '@svc/errors';
+import type { Capability, Principal } from '@svc/tool-kit';
 import { z } from 'zod';
 
 export const MCP_SCOPE = 'mcp:read';

@@ -1,5 +1,3 @@
-import { silentLogger } from '@svc/logger';
-import { createNoopMetrics, createPromMetrics, type Metrics } from '@svc/metrics';
 import {
   BackendTimeoutError,
   BackendUnavailableError,
@@ -7,9 +5,11 @@ import {
   NotFoundError,
   QueryBudgetError,
   RateLimitedError,
-  UnparsedAnswer,
   UserInputError,
-} from '@svc/tool-kit';
+} from '@svc/errors';
+import { silentLogger } from '@svc/logger';
+import { createNoopMetrics, createPromMetrics, type Metrics } from '@svc/metrics';
+import { UnparsedAnswer } from '@svc/tool-kit';
 import { type BackendClient, createBackendClient } from './backend-client';
 import type { BreakerOptions } from './breaker-options';
 import { GENERIC_INPUT_MESSAGE } from './map-response';

@@ -1,9 +1,9 @@
+import { NotFoundError } from '@svc/errors';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { parseTraceparent, type Tracer } from '@svc/sdk-core';
 import { collectingExporter } from '@svc/sdk-core/testing';
 import { createSelfTracer, runInSpan } from '@svc/self-trace';
-import { NotFoundError } from '@svc/tool-kit';
 import { type BackendClient, createBackendClient } from './backend-client';
 import { json, type StubBackend, startStubBackend } from './testing/stub-backend';
 

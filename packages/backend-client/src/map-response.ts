@@ -7,7 +7,7 @@ import {
   RateLimitedError,
   type ServiceError,
   UserInputError,
-} from '@svc/tool-kit';
+} from '@svc/errors';
 import { z } from 'zod';
 
 // The documented error body of our own services (docs/internal-api.md). Only a 400 in exactly this

@@ -1,11 +1,7 @@
 import { type IntrospectionResponse, introspectionResponseSchema } from '@svc/auth';
 import type { BackendClient } from '@svc/backend-client';
-import {
-  BackendUnavailableError,
-  type Capability,
-  CONTROLLED_CAPABILITIES,
-  type Logger,
-} from '@svc/tool-kit';
+import { BackendUnavailableError } from '@svc/errors';
+import { type Capability, CONTROLLED_CAPABILITIES, type Logger } from '@svc/tool-kit';
 import { z } from 'zod';
 
 export interface IntrospectOptions {

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '@svc/tool-kit';
+import { UnauthorizedError } from '@svc/errors';
 import type { IngestKeyResolver } from './key-resolver';
 import { signatureMatches, timestampFresh } from './signature';
 

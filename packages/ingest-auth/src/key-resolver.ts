@@ -1,4 +1,4 @@
-import { BackendUnavailableError } from '@svc/tool-kit';
+import { BackendUnavailableError } from '@svc/errors';
 import { z } from 'zod';
 
 export interface IngestKey {

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { UnauthorizedError } from '@svc/tool-kit';
+import { UnauthorizedError } from '@svc/errors';
 import { updateInSlices } from './hash-in-slices';
 import type { IngestKeyResolver } from './key-resolver';
 import { timestampFresh } from './signature';

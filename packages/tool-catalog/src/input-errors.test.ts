@@ -1,4 +1,4 @@
-import { parseInput, UserInputError } from '@svc/tool-kit';
+import { parseInput, UserInputError } from '@svc/errors';
 import { toolJsonSchema } from '@svc/tool-server';
 import { allTools } from './catalog';
 

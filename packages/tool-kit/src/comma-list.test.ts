@@ -1,7 +1,6 @@
+import { parseInput, UserInputError } from '@svc/errors';
 import { z } from 'zod';
 import { commaList } from './comma-list';
-import { UserInputError } from './errors';
-import { parseInput } from './input-errors';
 
 const tags = commaList({ item: 'tag', items: 'tags', max: 3, itemMax: 5, description: 'Up to 3 tags.' });
 const schema = z.strictObject({ tags: tags.optional() });

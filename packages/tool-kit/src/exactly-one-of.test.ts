@@ -1,7 +1,6 @@
+import { parseInput, UserInputError } from '@svc/errors';
 import { z } from 'zod';
-import { UserInputError } from './errors';
 import { exactlyOneOf } from './exactly-one-of';
-import { parseInput } from './input-errors';
 
 const schema = z
   .strictObject({ one: z.string().optional(), many: z.array(z.string()).optional() })

@@ -21,28 +21,10 @@ export {
   type ToolDefinition,
   type ToolSpec,
 } from './define-tool';
-export {
-  asServiceError,
-  BackendTimeoutError,
-  BackendUnavailableError,
-  ConflictError,
-  type ErrorCode,
-  ForbiddenOriginError,
-  InternalError,
-  MethodNotAllowedError,
-  NotFoundError,
-  PayloadTooLargeError,
-  QueryBudgetError,
-  RateLimitedError,
-  ServiceError,
-  UnauthorizedError,
-  UserInputError,
-} from './errors';
 export { exactlyOneOf } from './exactly-one-of';
-export { ERROR_CODES, type HttpErrorAnswer, statusOf, toHttpError } from './http-status';
-export { type InputIssue, invalidInputError, parseInput } from './input-errors';
 export { keyedRecord } from './keyed-record';
 export type { Logger } from './logger';
+export { fetchFor, type Page, pageOf } from './page';
 export {
   FIELD_LIMITS,
   sanitizeAttributes,

@@ -1,6 +1,5 @@
+import { parseInput, UserInputError } from '@svc/errors';
 import { z } from 'zod';
-import { UserInputError } from './errors';
-import { parseInput } from './input-errors';
 import { days, limit, traceId } from './schemas';
 
 const schema = z.strictObject({

@@ -1,5 +1,5 @@
+import { RateLimitedError, UserInputError } from '@svc/errors';
 import { createNoopMetrics, createPromMetrics, readGauge } from '@svc/metrics';
-import { RateLimitedError, UserInputError } from '@svc/tool-kit';
 import {
   AnswerBudget,
   AnswerBudgetBusyError,

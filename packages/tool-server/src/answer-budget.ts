@@ -1,5 +1,5 @@
+import { BackendUnavailableError, RateLimitedError, UserInputError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
-import { BackendUnavailableError, RateLimitedError, UserInputError } from '@svc/tool-kit';
 
 // Why a budget of answer bytes: a backend answer is held three times over while a call finishes
 // (its text, the parsed object, the validated copy) until the audit record is committed and the

@@ -1,12 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { InternalError } from '@svc/errors';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import {
-  type BackendCallOptions,
-  type BackendToolCaller,
-  InternalError,
-  UnparsedAnswer,
-} from '@svc/tool-kit';
+import { type BackendCallOptions, type BackendToolCaller, UnparsedAnswer } from '@svc/tool-kit';
 import express from 'express';
 import request from 'supertest';
 import { AnswerWorkers, type AnswerWorkersOptions } from './answer-workers';

@@ -1,5 +1,5 @@
+import { BackendUnavailableError, InternalError, NotFoundError, UserInputError } from '@svc/errors';
 import { createPromMetrics } from '@svc/metrics';
-import { BackendUnavailableError, InternalError, NotFoundError, UserInputError } from '@svc/tool-kit';
 import { makeExecutor, principal } from './testing/fixtures';
 
 const call = (args: unknown, tool = 'demo.echo', p = principal()) => ({

@@ -1,20 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { AuditEntry, AuditSink, AuditStatus } from '@svc/audit';
+import {
+  asServiceError,
+  BackendUnavailableError,
+  InternalError,
+  invalidInputError,
+  NotFoundError,
+  parseInput,
+  type ServiceError,
+} from '@svc/errors';
 import { type BoundCounter, type BoundHistogram, bindEach, type Metrics } from '@svc/metrics';
 import {
   type AnswerAttempt,
   type AnyTool,
-  asServiceError,
   type BackendName,
   type Backends,
-  BackendUnavailableError,
-  InternalError,
-  invalidInputError,
   type Logger,
-  NotFoundError,
   type Principal,
-  parseInput,
-  type ServiceError,
   type ToolContext,
   type ToolRequestContext,
   type Transport,

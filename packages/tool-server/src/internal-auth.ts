@@ -1,12 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import {
-  ACTOR_HEADER,
-  type CallActor,
-  type Capability,
-  CONTROLLED_CAPABILITIES,
-  UnauthorizedError,
-  UserInputError,
-} from '@svc/tool-kit';
+import { UnauthorizedError, UserInputError } from '@svc/errors';
+import { ACTOR_HEADER, type CallActor, type Capability, CONTROLLED_CAPABILITIES } from '@svc/tool-kit';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 

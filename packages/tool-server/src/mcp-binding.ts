@@ -10,7 +10,8 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { type AnyTool, asServiceError, NotFoundError, type Principal, type Transport } from '@svc/tool-kit';
+import { asServiceError, NotFoundError } from '@svc/errors';
+import type { AnyTool, Principal, Transport } from '@svc/tool-kit';
 import type { ToolExecutor } from './executor';
 import { usageAdvice } from './guidance';
 import { mcpOutputSchema, toolJsonSchema } from './json-schema';

@@ -1,4 +1,5 @@
-import { type AnyTool, ERROR_CODES } from '@svc/tool-kit';
+import { ERROR_CODES } from '@svc/errors';
+import type { AnyTool } from '@svc/tool-kit';
 import { usageAdvice } from './guidance';
 import { toolJsonSchema } from './json-schema';
 

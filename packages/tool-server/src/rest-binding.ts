@@ -1,5 +1,5 @@
+import { UserInputError } from '@svc/errors';
 import type { Principal, Transport } from '@svc/tool-kit';
-import { UserInputError } from '@svc/tool-kit';
 import express, { type Request, type Response, type Router } from 'express';
 import type { ToolExecutor } from './executor';
 import { allowOnly } from './http-errors';

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
-import { BackendUnavailableError } from '@svc/tool-kit';
+import { BackendUnavailableError } from '@svc/errors';
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { type ConsoleDeps, pageContext } from '../app';

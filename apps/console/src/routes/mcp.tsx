@@ -1,13 +1,18 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
+import { StepUpRequiredError } from '@svc/errors';
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import { type ConsoleDeps, pageContext } from '../app';
 import { browserAddressOf } from '../client-address';
-import { SessionEndedError, StepUpRequiredError, TooManyAttemptsError } from '../identity-api';
+import { SessionEndedError, TooManyAttemptsError } from '../identity-api';
 import type { PageContext } from '../pages/layout';
 import { href, sendPage } from '../pages/layout';
 import { McpPage, RevokePage, TokenCreatedPage, type TokenTab } from '../pages/mcp';
 import { sessionOf } from '../session';
+
+/** Identity's step-up refusal in the console's words: what to do on this page. */
+const STEP_UP_FIRST =
+  'Confirm your password first: creating a token needs a check made in the last 5 minutes.';
 
 const tokenForm = z.object({
   name: z
@@ -106,7 +111,7 @@ export function mcpRoutes(deps: ConsoleDeps): Router {
       sendPage(res, <TokenCreatedPage ctx={ctx} issued={issued} kind={kind} />, 201);
     } catch (err) {
       if (err instanceof StepUpRequiredError)
-        return render(req, res, ctx, { tab: kind, error: err.message, status: 403 });
+        return render(req, res, ctx, { tab: kind, error: STEP_UP_FIRST, status: 403 });
       throw err;
     }
   }

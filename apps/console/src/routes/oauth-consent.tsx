@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
-import { NotFoundError } from '@svc/tool-kit';
+import { NotFoundError, StepUpRequiredError } from '@svc/errors';
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
 import type { ConsoleDeps } from '../app';
@@ -9,7 +9,6 @@ import {
   OAuthOtherBrowserError,
   type OAuthRequest,
   SessionEndedError,
-  StepUpRequiredError,
   TooManyAttemptsError,
 } from '../identity-api';
 import { consentBrowser } from '../oauth-browser';

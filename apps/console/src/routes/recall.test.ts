@@ -1,4 +1,4 @@
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import type { RecallApi } from '../recall-api';
 import {
   type ConsoleTestBed,

@@ -1,5 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
-import { BackendUnavailableError, NotFoundError, UserInputError } from '@svc/tool-kit';
+import { BackendUnavailableError, NotFoundError, UserInputError } from '@svc/errors';
 import express, { type Request, type Response, type Router } from 'express';
 import { type ConsoleDeps, pageContext } from '../app';
 import type { Names } from '../identity-api';

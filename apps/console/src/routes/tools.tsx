@@ -1,6 +1,6 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import { performance } from 'node:perf_hooks';
-import { NotFoundError } from '@svc/tool-kit';
+import { NotFoundError } from '@svc/errors';
 import express, { type Router } from 'express';
 import { type ConsoleDeps, pageContext } from '../app';
 import { byGroup, type CatalogTool, catalogTools, findTool } from '../gateway-catalog';

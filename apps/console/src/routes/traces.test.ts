@@ -1,4 +1,4 @@
-import { BackendUnavailableError } from '@svc/tool-kit';
+import { BackendUnavailableError } from '@svc/errors';
 import { type ConsoleTestBed, recordingTools, signIn, startConsoleTestBed } from '../testing/console-harness';
 import type { ToolAnswer, ToolCaller } from '../tool-calls';
 

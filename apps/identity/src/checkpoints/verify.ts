@@ -1,6 +1,7 @@
 import type { ChainProblemCode, ChainVerification, CheckpointRef, SignedCheckpoint } from '@svc/audit';
+import { BackendUnavailableError } from '@svc/errors';
 import type { Queryable } from '@svc/postgres';
-import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
+import type { Logger } from '@svc/tool-kit';
 import { lastAuditSeq, verifyAudit } from '../store/audit';
 import type { CheckpointEntry, CheckpointStore } from './checkpoint-store';
 

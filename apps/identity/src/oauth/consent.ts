@@ -1,5 +1,5 @@
 import { MCP_SCOPE } from '@svc/auth';
-import { NotFoundError } from '@svc/tool-kit';
+import { NotFoundError } from '@svc/errors';
 import type { Request, Response, Router } from 'express';
 import type Provider from 'oidc-provider';
 import type { InteractionResults } from 'oidc-provider';

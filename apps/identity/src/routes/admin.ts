@@ -1,4 +1,4 @@
-import { NotFoundError, UserInputError } from '@svc/tool-kit';
+import { NotFoundError, UserInputError } from '@svc/errors';
 import express, { type Router } from 'express';
 import type { IdentityContext } from '../context';
 import { parseRequest } from '../http';

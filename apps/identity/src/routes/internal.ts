@@ -7,7 +7,7 @@ import {
   MCP_SCOPE,
   tokenFingerprint,
 } from '@svc/auth';
-import { BackendUnavailableError, NotFoundError } from '@svc/tool-kit';
+import { BackendUnavailableError, NotFoundError } from '@svc/errors';
 import express, { type Router } from 'express';
 import { z } from 'zod';
 import { logVerification, verifyAnchoredAll, verifyAnchoredProject } from '../checkpoints/verify';

@@ -1,13 +1,8 @@
 import type { ClickHouse } from '@svc/clickhouse';
+import { BackendUnavailableError, UnauthorizedError, UserInputError } from '@svc/errors';
 import { authenticateIngest, type IngestKeyResolver } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
-import {
-  BackendUnavailableError,
-  type Logger,
-  toWellFormed,
-  UnauthorizedError,
-  UserInputError,
-} from '@svc/tool-kit';
+import { type Logger, toWellFormed } from '@svc/tool-kit';
 import { debugFileKind, symbolPlatform } from '@svc/tools-crash';
 import express, { type Router } from 'express';
 import { z } from 'zod';

@@ -1,5 +1,5 @@
+import { ForbiddenOriginError } from '@svc/errors';
 import { INGEST_KEY_HEADER, type IngestKeyResolver } from '@svc/ingest-auth';
-import { ForbiddenOriginError } from '@svc/tool-kit';
 import type { Request, RequestHandler } from 'express';
 
 // CORS for the ingest routes (docs/ingest.md, "Browsers (CORS)"): a web page may send with an

@@ -1,4 +1,5 @@
 import type { ClickHouse } from '@svc/clickhouse';
+import { ConflictError, UnauthorizedError, UserInputError } from '@svc/errors';
 import {
   authenticateIngest,
   authenticateIngestKey,
@@ -6,7 +7,7 @@ import {
   type IngestKeyResolver,
 } from '@svc/ingest-auth';
 import type { Metrics } from '@svc/metrics';
-import { ConflictError, type Logger, UnauthorizedError, UserInputError } from '@svc/tool-kit';
+import type { Logger } from '@svc/tool-kit';
 import express, { type Request, type Router } from 'express';
 import { readJsonBody } from '../ingest/json/json-body';
 import { OTLP_SIGNALS, OTLP_SUCCESS, otlpEncodingOf, otlpRecords } from '../ingest/otlp/otlp-request';

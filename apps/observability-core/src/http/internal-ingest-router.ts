@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import { INTERNAL_PROJECT_ID, requireInternalSecret } from '@svc/tool-server/internal-auth';
 import express, { type Router } from 'express';
 import { readJsonBody } from '../ingest/json/json-body';

@@ -1,6 +1,6 @@
 import { promisify } from 'node:util';
 import { brotliDecompress, gunzip, inflate } from 'node:zlib';
-import { PayloadTooLargeError, UserInputError } from '@svc/tool-kit';
+import { PayloadTooLargeError, UserInputError } from '@svc/errors';
 import type { Request, RequestHandler, Response } from 'express';
 
 // An ingest request's body twice: the bytes as sent, which the signature covers (docs/ingest.md,

@@ -1,6 +1,6 @@
 import { QueryCancelledError } from '@svc/clickhouse';
+import { RateLimitedError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
-import { RateLimitedError } from '@svc/tool-kit';
 
 // Fair sharing of the core between projects (docs/decisions.md, "Fair sharing of the core").
 //

@@ -1,5 +1,5 @@
 import type { ClickHouse } from '@svc/clickhouse';
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import type { DebugFileKind, SymbolPlatform } from '@svc/tools-crash';
 import { toChTime } from '../storage/time';
 import { sha256Hex } from './debug-file-store';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { NotFoundError, parseInput } from '@svc/tool-kit';
+import { NotFoundError, parseInput } from '@svc/errors';
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import { ConsoleAuthError, type ConsoleCaller, type ConsoleSessions } from '../console-sessions';

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { ConflictError, parseInput, UserInputError } from '@svc/errors';
 import { authenticateSignedRequest, type IngestKeyResolver, updateInSlices } from '@svc/ingest-auth';
 import type { Queryable } from '@svc/postgres';
-import { ConflictError, parseInput, UserInputError } from '@svc/tool-kit';
 import express, { type Request, type Router } from 'express';
 import { z } from 'zod';
 import type { RecallContext } from '../context';

@@ -1,4 +1,4 @@
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import { drained } from '@svc/tool-server/http-writes';
 import type { Response } from 'express';
 import { type FileProblem, parseEntry, parseProblem } from '../file-codec';

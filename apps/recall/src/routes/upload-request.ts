@@ -1,5 +1,5 @@
+import { UserInputError } from '@svc/errors';
 import type { Queryable } from '@svc/postgres';
-import { UserInputError } from '@svc/tool-kit';
 import { requestForUpload } from '../store/requests';
 
 /**

@@ -2,9 +2,10 @@
 
 import { isMainThread } from 'node:worker_threads';
 import type { AuditEntry, AuditSink } from '@svc/audit';
+import { UserInputError } from '@svc/errors';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics, type Metrics } from '@svc/metrics';
-import { defineTool, limit, listOf, type Principal, UserInputError } from '@svc/tool-kit';
+import { defineTool, limit, listOf, type Principal } from '@svc/tool-kit';
 import { z } from 'zod';
 import { ToolExecutor } from '../executor';
 import { ToolRegistry } from '../registry';

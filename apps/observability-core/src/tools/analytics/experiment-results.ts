@@ -1,4 +1,5 @@
-import { FIELD_LIMITS, sanitizeText, UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
+import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
 import { experimentResults } from '@svc/tools-analytics';
 import { serve } from '../core-tool';
 import { reported, reportedOrNull } from '../precision';

@@ -1,4 +1,5 @@
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText, UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
+import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { type TraceSummary, traceSearch } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
 import { type CoreToolContext, serve } from '../core-tool';

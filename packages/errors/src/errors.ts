@@ -1,6 +1,7 @@
 // The one error hierarchy of the stack. Every failure that reaches a client is one of these;
-// `toHttpError` (http-status.ts) and `toMcpToolError` (mcp-binding.ts) are the only places that
-// turn them into wire answers. `message` is always safe to show: backend error text never lands here.
+// `toHttpError` (http-status.ts) and `toMcpToolError` (@svc/tool-server's mcp-binding.ts) are the
+// only places that turn them into wire answers. `message` is always safe to show: backend error
+// text never lands here.
 
 export type ErrorCode =
   | 'invalid_input'
@@ -15,8 +16,14 @@ export type ErrorCode =
   | 'backend_unavailable'
   | 'backend_timeout';
 
+/**
+ * Codes only the console's session API answers with. They are not answers of the tool pipeline,
+ * so they stay out of `ErrorCode` (and out of the error codes the OpenAPI document lists).
+ */
+export type SessionErrorCode = 'step_up_required';
+
 export abstract class ServiceError extends Error {
-  abstract readonly code: ErrorCode;
+  abstract readonly code: ErrorCode | SessionErrorCode;
   readonly details?: unknown;
   constructor(message: string, options?: { details?: unknown; cause?: unknown }) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
@@ -105,6 +112,17 @@ export class BackendTimeoutError extends ServiceError {
  */
 export class QueryBudgetError extends ServiceError {
   readonly code = 'backend_timeout' as const;
+}
+
+/**
+ * 403 `step_up_required`: the action needs a password check made in the last 5 minutes (identity
+ * throws it on its console API; the console reads it back from identity's answer).
+ */
+export class StepUpRequiredError extends ServiceError {
+  readonly code = 'step_up_required' as const;
+  constructor() {
+    super('Re-verify with POST /console/v1/step-up first (valid for 5 minutes).');
+  }
 }
 
 /** Anything thrown that is not a ServiceError becomes an opaque internal error. */

@@ -4,9 +4,10 @@ import {
   type ErrorCode,
   MethodNotAllowedError,
   RateLimitedError,
+  type SessionErrorCode,
 } from './errors';
 
-const STATUS: Record<ErrorCode, number> = {
+const TOOL_STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,
   unauthorized: 401,
   forbidden_origin: 403,
@@ -20,10 +21,16 @@ const STATUS: Record<ErrorCode, number> = {
   backend_timeout: 504,
 };
 
+const SESSION_STATUS: Record<SessionErrorCode, number> = {
+  step_up_required: 403,
+};
+
+const STATUS: Record<ErrorCode | SessionErrorCode, number> = { ...TOOL_STATUS, ...SESSION_STATUS };
+
 export interface HttpErrorAnswer {
   status: number;
   headers: Record<string, string>;
-  body: { error: ErrorCode; message: string; details?: unknown };
+  body: { error: ErrorCode | SessionErrorCode; message: string; details?: unknown };
 }
 
 /** The single mapping from the error hierarchy to HTTP. */
@@ -40,9 +47,9 @@ export function toHttpError(err: unknown): HttpErrorAnswer {
   return { status: STATUS[e.code], headers, body };
 }
 
-export function statusOf(code: ErrorCode): number {
+export function statusOf(code: ErrorCode | SessionErrorCode): number {
   return STATUS[code];
 }
 
-/** Every error code, for documents that list them (OpenAPI). */
-export const ERROR_CODES = Object.keys(STATUS) as ErrorCode[];
+/** Every error code of the tool pipeline, for documents that list them (OpenAPI). */
+export const ERROR_CODES = Object.keys(TOOL_STATUS) as ErrorCode[];

@@ -2,6 +2,7 @@ import {
   BackendUnavailableError,
   MethodNotAllowedError,
   RateLimitedError,
+  StepUpRequiredError,
   UnauthorizedError,
   UserInputError,
 } from './errors';
@@ -35,5 +36,17 @@ describe('toHttpError', () => {
   it('lists every code once', () => {
     expect(new Set(ERROR_CODES).size).toBe(ERROR_CODES.length);
     expect(ERROR_CODES).toContain('method_not_allowed');
+  });
+
+  it("answers the console's step-up refusal with 403 step_up_required, a code the tools never answer", () => {
+    expect(toHttpError(new StepUpRequiredError())).toEqual({
+      status: 403,
+      headers: {},
+      body: {
+        error: 'step_up_required',
+        message: 'Re-verify with POST /console/v1/step-up first (valid for 5 minutes).',
+      },
+    });
+    expect(ERROR_CODES).not.toContain('step_up_required');
   });
 });
