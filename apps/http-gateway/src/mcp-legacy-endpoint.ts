@@ -5,7 +5,8 @@ import {
   type Server,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
-import { NotFoundError, type Principal, UserInputError } from '@svc/tool-kit';
+import { NotFoundError, UserInputError } from '@svc/errors';
+import type { Principal } from '@svc/tool-kit';
 import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
 import { negotiatedVersion } from './mcp-batches';

@@ -6,7 +6,7 @@ import {
   RateLimitedError,
   ServiceError,
   UserInputError,
-} from '@svc/tool-kit';
+} from '@svc/errors';
 
 /** Errors of the caller's own side (the answer budget's refusals), passed through the breaker as they are. */
 const callerSide = new WeakSet<object>();

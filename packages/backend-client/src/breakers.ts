@@ -1,5 +1,6 @@
+import { ServiceError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
-import { type Logger, ServiceError } from '@svc/tool-kit';
+import type { Logger } from '@svc/tool-kit';
 import CircuitBreaker from 'opossum';
 import {
   BreakerOpenError,

@@ -1,6 +1,6 @@
+import { BackendUnavailableError } from '@svc/errors';
 import type { BoundCounter, BoundHistogram, Metrics } from '@svc/metrics';
 import { formatTraceparent, parseTraceparent, type Tracer, templatePath } from '@svc/sdk-core';
-import { BackendUnavailableError } from '@svc/tool-kit';
 import { BreakerOpenError, isCallerSide, outcomeOf } from './backend-errors';
 import type { Breakers } from './breakers';
 import type { Attempt } from './send-attempt';

@@ -1,12 +1,5 @@
-import {
-  ACTOR_HEADER,
-  BackendTimeoutError,
-  BackendUnavailableError,
-  InternalError,
-  type Logger,
-  ServiceError,
-  UnparsedAnswer,
-} from '@svc/tool-kit';
+import { BackendTimeoutError, BackendUnavailableError, InternalError, ServiceError } from '@svc/errors';
+import { ACTOR_HEADER, type Logger, UnparsedAnswer } from '@svc/tool-kit';
 import type { Pool } from 'undici';
 import { AttemptDeadline } from './attempt-deadline';
 import {
