@@ -2,8 +2,8 @@ import { sanitizeOptional } from '@svc/tool-kit';
 import type { TrackEvent } from '@svc/tools-analytics';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
-import { fetchFor, type Page, pageOf } from '../sql/page';
+import type { SqlFilter } from '../sql/filter';
+import { type Page, queryPage } from '../sql/page';
 import { parseProperties } from './properties';
 
 interface EventRow {
@@ -22,16 +22,18 @@ export async function listEvents(
   filter: SqlFilter,
   limit: number,
 ): Promise<Page<TrackEvent>> {
-  const rows = await ctx.ch.query<EventRow>(
-    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, event_name, properties, platform, app_version,
-       user_id, session_id
-     FROM events WHERE ${whereOf(filter)}
-     ORDER BY timestamp DESC, event_name ASC, user_id ASC, session_id ASC, properties ASC
-     LIMIT {fetch:UInt32}`,
-    paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
-    { signal: ctx.signal },
+  return queryPage(
+    ctx,
+    {
+      columns: `toUnixTimestamp64Milli(timestamp) AS ts, event_name, properties, platform, app_version,
+       user_id, session_id`,
+      from: 'events',
+      filter,
+      orderBy: 'timestamp DESC, event_name ASC, user_id ASC, session_id ASC, properties ASC',
+      limit,
+    },
+    toTrackEvent,
   );
-  return pageOf(rows, limit, toTrackEvent);
 }
 
 function toTrackEvent(row: EventRow): TrackEvent {

@@ -3,7 +3,7 @@ import type { FeedbackItem } from '@svc/tools-analytics';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
-import { fetchFor, type Page, pageOf } from '../sql/page';
+import { type Page, queryPage } from '../sql/page';
 import { RATING_SQL } from '../stored-values';
 
 interface FeedbackRow {
@@ -26,16 +26,18 @@ export async function listFeedback(
   filter: SqlFilter,
   limit: number,
 ): Promise<Page<FeedbackItem>> {
-  const rows = await ctx.ch.query<FeedbackRow>(
-    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, feedback_id, user_id, session_id, message, ${RATING_SQL} AS rating,
-       platform, app_version
-     FROM ${FROM} WHERE ${whereOf(filter)}
-     ORDER BY timestamp DESC, feedback_id ASC
-     LIMIT {fetch:UInt32}`,
-    paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
-    { signal: ctx.signal },
+  return queryPage(
+    ctx,
+    {
+      columns: `toUnixTimestamp64Milli(timestamp) AS ts, feedback_id, user_id, session_id, message, ${RATING_SQL} AS rating,
+       platform, app_version`,
+      from: FROM,
+      filter,
+      orderBy: 'timestamp DESC, feedback_id ASC',
+      limit,
+    },
+    toFeedbackItem,
   );
-  return pageOf(rows, limit, toFeedbackItem);
 }
 
 export async function countFeedback(ctx: CoreToolContext, filter: SqlFilter): Promise<number> {

@@ -2,8 +2,8 @@ import { sanitizeAttributes, sanitizeOptional } from '@svc/tool-kit';
 import { type ApmSample, apmSearch } from '@svc/tools-apm';
 import { isoFromMs } from '../../storage/time';
 import { serve } from '../core-tool';
-import { combine, equals, paramsOf, whereOf } from '../sql/filter';
-import { fetchFor, pageOf } from '../sql/page';
+import { combine, equals } from '../sql/filter';
+import { queryPage } from '../sql/page';
 import { containsAny } from '../sql/text-match';
 import { METRIC_VALUE_SQL } from '../stored-values';
 
@@ -33,16 +33,18 @@ const SEARCHED = ['name', ATTRIBUTES_TEXT, idText('session_id'), idText('user_id
 export const apmSearchQuery = serve(apmSearch, async (ctx, input) => {
   const search = input.search === undefined ? undefined : containsAny(SEARCHED, [input.search], 'search');
   const filter = combine(equals('name', input.name), search);
-  const rows = await ctx.ch.query<SampleRow>(
-    `SELECT toUnixTimestamp64Milli(timestamp) AS ts, name, ${METRIC_VALUE_SQL} AS value, unit, platform, app_version, session_id,
-       user_id, attributes
-     FROM metrics WHERE ${whereOf(filter)}
-     ORDER BY timestamp DESC, name ASC, session_id ASC, metrics.value ASC
-     LIMIT {fetch:UInt32}`,
-    paramsOf(filter, ctx.projectId, { fetch: fetchFor(input.limit) }),
-    { signal: ctx.signal },
+  return queryPage(
+    ctx,
+    {
+      columns: `toUnixTimestamp64Milli(timestamp) AS ts, name, ${METRIC_VALUE_SQL} AS value, unit, platform, app_version, session_id,
+       user_id, attributes`,
+      from: 'metrics',
+      filter,
+      orderBy: 'timestamp DESC, name ASC, session_id ASC, metrics.value ASC',
+      limit: input.limit,
+    },
+    toSample,
   );
-  return pageOf(rows, input.limit, toSample);
 });
 
 function toSample(row: SampleRow): ApmSample {

@@ -2,9 +2,8 @@ import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from
 import { LOG_LEVELS, type LogEntry } from '@svc/tools-logs';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
-import { fetchFor, type Page, pageOf } from '../sql/page';
-import { pointQuery } from '../sql/point-query';
+import type { SqlFilter } from '../sql/filter';
+import { type Page, queryPage } from '../sql/page';
 import { storedChoice } from '../stored-values';
 
 const LOG_SOURCES = ['backend', 'device'] as const;
@@ -41,14 +40,11 @@ export async function listLogs(
   point = false,
 ): Promise<Page<LogEntry>> {
   const direction = order === 'newest' ? 'DESC' : 'ASC';
-  const rows = await ctx.ch.query<LogRow>(
-    `SELECT ${COLUMNS} FROM logs WHERE ${whereOf(filter)}
-     ORDER BY timestamp ${direction}, message ASC
-     LIMIT {fetch:UInt32}`,
-    paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
-    point ? pointQuery(ctx.signal) : { signal: ctx.signal },
+  return queryPage(
+    ctx,
+    { columns: COLUMNS, from: 'logs', filter, orderBy: `timestamp ${direction}, message ASC`, limit, point },
+    toLogEntry,
   );
-  return pageOf(rows, limit, toLogEntry);
 }
 
 function toLogEntry(row: LogRow): LogEntry {

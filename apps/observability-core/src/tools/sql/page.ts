@@ -1,6 +1,10 @@
 // Lists fetch one row more than `limit` to know whether more exist, and answer
 // {items, limit, has_more} (docs/semantics.md).
 
+import type { CoreToolContext } from '../core-tool';
+import { paramsOf, type SqlFilter, whereOf } from './filter';
+import { pointQuery } from './point-query';
+
 export interface Page<T> {
   items: T[];
   limit: number;
@@ -13,4 +17,34 @@ export const fetchFor = (limit: number): number => limit + 1;
 /** The page of `limit` out of `fetchFor(limit)` rows. */
 export function pageOf<R, T>(rows: readonly R[], limit: number, toItem: (row: R) => T): Page<T> {
   return { items: rows.slice(0, limit).map(toItem), limit, has_more: rows.length > limit };
+}
+
+/** One page of a list: the rows of `from` matching `filter`, in `orderBy` (ties broken, so pages are stable). */
+export interface PageQuery {
+  /** The SELECT list. */
+  columns: string;
+  /** The table (with FINAL where a re-sent record must read as one). */
+  from: string;
+  filter: SqlFilter;
+  /** Every column that breaks a tie, or two pages could show a row twice. */
+  orderBy: string;
+  limit: number;
+  /** The filter finds its rows by the sort key or a bloom filter: a few granules (point-query.ts). */
+  point?: boolean;
+}
+
+/** The list query of every tool group: `fetchFor(limit)` rows of the project, as a page of `limit`. */
+export async function queryPage<R, T>(
+  ctx: CoreToolContext,
+  query: PageQuery,
+  toItem: (row: R) => T,
+): Promise<Page<T>> {
+  const rows = await ctx.ch.query<R>(
+    `SELECT ${query.columns} FROM ${query.from} WHERE ${whereOf(query.filter)}
+     ORDER BY ${query.orderBy}
+     LIMIT {fetch:UInt32}`,
+    paramsOf(query.filter, ctx.projectId, { fetch: fetchFor(query.limit) }),
+    query.point ? pointQuery(ctx.signal) : { signal: ctx.signal },
+  );
+  return pageOf(rows, query.limit, toItem);
 }

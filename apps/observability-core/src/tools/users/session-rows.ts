@@ -2,8 +2,8 @@ import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { SESSION_STATUSES, type SessionSummary } from '@svc/tools-users';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
-import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
-import { fetchFor, type Page, pageOf } from '../sql/page';
+import type { SqlFilter } from '../sql/filter';
+import { type Page, queryPage } from '../sql/page';
 import { storedChoice } from '../stored-values';
 
 interface SessionRow {
@@ -22,17 +22,19 @@ export async function listSessions(
   filter: SqlFilter,
   limit: number,
 ): Promise<Page<SessionSummary>> {
-  const rows = await ctx.ch.query<SessionRow>(
-    `SELECT session_id, user_id, status, toUnixTimestamp64Milli(started_at) AS started_ms,
+  return queryPage(
+    ctx,
+    {
+      columns: `session_id, user_id, status, toUnixTimestamp64Milli(started_at) AS started_ms,
        if(ended_at IS NULL, NULL, toUnixTimestamp64Milli(assumeNotNull(ended_at))) AS ended_ms,
-       platform, app_version
-     FROM sessions FINAL WHERE ${whereOf(filter)}
-     ORDER BY started_at DESC, session_id ASC
-     LIMIT {fetch:UInt32}`,
-    paramsOf(filter, ctx.projectId, { fetch: fetchFor(limit) }),
-    { signal: ctx.signal },
+       platform, app_version`,
+      from: 'sessions FINAL',
+      filter,
+      orderBy: 'started_at DESC, session_id ASC',
+      limit,
+    },
+    toSessionSummary,
   );
-  return pageOf(rows, limit, toSessionSummary);
 }
 
 function toSessionSummary(row: SessionRow): SessionSummary {
