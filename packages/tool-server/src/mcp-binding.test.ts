@@ -237,18 +237,6 @@ describe.each(['modern', 'legacy'] as const)('tools/call arguments as sent, %s e
 });
 
 describe('a server made for one request', () => {
-  const made = (method: string | undefined) => {
-    const { executor } = makeExecutor();
-    return createMcpServer({
-      executor,
-      principal: () => principal(),
-      transport: 'mcp',
-      serverInfo: { name: 'test', version: '0.0.0' },
-      newRequestId: () => 'req-mcp',
-      era: 'modern',
-      ...(method !== undefined ? { method } : {}),
-    });
-  };
   // The modern SDK's handler builds one server per request: what that request needs, no more.
   // Which requests a server so made answers, seen from a client (-32601: no handler).
   const answered = async (method: string | undefined) => {
@@ -275,16 +263,20 @@ describe('a server made for one request', () => {
   });
 
   it('writes its instructions only for a request answered with them', async () => {
-    const served = serve();
-    const client = new Client({ name: 'c', version: '0' }, { versionNegotiation: { mode: 'auto' } });
-    await client.connect(served.clientSide);
-    const everything = client.getInstructions();
-    await served.handle.close();
+    // What a client is told when each request it opens with is served by a server made for `method`.
+    const instructionsWhenMadeFor = async (method: string | undefined, era: McpEra) => {
+      const served = serve(method);
+      const mode = era === 'modern' ? 'auto' : 'legacy';
+      const client = new Client({ name: 'c', version: '0' }, { versionNegotiation: { mode } });
+      await client.connect(served.clientSide);
+      const instructions = client.getInstructions();
+      await served.handle.close();
+      return instructions;
+    };
+    const everything = await instructionsWhenMadeFor(undefined, 'modern');
     expect(everything).toContain('demo.echo');
-    const instructionsOf = (method: string) =>
-      (made(method) as unknown as { _instructions?: string })._instructions;
-    expect(instructionsOf('server/discover')).toBe(everything);
-    expect(instructionsOf('initialize')).toBe(everything);
-    expect(instructionsOf('tools/call')).toBeUndefined();
+    expect(await instructionsWhenMadeFor('server/discover', 'modern')).toBe(everything);
+    expect(await instructionsWhenMadeFor('initialize', 'legacy')).toBe(everything);
+    expect(await instructionsWhenMadeFor('tools/call', 'modern')).toBeUndefined();
   });
 });
