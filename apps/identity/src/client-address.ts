@@ -1,6 +1,6 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { UnauthorizedError, UserInputError } from '@svc/errors';
+import { internalSecretCheck } from '@svc/tool-server/internal-auth';
 import type { Request } from 'express';
 
 /**
@@ -10,8 +10,6 @@ import type { Request } from 'express';
  */
 export const CLIENT_ADDRESS_HEADER = 'x-svc-client-address';
 
-const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
-
 /**
  * The address a request is throttled under: the client's (the socket's, or the one a trusted
  * reverse proxy names), or the console's X-Svc-Client-Address when the request also carries the
@@ -19,16 +17,14 @@ const digest = (value: string) => createHash('sha256').update(value, 'utf8').dig
  * quietly ignored); a value that is not an IP address is a 400.
  */
 export function clientAddressResolver(internalSecret: string): (req: Request) => string {
-  const expected = digest(internalSecret);
+  const refusal = internalSecretCheck(internalSecret);
   return (req) => {
     const forwarded = req.get(CLIENT_ADDRESS_HEADER);
     // The client's per express's `trust proxy` (set from SVC_IDENTITY_TRUSTED_PROXIES): the socket's
     // peer, or the address a trusted reverse proxy names in X-Forwarded-For.
     if (forwarded === undefined) return req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const secret = req.get('x-internal-secret');
-    if (secret === undefined || !timingSafeEqual(digest(secret), expected)) {
-      throw new UnauthorizedError(secret === undefined ? 'missing_internal_secret' : 'wrong_internal_secret');
-    }
+    const reason = refusal(req.get('x-internal-secret'));
+    if (reason !== undefined) throw new UnauthorizedError(reason);
     const address = forwarded.trim();
     if (isIP(address) === 0) {
       throw new UserInputError(`${CLIENT_ADDRESS_HEADER} must be an IPv4 or IPv6 address.`);

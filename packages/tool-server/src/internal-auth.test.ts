@@ -1,4 +1,4 @@
-import { callActorOf } from './internal-auth';
+import { callActorOf, internalSecretCheck } from './internal-auth';
 
 const header = (actor: unknown) => (name: string) =>
   name === 'x-svc-actor' ? JSON.stringify(actor) : undefined;
@@ -20,5 +20,17 @@ describe('callActorOf', () => {
       /X-Svc-Actor|x-svc-actor/,
     );
     expect(() => callActorOf(() => undefined)).toThrow(/x-svc-actor/i);
+  });
+});
+
+describe('internalSecretCheck', () => {
+  const refusal = internalSecretCheck('s'.repeat(32));
+
+  it('accepts the shared secret and says why anything else is refused', () => {
+    expect(refusal('s'.repeat(32))).toBeUndefined();
+    expect(refusal(undefined)).toBe('missing_internal_secret');
+    expect(refusal('')).toBe('wrong_internal_secret');
+    expect(refusal('s'.repeat(31))).toBe('wrong_internal_secret');
+    expect(refusal('t'.repeat(32))).toBe('wrong_internal_secret');
   });
 });

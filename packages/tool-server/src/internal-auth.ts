@@ -4,14 +4,27 @@ import { ACTOR_HEADER, type CallActor, type Capability, CONTROLLED_CAPABILITIES 
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 
-/** Service-to-service calls carry X-Internal-Secret; compared in constant time (over digests). */
+const digest = (value: string) => createHash('sha256').update(value, 'utf8').digest();
+
+/**
+ * Checks an X-Internal-Secret value against the shared secret in constant time (over digests, which
+ * also hide the length). Answers why it is refused (for logs and metrics: the client's 401 says the
+ * same either way), or undefined when it matches.
+ */
+export function internalSecretCheck(secret: string): (given: string | undefined) => string | undefined {
+  const expected = digest(secret);
+  return (given) => {
+    if (given === undefined) return 'missing_internal_secret';
+    return timingSafeEqual(digest(given), expected) ? undefined : 'wrong_internal_secret';
+  };
+}
+
+/** Service-to-service calls carry X-Internal-Secret: anything else is a 401. */
 export function requireInternalSecret(secret: string): RequestHandler {
-  const expected = createHash('sha256').update(secret).digest();
+  const refusal = internalSecretCheck(secret);
   return (req, _res, next) => {
-    const given = req.get('x-internal-secret') ?? '';
-    const digest = createHash('sha256').update(given).digest();
-    if (given !== '' && timingSafeEqual(digest, expected)) next();
-    else next(new UnauthorizedError('internal secret missing or wrong'));
+    const reason = refusal(req.get('x-internal-secret'));
+    next(reason === undefined ? undefined : new UnauthorizedError(reason));
   };
 }
 
