@@ -3,11 +3,9 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { type BodyRefusalWording, fromBodyParser, NotFoundError, toHttpError } from '@svc/errors';
 import type { Logger } from '@svc/tool-kit';
-import express, { type ErrorRequestHandler, type Express, type Request, type Response } from 'express';
-import type { ConsoleConfig } from './config';
-import type { IdentityApi } from './identity-api';
-import { Bare, type PageContext, sendPage } from './pages/layout';
-import type { RecallApi } from './recall-api';
+import express, { type ErrorRequestHandler, type Express } from 'express';
+import type { ConsoleDeps } from './console-deps';
+import { Bare, sendPage } from './pages/layout';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { mcpRoutes } from './routes/mcp';
@@ -15,21 +13,7 @@ import { oauthConsentRoutes } from './routes/oauth-consent';
 import { recallRoutes } from './routes/recall';
 import { toolRoutes } from './routes/tools';
 import { traceRoutes } from './routes/traces';
-import { requireSession, type SessionCookies, sessionOf } from './session';
-import type { ToolCaller } from './tool-calls';
-
-export interface ConsoleDeps {
-  config: Pick<ConsoleConfig, 'gatewayPublicUrl' | 'publicUrl' | 'trustedProxies'>;
-  identity: IdentityApi;
-  tools: ToolCaller;
-  /** Recall's console side; undefined when recall is not deployed. */
-  recall: RecallApi | undefined;
-  cookies: SessionCookies;
-  logger: Logger;
-  now: () => Date;
-  /** Where console.css and console.js are (default: the app's static/ directory). */
-  staticDir?: string;
-}
+import { requireSession } from './session';
 
 const require = createRequire(import.meta.url);
 const PICO_CSS = require.resolve('@picocss/pico/css/pico.min.css');
@@ -48,19 +32,6 @@ const CSP = [
   "base-uri 'none'",
   "object-src 'none'",
 ].join('; ');
-
-/** The project a page is about: `?project=`, else the first of the org's; another org's is 404. */
-export function pageContext(deps: Pick<ConsoleDeps, 'config'>, req: Request, res: Response): PageContext {
-  const { me, csrf } = sessionOf(res);
-  const asked = typeof req.query.project === 'string' ? req.query.project : undefined;
-  const projectId = asked ?? me.projects[0]?.project_id;
-  if (!projectId || !me.projects.some((p) => p.project_id === projectId)) {
-    throw new NotFoundError(
-      asked ? 'No such project in your organization.' : 'Your organization has no project yet.',
-    );
-  }
-  return { me, csrf, projectId, gatewayUrl: deps.config.gatewayPublicUrl };
-}
 
 /** The web console: server-rendered pages over identity's console API and a gateway's tools. */
 export function createConsoleApp(deps: ConsoleDeps): Express {

@@ -1,3 +1,4 @@
-export { type ConsoleDeps, createConsoleApp } from './app';
+export { createConsoleApp } from './app';
 export { type ConsoleConfig, loadConsoleConfig } from './config';
+export type { ConsoleDeps } from './console-deps';
 export { wireConsole } from './wiring';

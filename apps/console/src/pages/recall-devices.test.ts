@@ -1,7 +1,7 @@
+import type { RecallFile } from '@svc/tools-recall';
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { TEST_PAGE_CONTEXT } from '../testing/page-context';
-import type { RecallFile } from './recall';
 import { DevicesTable, devicesOf } from './recall-devices';
 
 const file = (n: number, device: string, user: string | null, uploaded: string): RecallFile => ({

@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
+
+import type { RecallFile } from '@svc/tools-recall';
 import { CsrfField, formatTime, href, type PageContext } from './layout';
-import type { RecallFile } from './recall';
 
 // The devices behind the listed files: recall works per device (or per end user), so the page
 // names each one once, with its files and a one-click request for its logs.

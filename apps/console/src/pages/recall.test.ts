@@ -1,3 +1,4 @@
+import type { RecallFile } from '@svc/tools-recall';
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { TEST_PAGE_CONTEXT } from '../testing/page-context';
@@ -8,7 +9,6 @@ import {
   type FileEntry,
   formatBytes,
   RecallAuditPage,
-  type RecallFile,
   RecallFilePage,
   RecallNotDeployedPage,
   RecallPage,

@@ -16,7 +16,6 @@ import { type NameBook, nameBook, Who } from './who';
 // in a file is attacker-controlled text: JSX prints it as text.
 
 // The tools' own answer types (types only: nothing of the tool packages runs here).
-export type { RecallFile };
 /** log.file_entries's answer. */
 export type FileEntries = z.infer<typeof logFileEntriesOutput>;
 export type FileEntry = FileEntries['items'][number];

@@ -2,7 +2,8 @@
 import { BackendUnavailableError } from '@svc/errors';
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import { type ConsoleDeps, pageContext } from '../app';
+import type { ConsoleDeps } from '../console-deps';
+import { pageContext } from '../page-context';
 import { AuditPage, type VerificationView } from '../pages/audit';
 import { sendPage } from '../pages/layout';
 import { sessionOf } from '../session';

@@ -1,8 +1,8 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import express, { type Router } from 'express';
 import { z } from 'zod';
-import type { ConsoleDeps } from '../app';
 import { browserAddressOf } from '../client-address';
+import type { ConsoleDeps } from '../console-deps';
 import { SessionEndedError, TooManyAttemptsError } from '../identity-api';
 import { sendPage } from '../pages/layout';
 import { LoginPage } from '../pages/login';

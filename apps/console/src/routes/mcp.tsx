@@ -2,9 +2,10 @@
 import { StepUpRequiredError } from '@svc/errors';
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import { type ConsoleDeps, pageContext } from '../app';
 import { browserAddressOf } from '../client-address';
+import type { ConsoleDeps } from '../console-deps';
 import { SessionEndedError, TooManyAttemptsError } from '../identity-api';
+import { pageContext } from '../page-context';
 import type { PageContext } from '../pages/layout';
 import { href, sendPage } from '../pages/layout';
 import { McpPage, RevokePage, TokenCreatedPage, type TokenTab } from '../pages/mcp';

@@ -2,8 +2,8 @@
 import { NotFoundError, StepUpRequiredError } from '@svc/errors';
 import express, { type Request, type Response, type Router } from 'express';
 import { z } from 'zod';
-import type { ConsoleDeps } from '../app';
 import { browserAddressOf } from '../client-address';
+import type { ConsoleDeps } from '../console-deps';
 import {
   OAuthBrowserUnboundError,
   OAuthOtherBrowserError,

@@ -1,8 +1,9 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import { BackendUnavailableError, NotFoundError, UserInputError } from '@svc/errors';
 import express, { type Request, type Response, type Router } from 'express';
-import { type ConsoleDeps, pageContext } from '../app';
+import type { ConsoleDeps } from '../console-deps';
 import type { Names } from '../identity-api';
+import { pageContext } from '../page-context';
 import { href, type PageContext, sendPage } from '../pages/layout';
 import {
   DownloadFailedPage,

@@ -2,8 +2,9 @@
 import { performance } from 'node:perf_hooks';
 import { NotFoundError } from '@svc/errors';
 import express, { type Router } from 'express';
-import { type ConsoleDeps, pageContext } from '../app';
+import type { ConsoleDeps } from '../console-deps';
 import { byGroup, type CatalogTool, catalogTools, findTool } from '../gateway-catalog';
+import { pageContext } from '../page-context';
 import { sendPage } from '../pages/layout';
 import { ToolPage, ToolsIndexPage } from '../pages/tools';
 import { type FormField, type FormValues, formModel, formValuesOf, toolInput } from '../schema-form';

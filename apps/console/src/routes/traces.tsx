@@ -1,6 +1,7 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
 import express, { type Response, type Router } from 'express';
-import { type ConsoleDeps, pageContext } from '../app';
+import type { ConsoleDeps } from '../console-deps';
+import { pageContext } from '../page-context';
 import type { PageContext } from '../pages/layout';
 import { sendPage } from '../pages/layout';
 import { traceSearchRequest } from '../pages/trace-filters';
