@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { AuditEntry } from '@svc/audit';
 import { generateToken } from '@svc/auth';
 import { type BackendClient, createBackendClient } from '@svc/backend-client';
+import { BackendUnavailableError } from '@svc/errors';
 import {
   createBatchingAuditSink,
   createHttpAuditSink,
@@ -13,7 +14,6 @@ import {
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
-import { BackendUnavailableError } from '@svc/tool-kit';
 import express from 'express';
 import { type CheckpointStore, createIdentityApp, migrateIdentity } from './index';
 import { openThrowawayCheckpointStore } from './testing/checkpoints';
