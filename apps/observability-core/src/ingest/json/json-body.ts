@@ -1,5 +1,6 @@
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { toWellFormed, UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
+import { toWellFormed } from '@svc/tool-kit';
 import { MAX_JSON_DEPTH } from '../value-bounds';
 import type { WorkSlices } from '../work-slices';
 import { formatPath, type PathSegment } from './json-path';

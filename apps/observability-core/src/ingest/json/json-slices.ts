@@ -1,4 +1,4 @@
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import { MAX_JSON_DEPTH } from '../value-bounds';
 import type { WorkSlices } from '../work-slices';
 import { formatPath, type PathSegment } from './json-path';

@@ -1,4 +1,4 @@
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import { readJsonBody } from '../json/json-body';
 import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from '../request-limits';
 import type { RecordType } from '../schemas';

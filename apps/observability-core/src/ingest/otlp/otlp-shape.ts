@@ -1,4 +1,4 @@
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import type { BodyPath, PathSegment } from '../json/json-path';
 import { MAX_RECORDS_PER_REQUEST, tooManyRecords } from '../request-limits';
 

@@ -1,6 +1,7 @@
 import type { ClickHouse } from '@svc/clickhouse';
+import { BackendUnavailableError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
-import { BackendUnavailableError, type Logger } from '@svc/tool-kit';
+import type { Logger } from '@svc/tool-kit';
 import type { Symbolicator } from '../../symbolication/symbolicator';
 import { RECORD_TYPES, type RecordType, type ValidBatch } from '../schemas';
 import { rowsOf } from './rows';

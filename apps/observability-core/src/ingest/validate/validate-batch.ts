@@ -1,4 +1,4 @@
-import { UserInputError } from '@svc/tool-kit';
+import { UserInputError } from '@svc/errors';
 import type { z } from 'zod';
 import { DEFAULT_RETENTION, type Retention, TTL_COLUMNS } from '../../storage/migrations';
 import { DAY_MS } from '../../storage/time';
