@@ -1,9 +1,10 @@
+import type { Page } from '@svc/tool-kit';
 import { sanitizeOptional } from '@svc/tool-kit';
 import type { TrackEvent } from '@svc/tools-analytics';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import type { SqlFilter } from '../sql/filter';
-import { type Page, queryPage } from '../sql/page';
+import { queryPage } from '../sql/page';
 import { parseProperties } from './properties';
 
 interface EventRow {

@@ -1,9 +1,10 @@
+import type { Page } from '@svc/tool-kit';
 import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import type { FeedbackItem } from '@svc/tools-analytics';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
-import { type Page, queryPage } from '../sql/page';
+import { queryPage } from '../sql/page';
 import { RATING_SQL } from '../stored-values';
 
 interface FeedbackRow {

@@ -1,9 +1,8 @@
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
+import { FIELD_LIMITS, fetchFor, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { apmMemoryGrowth, MEMORY_METRIC, MIN_MEMORY_SAMPLES } from '@svc/tools-apm';
 import { serve } from '../core-tool';
 import { reported } from '../precision';
 import { paramsOf, whereOf } from '../sql/filter';
-import { fetchFor } from '../sql/page';
 import { lastDays } from '../sql/window';
 import { finite, METRIC_VALUE_SQL } from '../stored-values';
 

@@ -1,8 +1,7 @@
-import { sanitizeOptional } from '@svc/tool-kit';
+import { fetchFor, sanitizeOptional } from '@svc/tool-kit';
 import { crashAggregate } from '@svc/tools-crash';
 import { serve } from '../core-tool';
 import { paramsOf, whereOf } from '../sql/filter';
-import { fetchFor } from '../sql/page';
 import { lastDays } from '../sql/window';
 import { signatureHistories } from './signature-history';
 

@@ -1,4 +1,4 @@
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
+import { FIELD_LIMITS, fetchFor, type Page, pageOf, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import type {
   Breadcrumb,
   CrashDetail,
@@ -11,7 +11,6 @@ import { z } from 'zod';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
-import { fetchFor, type Page, pageOf } from '../sql/page';
 import { pointQuery } from '../sql/point-query';
 
 // Reading crashes. A crash is its event_id: the table is a ReplacingMergeTree that collapses a

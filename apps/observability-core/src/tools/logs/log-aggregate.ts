@@ -1,9 +1,8 @@
-import { sanitizeOptional } from '@svc/tool-kit';
+import { fetchFor, sanitizeOptional } from '@svc/tool-kit';
 import { AGGREGATE_HOURS, logAggregate } from '@svc/tools-logs';
 import { HOUR_MS } from '../../storage/time';
 import { serve } from '../core-tool';
 import { paramsOf, whereOf } from '../sql/filter';
-import { fetchFor } from '../sql/page';
 import { windowEnding } from '../sql/window';
 
 const GROUP_COLUMNS = { level: 'level', user_id: 'user_id', platform: 'platform' } as const;

@@ -1,9 +1,10 @@
+import type { Page } from '@svc/tool-kit';
 import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { LOG_LEVELS, type LogEntry } from '@svc/tools-logs';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import type { SqlFilter } from '../sql/filter';
-import { type Page, queryPage } from '../sql/page';
+import { queryPage } from '../sql/page';
 import { storedChoice } from '../stored-values';
 
 const LOG_SOURCES = ['backend', 'device'] as const;

@@ -1,23 +1,11 @@
 // Lists fetch one row more than `limit` to know whether more exist, and answer
-// {items, limit, has_more} (docs/semantics.md).
+// {items, limit, has_more} (docs/semantics.md): the page itself is tool-kit's, shared with
+// identity's lists; this file adds the query every tool group's list runs.
 
+import { fetchFor, type Page, pageOf } from '@svc/tool-kit';
 import type { CoreToolContext } from '../core-tool';
 import { paramsOf, type SqlFilter, whereOf } from './filter';
 import { pointQuery } from './point-query';
-
-export interface Page<T> {
-  items: T[];
-  limit: number;
-  has_more: boolean;
-}
-
-/** Rows to fetch for a page of `limit`. */
-export const fetchFor = (limit: number): number => limit + 1;
-
-/** The page of `limit` out of `fetchFor(limit)` rows. */
-export function pageOf<R, T>(rows: readonly R[], limit: number, toItem: (row: R) => T): Page<T> {
-  return { items: rows.slice(0, limit).map(toItem), limit, has_more: rows.length > limit };
-}
 
 /** One page of a list: the rows of `from` matching `filter`, in `orderBy` (ties broken, so pages are stable). */
 export interface PageQuery {

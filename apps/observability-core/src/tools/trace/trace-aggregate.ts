@@ -1,10 +1,9 @@
-import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
+import { FIELD_LIMITS, fetchFor, sanitizeText } from '@svc/tool-kit';
 import { traceAggregate } from '@svc/tools-trace';
 import { type CoreToolContext, serve } from '../core-tool';
 import { reported } from '../precision';
 import { paramsOf, type SqlFilter, whereOf } from '../sql/filter';
 import { inParts, LIST_PARAM_BYTES, listElementBytes } from '../sql/list-param';
-import { fetchFor } from '../sql/page';
 import { columnInWindow, lastDays, WINDOW_FROM, WINDOW_TO } from '../sql/window';
 import { finite, SPAN_DURATION_SQL } from '../stored-values';
 

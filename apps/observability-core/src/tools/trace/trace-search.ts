@@ -1,10 +1,9 @@
 import { UserInputError } from '@svc/errors';
-import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
+import { FIELD_LIMITS, fetchFor, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { type TraceSummary, traceSearch } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
 import { type CoreToolContext, serve } from '../core-tool';
 import { combine, equals, type SqlFilter, whereOf } from '../sql/filter';
-import { fetchFor } from '../sql/page';
 import { detailParts, detailsOf, type TraceDetails } from './trace-details';
 import { type SummaryCursor, type SummaryQuery, type SummaryRow, summaryRows } from './trace-summary-rows';
 

@@ -1,9 +1,10 @@
+import type { Page } from '@svc/tool-kit';
 import { FIELD_LIMITS, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { SESSION_STATUSES, type SessionSummary } from '@svc/tools-users';
 import { isoFromMs } from '../../storage/time';
 import type { CoreToolContext } from '../core-tool';
 import type { SqlFilter } from '../sql/filter';
-import { type Page, queryPage } from '../sql/page';
+import { queryPage } from '../sql/page';
 import { storedChoice } from '../stored-values';
 
 interface SessionRow {
