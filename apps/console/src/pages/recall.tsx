@@ -7,6 +7,7 @@ import type { Names } from '../identity-api';
 import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import type { ToolAnswer } from '../tool-calls';
 import { CsrfField, formatTime, href, Layout, type PageContext } from './layout';
+import { MorePager } from './more-pager';
 import { DevicesTable } from './recall-devices';
 import { type NameBook, nameBook, Who } from './who';
 
@@ -295,7 +296,6 @@ export interface RecallPageProps {
 
 export function RecallPage({ ctx, filters, files, notice, error, trigger }: RecallPageProps) {
   const list = files.ok ? (files.result as ListAnswer<RecallFile>) : undefined;
-  const moreLimit = list ? String(Math.min(list.limit * 2, 1000)) : undefined;
   return (
     <Layout ctx={ctx} section="recall" title="Recall">
       <RecallTabs ctx={ctx} current="files" />
@@ -327,18 +327,7 @@ export function RecallPage({ ctx, filters, files, notice, error, trigger }: Reca
         ) : (
           <FilesTable ctx={ctx} files={list!.items} />
         )}
-        {list?.has_more ? (
-          <p class="pager">
-            More files match than are shown.{' '}
-            {list.limit < 1000 ? (
-              <a href={href('/recall', ctx.projectId, { ...filters, limit: moreLimit })}>
-                Show up to {moreLimit}
-              </a>
-            ) : (
-              'Narrow the filters to see them.'
-            )}
-          </p>
-        ) : null}
+        <MorePager ctx={ctx} path="/recall" filters={filters} list={list} noun="files" />
       </section>
       <TriggerForm ctx={ctx} values={trigger} />
     </Layout>
@@ -640,7 +629,6 @@ export function RecallAuditPage({
   names?: Names;
 }) {
   const list = trail.ok ? (trail.result as ListAnswer<RecallAuditItem>) : undefined;
-  const moreLimit = list ? String(Math.min(list.limit * 2, 1000)) : undefined;
   return (
     <Layout ctx={ctx} section="recall" title="Recall audit trail">
       <RecallTabs ctx={ctx} current="audit" />
@@ -670,18 +658,7 @@ export function RecallAuditPage({
       ) : (
         <AuditTrailTable ctx={ctx} items={list!.items} names={nameBook(names)} />
       )}
-      {list?.has_more ? (
-        <p class="pager">
-          More records match than are shown.{' '}
-          {list.limit < 1000 ? (
-            <a href={href('/recall/audit', ctx.projectId, { ...filters, limit: moreLimit })}>
-              Show up to {moreLimit}
-            </a>
-          ) : (
-            'Narrow the filters to see them.'
-          )}
-        </p>
-      ) : null}
+      <MorePager ctx={ctx} path="/recall/audit" filters={filters} list={list} noun="records" />
     </Layout>
   );
 }
