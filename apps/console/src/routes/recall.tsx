@@ -63,51 +63,75 @@ const NUMERIC = ['limit', 'after_line'] as const;
 /** The recall pages (`/recall`): files, their entries, downloads, triggers, the recall audit trail. */
 export function recallRoutes(deps: ConsoleDeps): Router {
   const router = express.Router();
+  router.get('/recall', filesRoute(deps));
+  router.post('/recall/trigger', triggerRoute(deps));
+  router.get('/recall/files/:file_id', entriesRoute(deps));
+  // A POST, not a link: a download is an action recorded in the recall audit trail, so it needs the
+  // session's CSRF token like every other action (and no prefetch or crawler can cause one).
+  router.post('/recall/files/:file_id/download', downloadRoute(deps));
+  router.get('/recall/audit', auditRoute(deps));
+  return router;
+}
 
-  /** Recall's console side, or the "not deployed" page sent (and undefined). */
-  function recallOr(res: Response, ctx: PageContext, status: number): RecallApi | undefined {
-    if (!deps.recall) sendPage(res, <RecallNotDeployedPage ctx={ctx} />, status);
-    return deps.recall;
-  }
+/** Recall's console side, or the "not deployed" page sent (and undefined). */
+function recallOr(deps: ConsoleDeps, res: Response, ctx: PageContext, status: number): RecallApi | undefined {
+  if (!deps.recall) sendPage(res, <RecallNotDeployedPage ctx={ctx} />, status);
+  return deps.recall;
+}
 
-  const call = (res: Response, ctx: PageContext, tool: string, input: Record<string, unknown>) =>
-    answerOf(deps.tools, { session: sessionOf(res).token, projectId: ctx.projectId, tool, input });
+/** A recall tool called on the gateway with the person's session, as any client calls it. */
+function call(
+  deps: ConsoleDeps,
+  res: Response,
+  ctx: PageContext,
+  tool: string,
+  input: Record<string, unknown>,
+) {
+  return answerOf(deps.tools, { session: sessionOf(res).token, projectId: ctx.projectId, tool, input });
+}
 
-  async function filesPage(
-    req: Request,
-    res: Response,
-    ctx: PageContext,
-    extra: { notice?: string; error?: string; trigger?: Filters; status?: number } = {},
-  ) {
-    const filters = filtersOf(req.query, FILE_FILTERS);
-    const files = await call(res, ctx, 'log.list_files', toolInputOf(filters, NUMERIC));
-    const { status, ...rest } = extra;
-    sendPage(
-      res,
-      <RecallPage ctx={ctx} filters={filters} files={files} {...rest} />,
-      status ?? pageStatusOf(files),
-    );
-  }
+/** The files page: the list (log.list_files) under the request's filters, with a notice or an error. */
+async function filesPage(
+  deps: ConsoleDeps,
+  req: Request,
+  res: Response,
+  ctx: PageContext,
+  extra: { notice?: string; error?: string; trigger?: Filters; status?: number } = {},
+) {
+  const filters = filtersOf(req.query, FILE_FILTERS);
+  const files = await call(deps, res, ctx, 'log.list_files', toolInputOf(filters, NUMERIC));
+  const { status, ...rest } = extra;
+  sendPage(
+    res,
+    <RecallPage ctx={ctx} filters={filters} files={files} {...rest} />,
+    status ?? pageStatusOf(files),
+  );
+}
 
-  router.get('/recall', async (req, res) => {
+/** GET /recall: the files, and the notice after a trigger redirected here. */
+function filesRoute(deps: ConsoleDeps) {
+  return async (req: Request, res: Response) => {
     const ctx = pageContext(deps, req, res);
-    if (!recallOr(res, ctx, 200)) return;
+    if (!recallOr(deps, res, ctx, 200)) return;
     const requested = text(req.query.requested);
     const notice = REQUEST_ID.test(requested)
       ? `Recall requested (request ${requested}). The device uploads its files the next time the app checks in; they appear here then.`
       : undefined;
-    await filesPage(req, res, ctx, { notice });
-  });
+    await filesPage(deps, req, res, ctx, { notice });
+  };
+}
 
-  router.post('/recall/trigger', async (req, res) => {
+/** POST /recall/trigger: ask recall to recall a device's (or an end-user's) files. */
+function triggerRoute(deps: ConsoleDeps) {
+  return async (req: Request, res: Response) => {
     const ctx = pageContext(deps, req, res);
-    const recall = recallOr(res, ctx, 404);
+    const recall = recallOr(deps, res, ctx, 404);
     if (!recall) return;
     const target = {
       device_id: text(req.body?.device_id).slice(0, MAX_FILTER) || undefined,
       user_id: text(req.body?.user_id).slice(0, MAX_FILTER) || undefined,
     };
-    const again = (error: string) => filesPage(req, res, ctx, { error, trigger: target, status: 400 });
+    const again = (error: string) => filesPage(deps, req, res, ctx, { error, trigger: target, status: 400 });
     if (!target.device_id && !target.user_id) return again('Give a device id or an end-user id to recall.');
     let requested: { request_id: string };
     try {
@@ -126,15 +150,18 @@ export function recallRoutes(deps: ConsoleDeps): Router {
       'recall triggered',
     );
     res.redirect(303, href('/recall', ctx.projectId, { requested: requested.request_id }));
-  });
+  };
+}
 
-  router.get('/recall/files/:file_id', async (req, res) => {
+/** GET /recall/files/:file_id: a file's entries (log.file_entries); 404 for no such file. */
+function entriesRoute(deps: ConsoleDeps) {
+  return async (req: Request<{ file_id: string }>, res: Response) => {
     const ctx = pageContext(deps, req, res);
-    if (!recallOr(res, ctx, 404)) return;
+    if (!recallOr(deps, res, ctx, 404)) return;
     const fileId = req.params.file_id;
     if (!FILE_ID.test(fileId)) throw new NotFoundError('No such file.');
     const filters = filtersOf(req.query, ENTRY_FILTERS);
-    const entries = await call(res, ctx, 'log.file_entries', {
+    const entries = await call(deps, res, ctx, 'log.file_entries', {
       file_id: fileId,
       ...toolInputOf(filters, NUMERIC),
     });
@@ -144,13 +171,14 @@ export function recallRoutes(deps: ConsoleDeps): Router {
       <RecallFilePage ctx={ctx} fileId={fileId} filters={filters} entries={entries} />,
       missing ? 404 : pageStatusOf(entries),
     );
-  });
+  };
+}
 
-  // A POST, not a link: a download is an action recorded in the recall audit trail, so it needs the
-  // session's CSRF token like every other action (and no prefetch or crawler can cause one).
-  router.post('/recall/files/:file_id/download', async (req, res) => {
+/** POST /recall/files/:file_id/download: the whole file as NDJSON, or why it cannot be offered. */
+function downloadRoute(deps: ConsoleDeps) {
+  return async (req: Request<{ file_id: string }>, res: Response) => {
     const ctx = pageContext(deps, req, res);
-    const recall = recallOr(res, ctx, 404);
+    const recall = recallOr(deps, res, ctx, 404);
     if (!recall) return;
     const fileId = req.params.file_id;
     if (!FILE_ID.test(fileId)) throw new NotFoundError('No such file.');
@@ -188,35 +216,42 @@ export function recallRoutes(deps: ConsoleDeps): Router {
         'cache-control': 'no-store',
       })
       .send(file.body);
-  });
+  };
+}
 
-  router.get('/recall/audit', async (req, res) => {
+/** GET /recall/audit: recall's own trail (log.audit), with names for its ids when identity has them. */
+function auditRoute(deps: ConsoleDeps) {
+  return async (req: Request, res: Response) => {
     const ctx = pageContext(deps, req, res);
-    if (!recallOr(res, ctx, 404)) return;
+    if (!recallOr(deps, res, ctx, 404)) return;
     const filters = filtersOf(req.query, AUDIT_FILTERS);
-    const trail = await call(res, ctx, 'log.audit', toolInputOf(filters, NUMERIC));
-    const names = trail.ok ? await namesOf(res, trail.result as ListAnswer<RecallAuditItem>) : undefined;
+    const trail = await call(deps, res, ctx, 'log.audit', toolInputOf(filters, NUMERIC));
+    const names = trail.ok
+      ? await namesOf(deps, res, trail.result as ListAnswer<RecallAuditItem>)
+      : undefined;
     sendPage(
       res,
       <RecallAuditPage ctx={ctx} filters={filters} trail={trail} names={names} />,
       pageStatusOf(trail),
     );
-  });
+  };
+}
 
-  // Who the trail's ids are, in one lookup for the page. Names are a help to read it: when identity
-  // cannot say now, the page shows the ids rather than fail.
-  async function namesOf(res: Response, trail: ListAnswer<RecallAuditItem>): Promise<Names | undefined> {
-    const userIds = [...new Set(trail.items.flatMap((r) => (r.user_id ? [r.user_id] : [])))];
-    const tokenIds = [...new Set(trail.items.flatMap((r) => (r.token_id ? [r.token_id] : [])))];
-    if (userIds.length === 0 && tokenIds.length === 0) return undefined;
-    try {
-      return await deps.identity.names(sessionOf(res).token, { userIds, tokenIds });
-    } catch (err) {
-      if (!(err instanceof BackendUnavailableError)) throw err;
-      deps.logger.warn({ event: 'console_names_unavailable' }, 'recall audit trail shown with ids');
-      return undefined;
-    }
+// Who the trail's ids are, in one lookup for the page. Names are a help to read it: when identity
+// cannot say now, the page shows the ids rather than fail.
+async function namesOf(
+  deps: ConsoleDeps,
+  res: Response,
+  trail: ListAnswer<RecallAuditItem>,
+): Promise<Names | undefined> {
+  const userIds = [...new Set(trail.items.flatMap((r) => (r.user_id ? [r.user_id] : [])))];
+  const tokenIds = [...new Set(trail.items.flatMap((r) => (r.token_id ? [r.token_id] : [])))];
+  if (userIds.length === 0 && tokenIds.length === 0) return undefined;
+  try {
+    return await deps.identity.names(sessionOf(res).token, { userIds, tokenIds });
+  } catch (err) {
+    if (!(err instanceof BackendUnavailableError)) throw err;
+    deps.logger.warn({ event: 'console_names_unavailable' }, 'recall audit trail shown with ids');
+    return undefined;
   }
-
-  return router;
 }
