@@ -1,5 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { type HexHmac, type IngestHeaders, ingestSignature, signIngest } from '@svc/sdk-core';
+import {
+  type HexHmac,
+  type IngestHeaders,
+  ingestSignature,
+  ingestSignatureAsync,
+  signIngest,
+} from '@svc/sdk-core';
 import { updateInSlices } from './hash-in-slices';
 
 // Ingest request signing (docs/ingest.md): X-Svc-Signature: v1=<hex HMAC-SHA256(secret,
@@ -42,7 +48,7 @@ export async function signatureMatches(
   body: Buffer,
   received: string,
 ): Promise<boolean> {
-  const expected = Buffer.from(await ingestSignature(slicedHmacHex, secret, timestamp, body), 'utf8');
+  const expected = Buffer.from(await ingestSignatureAsync(slicedHmacHex, secret, timestamp, body), 'utf8');
   const got = Buffer.from(received, 'utf8');
   return got.length === expected.length && timingSafeEqual(got, expected);
 }

@@ -4,9 +4,6 @@ import { newTraceId } from './ids';
 /** A record waiting in the exporter's queue. */
 export type Queued = { type: BatchRecordType; record: object };
 
-/** A batch the exporter is sending; `handedOver` once takeUndelivered gave it away. */
-export type Outgoing = PreparedBatch & { handedOver: boolean };
-
 // Keepalive requests may carry 64 KiB in flight per page; stay under it with room for another.
 export const KEEPALIVE_BODY_BYTES = 48 * 1024;
 
@@ -24,11 +21,11 @@ function bodyOf(batch: Queued[]): string {
  * The batch as bodies with their keys: one, or with `keepalive` halves until each fits the
  * keepalive budget. Cut once, before the first try: a retry must be the same body under the same key.
  */
-export function prepare(batch: Queued[], keepalive: boolean): Outgoing[] {
+export function prepare(batch: Queued[], keepalive: boolean): PreparedBatch[] {
   const body = bodyOf(batch);
   if (keepalive && body.length > KEEPALIVE_BODY_BYTES && batch.length > 1) {
     const half = Math.ceil(batch.length / 2);
     return [...prepare(batch.slice(0, half), keepalive), ...prepare(batch.slice(half), keepalive)];
   }
-  return [{ body, idempotencyKey: newTraceId(), records: batch.length, handedOver: false }];
+  return [{ body, idempotencyKey: newTraceId(), records: batch.length }];
 }

@@ -1,5 +1,5 @@
 import type { IngestTarget } from './dsn';
-import { KEEPALIVE_BODY_BYTES, type Outgoing } from './exporter-batches';
+import { KEEPALIVE_BODY_BYTES } from './exporter-batches';
 import {
   EXPORTER_HEADER,
   type ExportError,
@@ -7,6 +7,7 @@ import {
   type ExportResponse,
   type ExportTransport,
   IDEMPOTENCY_HEADER,
+  type PreparedBatch,
 } from './exporter-types';
 import { fetchSend } from './fetch-send';
 import { sleep } from './unref';
@@ -57,7 +58,7 @@ export function createGate(max: number) {
   ] as const;
 }
 
-const delivered = (status: number | undefined) => status !== undefined && status >= 200 && status < 300;
+const delivered = (status = 0) => status >= 200 && status < 300;
 
 /** The answer's Retry-After in ms (at most a minute), if it names one. */
 function retryAfterMs(res: ExportResponse): number | undefined {
@@ -77,16 +78,17 @@ export function createPoster(
   [, through, succeeded, struggled]: Gate,
   stats: { sent: number; dropped: number },
   report: (error: ExportError) => void,
-): (part: Outgoing) => Promise<void> {
+  /** The batches takeUndelivered gave away: no more tries here, their copies go under the same key. */
+  handedOver: WeakSet<PreparedBatch>,
+): (part: PreparedBatch) => Promise<void> {
   const send = transport.send ?? fetchSend;
   const url = transport.url(target);
-  const keepalive = transport.keepalive === true;
   /** Server time minus local time, once a 401 showed the local clock is off. */
   let clockOffsetMs = 0;
 
   /** Whether a 401's Date shows the local clock off, in which case the offset is now corrected. */
   function skewCorrected(date: string | null): boolean {
-    const serverMs = date ? Date.parse(date) : Number.NaN;
+    const serverMs = Date.parse(date ?? ''); // NaN without one
     if (!Number.isFinite(serverMs)) return false;
     const offset = serverMs - Date.now();
     if (Math.abs(offset - clockOffsetMs) < CLOCK_SKEW_MS) return false;
@@ -95,7 +97,7 @@ export function createPoster(
   }
 
   /** One try; undefined on a network error or timeout (retried like a 5xx). */
-  async function tryOnce(part: Outgoing): Promise<ExportResponse | undefined> {
+  async function tryOnce(part: PreparedBatch): Promise<ExportResponse | undefined> {
     const ts = Math.floor((Date.now() + clockOffsetMs) / 1000);
     try {
       const res = await send(url, {
@@ -107,7 +109,7 @@ export function createPoster(
         },
         body: part.body,
         // One record larger than the keepalive budget goes without it: late rather than never.
-        keepalive: keepalive && part.body.length <= KEEPALIVE_BODY_BYTES,
+        keepalive: transport.keepalive === true && part.body.length <= KEEPALIVE_BODY_BYTES,
         timeoutMs: options.timeoutMs ?? 10_000,
       });
       // Counted before the request leaves the gate: the retries it wakes see the grown limit.
@@ -117,13 +119,8 @@ export function createPoster(
       }
       return res;
     } catch {
-      return undefined;
+      // A network error or timeout: undefined.
     }
-  }
-
-  function drop(part: Outgoing, error: Omit<ExportError, 'records'>): void {
-    stats.dropped += part.records;
-    report({ ...error, records: part.records });
   }
 
   return async function post(part) {
@@ -133,7 +130,7 @@ export function createPoster(
       // Handed over (to an app's storage) by then: no more tries here, its copy goes under the same key.
       const res = await through(
         () => tryOnce(part),
-        () => part.handedOver,
+        () => handedOver.has(part),
       );
       if (res === null) return;
       const status = res?.status;
@@ -146,15 +143,21 @@ export function createPoster(
       // 409 under our key: an earlier try of this batch is still being written (its answer was
       // lost, or timed out here); a later try gets its answer. Any other 4xx (400, 401, 413):
       // the core refused the records themselves, and sending again cannot help.
-      if (status !== undefined && status !== 409 && status !== 429 && status < 500) {
-        if (!part.handedOver) drop(part, { reason: 'rejected', status });
+      const refused = (status ?? 500) < 500 && status !== 409 && status !== 429;
+      // A struggling core gets air; a 409 only says this batch's earlier try is not done yet.
+      if (!refused && status !== 409) struggled();
+      if (handedOver.has(part)) return;
+      // One place counts a batch dropped: refused, or out of tries.
+      if (refused || attempt >= (options.maxAttempts ?? 5)) {
+        stats.dropped += part.records;
+        report({
+          reason: refused ? 'rejected' : 'gave_up',
+          records: part.records,
+          // A refused batch names its status whatever it is; one given up only a real one.
+          ...(refused || status ? { status } : {}),
+        });
         return;
       }
-      // A struggling core gets air; a 409 only says this batch's earlier try is not done yet.
-      if (status !== 409) struggled();
-      if (part.handedOver) return;
-      if (attempt >= (options.maxAttempts ?? 5))
-        return drop(part, { reason: 'gave_up', ...(status ? { status } : {}) });
       await sleep(
         (res && retryAfterMs(res)) ?? Math.random() * (options.retryBaseMs ?? 200) * 2 ** (attempt - 1),
       );

@@ -1,7 +1,13 @@
 import { type IngestTarget, parseDsn } from './dsn';
-import { type Outgoing, prepare, type Queued } from './exporter-batches';
+import { prepare, type Queued } from './exporter-batches';
 import { createGate, createPoster, type Gate } from './exporter-post';
-import type { BatchExporter, ExportError, ExporterOptions, ExportTransport } from './exporter-types';
+import type {
+  BatchExporter,
+  ExportError,
+  ExporterOptions,
+  ExportTransport,
+  PreparedBatch,
+} from './exporter-types';
 import { unref } from './unref';
 
 /**
@@ -45,7 +51,8 @@ function createPump(
         if (--active === 0) settle();
       });
     }
-    return active === 0 ? Promise.resolve() : idle;
+    // With none running, `idle` is the last one settled (or the first, resolved): resolved too.
+    return idle;
   }
   // A tuple, not an object: the web bundle pays for property names.
   return [
@@ -88,9 +95,11 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
   const stats = { sent: 0, dropped: 0 };
   let stopped = false;
   const gate = createGate(Math.max(1, Math.floor(options.concurrency ?? (keepalive ? 1 : 32))));
-  const postPart = createPoster(options, transport, target, gate, stats, report);
   /** Batches being sent or waiting for a retry, until counted (or handed over). */
-  const outgoing = new Set<Outgoing>();
+  const outgoing = new Set<PreparedBatch>();
+  /** What takeUndelivered gave away (a set beside the batches: they are handed out as they are). */
+  const handedOver = new WeakSet<PreparedBatch>();
+  const postPart = createPoster(options, transport, target, gate, stats, report, handedOver);
 
   /** One batch, with its retries; counted as sent or dropped. */
   async function post(batch: Queued[]): Promise<void> {
@@ -130,16 +139,12 @@ export function createExporter(options: ExporterOptions, transport: ExportTransp
     addLog: (record) => add({ type: 'logs', record }),
     addRecord: (type, record) => add({ type, record }),
     takeUndelivered() {
-      const started = [...outgoing].filter((part) => !part.handedOver);
-      for (const part of started) part.handedOver = true;
-      const rest: Outgoing[] = [];
+      const started = [...outgoing].filter((part) => !handedOver.has(part));
+      for (const part of started) handedOver.add(part);
+      const rest: PreparedBatch[] = [];
       while (queue.length > 0) rest.push(...prepare(queue.splice(0, batchSize), keepalive));
       stopFlushing();
-      return [...started, ...rest].map(({ body, idempotencyKey, records }) => ({
-        body,
-        idempotencyKey,
-        records,
-      }));
+      return [...started, ...rest];
     },
     flush,
     // Safe to pass around unbound (e.g. as a signal handler): no `this`.

@@ -23,6 +23,7 @@ export {
   type IngestHeaders,
   ingestHeaders,
   ingestSignature,
+  ingestSignatureAsync,
   signIngest,
 } from './ingest-signing';
 export { ingestTransport } from './ingest-transport';
@@ -39,4 +40,4 @@ export {
   type TracerOptions,
   type TracerRuntime,
 } from './tracer';
-export { traceXhr, type Xhr, type XhrEnded, type XhrPrototype, type XhrTracingRules } from './xhr-spans';
+export { traceXhr, type Xhr, type XhrPrototype, type XhrTracingRules } from './xhr-spans';

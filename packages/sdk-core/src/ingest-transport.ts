@@ -15,10 +15,9 @@ export function ingestTransport(
     headers: async (target, timestamp, body) =>
       ingestHeaders(target.keyId, timestamp, await sign(target.secret, timestamp, body)),
     url: (target) =>
-      options.browser
-        ? `${target.endpoint}/ingest/v1/batch?svc_key=${encodeURIComponent(target.keyId)}`
-        : `${target.endpoint}/ingest/v1/batch`,
-    ...(options.browser ? { keepalive: true } : {}),
-    ...(options.send ? { send: options.send } : {}),
+      `${target.endpoint}/ingest/v1/batch${options.browser ? `?svc_key=${encodeURIComponent(target.keyId)}` : ''}`,
+    // Plain keys, not spreads of optional ones: what is not given is undefined, read as absent.
+    keepalive: options.browser,
+    send: options.send,
   };
 }

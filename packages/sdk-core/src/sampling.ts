@@ -28,9 +28,8 @@ export function fnv1a32(text: string): number {
 export function checkSampleRate(rate: number | undefined): number {
   if (rate === undefined) return 0;
   if (typeof rate !== 'number' || Number.isNaN(rate) || rate < 0 || rate > 1)
-    throw new RangeError(
-      `sampleRate must be a number in [0, 1] (0 or absent: keep every trace), got ${rate}`,
-    );
+    // Short: every character of it is in the web bundle. What 0 means is the option's own doc.
+    throw new RangeError(`sampleRate must be a number in [0, 1], got ${rate}`);
   return rate;
 }
 

@@ -4,4 +4,4 @@ export function unref<T>(timer: T): T {
   return timer;
 }
 
-export const sleep = (ms: number) => new Promise<void>((r) => unref(setTimeout(() => r(), ms)));
+export const sleep = (ms: number) => new Promise<void>((r) => unref(setTimeout(r, ms)));

@@ -15,16 +15,6 @@ export interface XhrPrototype {
   send(this: Xhr, body?: unknown): void;
 }
 
-/** A traced request as it ended: `status`, or `failure` (`error`, `timeout`, `abort`) without an answer. */
-export interface XhrEnded {
-  method: string;
-  /** As opened. */
-  url: string;
-  status?: number;
-  failure?: string;
-  durationMs: number;
-}
-
 export interface XhrTracingRules {
   /** The base of relative URLs, read at each `open` (a page's location, which may change). */
   base?: () => string;
@@ -32,18 +22,20 @@ export interface XhrTracingRules {
   skip?(url: string): boolean;
   /** Whether a request to `href` (absolute when `base` is given, else as opened) may carry `traceparent`. */
   propagate(href: string): boolean;
-  /** Told of every traced request when it ends. */
-  ended?(request: XhrEnded): void;
+  /**
+   * Told of every traced request as it is sent, after the span's own listeners (one it adds runs
+   * after the span ended). A hook, not a report built here: only React Native keeps breadcrumbs,
+   * and the web's bundle should not carry what builds them.
+   */
+  sent?(xhr: Xhr, method: string, href: string): void;
 }
 
-interface Pending {
-  method: string;
-  url: string;
-  href: string;
-  parts: HttpUrl;
-  /** The app set traceparent itself: its choice wins. */
-  ownTraceparent?: boolean;
-}
+/**
+ * A request opened to be traced: method, URL (absolute when `base` is given), its parts, and
+ * whether the app set traceparent itself (its choice wins). A tuple: the web bundle pays for
+ * property names, not for indexes.
+ */
+type Pending = [method: string, href: string, parts: HttpUrl, ownTraceparent?: boolean];
 
 /**
  * Patches an XMLHttpRequest prototype (and so every library built on it): a client span from
@@ -67,7 +59,7 @@ export function traceXhr(proto: XhrPrototype, tracer: Tracer, rules: XhrTracingR
     }
     const parts = parseHttpUrl(href);
     if (parts && parts.origin !== ingestOrigin && !rules.skip?.(raw))
-      pending.set(this, { method: String(method).toUpperCase(), url: raw, href, parts });
+      pending.set(this, [String(method).toUpperCase(), href, parts]);
     else pending.delete(this);
     return open.call(this, method, url, ...rest);
   };
@@ -75,7 +67,7 @@ export function traceXhr(proto: XhrPrototype, tracer: Tracer, rules: XhrTracingR
   const tracedSetRequestHeader: XhrPrototype['setRequestHeader'] = function (name, value) {
     const request = pending.get(this);
     const header = String(name).toLowerCase();
-    if (request && header === 'traceparent') request.ownTraceparent = true;
+    if (request && header === 'traceparent') request[3] = true;
     // The SDK's own request: never traced.
     if (header === EXPORTER_HEADER) pending.delete(this);
     return setRequestHeader.call(this, name, value);
@@ -84,10 +76,10 @@ export function traceXhr(proto: XhrPrototype, tracer: Tracer, rules: XhrTracingR
   const tracedSend: XhrPrototype['send'] = function (body) {
     const request = pending.get(this);
     if (request) {
-      const span = startClientSpan(tracer, request.method, request.parts);
-      if (!request.ownTraceparent && rules.propagate(request.href))
+      const [method, href, parts, ownTraceparent] = request;
+      const span = startClientSpan(tracer, method, parts);
+      if (!ownTraceparent && rules.propagate(href))
         setRequestHeader.call(this, 'traceparent', formatTraceparent(span.context));
-      const started = Date.now();
       let failure: string | undefined;
       for (const event of ['error', 'timeout', 'abort'])
         this.addEventListener(event, () => {
@@ -101,15 +93,10 @@ export function traceXhr(proto: XhrPrototype, tracer: Tracer, rules: XhrTracingR
             span.setStatus('error');
           } else answered(span, this.status);
           span.end();
-          rules.ended?.({
-            method: request.method,
-            url: request.url,
-            ...(failure ? { failure } : { status: this.status }),
-            durationMs: Date.now() - started,
-          });
         },
         { once: true },
       );
+      rules.sent?.(this, method, href);
     }
     return send.call(this, body);
   };

@@ -4,7 +4,7 @@ import {
   type HexHmac,
   type IngestTarget,
   ingestHeaders,
-  ingestSignature,
+  ingestSignatureAsync,
 } from '@svc/sdk-core';
 import { concatBytes, toHex, utf8 } from './bytes';
 import type { HttpAnswer, HttpFetch, SdkCrypto } from './platform';
@@ -72,7 +72,7 @@ export class SignedClient {
 
   /** `v1=` + hex HMAC-SHA256 over `timestamp + "." + body`. */
   signature(timestamp: number, body: Uint8Array): Promise<string> {
-    return ingestSignature(this.hmacHex, this.target.secret, timestamp, body);
+    return ingestSignatureAsync(this.hmacHex, this.target.secret, timestamp, body);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { captureError, initTracing, type WebTracing, type WebTracingOptions } from './init';
+import { captureError, initTracing, type WebTracing } from './init';
 
 // The script-tag build's entry: what a page without a bundler calls, as `window.SvcWeb` (`init`, the
 // short name of `initTracing`; `captureError`; `traceHeaders` and `withSpan` for requests the page
@@ -22,8 +22,11 @@ export let started: WebTracing | undefined;
 const data =
   typeof document === 'object' ? (document.currentScript as HTMLScriptElement | null)?.dataset : undefined;
 if (data?.dsn) {
-  const options: WebTracingOptions = { dsn: data.dsn, service: data.service || 'web' };
-  if (data.appVersion) options.appVersion = data.appVersion;
-  if (data.sampleRate) options.sampleRate = Number(data.sampleRate);
-  started = initTracing(options);
+  // An attribute left out is undefined, as an option left out is.
+  started = initTracing({
+    dsn: data.dsn,
+    service: data.service || 'web',
+    appVersion: data.appVersion,
+    sampleRate: data.sampleRate ? Number(data.sampleRate) : undefined,
+  });
 }

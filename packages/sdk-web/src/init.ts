@@ -58,7 +58,8 @@ export function initTracing(options: WebTracingOptions): WebTracing {
   const exporter = createExporter({ ...options.exporter, dsn: options.dsn });
   const tracer = createTracer({
     service: options.service,
-    ...(options.sampleRate !== undefined ? { sampleRate: options.sampleRate } : {}),
+    // Absent is undefined either way (keep every trace): no spread of an optional key.
+    sampleRate: options.sampleRate,
     exporter,
   });
   const errors = captureErrors(exporter, {
@@ -66,7 +67,7 @@ export function initTracing(options: WebTracingOptions): WebTracing {
     maxErrors: options.maxErrors ?? 25,
     global: options.captureErrors !== false,
   });
-  const rules = options.propagateTo ? { propagateTo: options.propagateTo } : {};
+  const rules = { propagateTo: options.propagateTo };
   const undo = [
     errors.uninstall,
     ...(options.instrument?.fetch === false ? [] : [instrumentFetch(tracer, rules)]),
@@ -75,13 +76,14 @@ export function initTracing(options: WebTracingOptions): WebTracing {
   const flushWhenHidden = () => {
     if (document.visibilityState === 'hidden') void exporter.flush();
   };
-  const flushNow = () => void exporter.flush();
+  // The exporter's methods need no `this` (and its flush never rejects): passed as they are.
+  const flushNow = exporter.flush;
   document.addEventListener('visibilitychange', flushWhenHidden);
   addEventListener('pagehide', flushNow);
   const tracing: WebTracing = {
     tracer,
     captureError: errors.capture,
-    flush: () => exporter.flush(),
+    flush: flushNow,
     async uninstall() {
       for (const put of undo) put();
       document.removeEventListener('visibilitychange', flushWhenHidden);

@@ -1,4 +1,4 @@
-import { type HexHmac, ingestSignature } from '@svc/sdk-core';
+import { type HexHmac, ingestSignatureAsync } from '@svc/sdk-core';
 
 // HMAC-SHA256 through Web Crypto, the browser's only HMAC: asynchronous, so the exporter awaits
 // the signature. The imported key is kept per secret (importing costs more than signing).
@@ -32,5 +32,5 @@ const webHmacHex: HexHmac<string, Promise<string>> = async (secret, prefix, body
 
 /** `X-Svc-Signature`: `v1=` + hex HMAC-SHA256 with the key's secret over `timestamp + "." + body`. */
 export function signBody(secret: string, timestamp: number, body: string): Promise<string> {
-  return ingestSignature(webHmacHex, secret, timestamp, body);
+  return ingestSignatureAsync(webHmacHex, secret, timestamp, body);
 }
