@@ -112,7 +112,11 @@ export function createIdentityApp(deps: IdentityDeps): Express {
   app.use('/internal/v1/admin', adminRouter(ctx));
   app.use(
     '/internal',
-    internalRouter(ctx, (token) => introspectOAuthToken(ctx, provider, oauth.resource, token)),
+    internalRouter(
+      ctx,
+      (token) => introspectOAuthToken(ctx, provider, oauth.resource, token),
+      oauth.resource,
+    ),
   );
   app.use('/console', consoleRouter(ctx, authorizationServer));
 

@@ -1,6 +1,8 @@
 import { principalFromIntrospection } from '@svc/auth';
 import { UnauthorizedError } from '@svc/errors';
 import request from 'supertest';
+import { DEFAULT_OAUTH } from './app';
+import { ASSISTANT_TOKEN_NAME, ASSISTANT_TOKEN_SECONDS } from './routes/internal/assistant-token';
 import { auditEntry } from './testing/audit-entries';
 import { DAY_MS, type Harness, seedProject, startHarness } from './testing/harness';
 
@@ -354,6 +356,42 @@ describe('the web console service', () => {
       .post('/internal/v1/console-sessions/tool-token')
       .send({ session_token: a.session, project_id: a.projectId });
     expect(noSecret.status).toBe(401);
+  });
+
+  it('gives the assistant a read-only token of minutes for the gateway resource, named, never listed, revoked at logout', async () => {
+    const u = await userWithProject('assistant-token');
+    const mint = (session: string, projectId: string) =>
+      h
+        .internal('post', '/internal/v1/console-sessions/assistant-token')
+        .send({ session_token: session, project_id: projectId });
+    const issued = (await mint(u.session, u.projectId).expect(201)).body;
+    expect(Date.parse(issued.expires_at) - h.clock.now).toBe(ASSISTANT_TOKEN_SECONDS * 1000);
+    const answer = await introspect(issued.token);
+    expect(answer).toMatchObject({
+      active: true,
+      project_id: u.projectId,
+      scopes: ['mcp:read'],
+      audience: DEFAULT_OAUTH.resource,
+    });
+    expect(principalFromIntrospection(answer, h.clock.now).projectId).toBe(u.projectId);
+    const names = (
+      await u
+        .as('post', '/console/v1/names')
+        .send({ user_ids: [], token_ids: [issued.token_id] })
+        .expect(200)
+    ).body;
+    expect(names.tokens).toEqual([{ token_id: issued.token_id, name: ASSISTANT_TOKEN_NAME }]);
+    const listed = (await u.as('get', `/console/v1/projects/${u.projectId}/mcp-tokens`).expect(200)).body;
+    expect(listed.items).toEqual([]);
+    const other = await userWithProject('assistant-token-other');
+    expect((await mint(u.session, other.projectId)).status).toBe(404);
+    const noSecret = await request(h.app)
+      .post('/internal/v1/console-sessions/assistant-token')
+      .send({ session_token: u.session, project_id: u.projectId });
+    expect(noSecret.status).toBe(401);
+    await u.as('post', '/console/v1/logout').expect(204);
+    expect(await introspect(issued.token)).toEqual({ active: false });
+    expect((await mint(u.session, u.projectId)).status).toBe(404);
   });
 
   it("shows each MCP token's last audited use", async () => {

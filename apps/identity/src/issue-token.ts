@@ -19,6 +19,8 @@ export interface IssueTokenInput {
   scopes: string[];
   /** A web console session's own token (its SHA-256): revoked at logout, not listed on the MCP page. */
   consoleSession?: string;
+  /** The one gateway MCP resource the token is for (the console's assistant); unset: any gateway. */
+  audience?: string;
 }
 
 export interface IssuedToken {
@@ -59,7 +61,7 @@ export async function issueToken(db: Postgres, input: IssueTokenInput, now: Date
       ),
       revoked_at: null,
     };
-    await insertToken(tx, row, hashToken(token), input.consoleSession);
+    await insertToken(tx, row, hashToken(token), input.consoleSession, input.audience);
     return {
       token,
       token_id: row.token_id,

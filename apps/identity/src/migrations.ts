@@ -208,6 +208,15 @@ export const identityMigrations: Migration[] = [
       ALTER TABLE tokens ADD COLUMN oauth_client_id text;
     `,
   },
+  {
+    // The console's assistant calls tools as an MCP client with a token of minutes, bound to the
+    // gateway's MCP resource like an OAuth access token (RFC 8707): another gateway sharing identity
+    // refuses it. Pasted tokens keep no audience (any gateway of the stack).
+    id: '0009_token_audience',
+    sql: `
+      ALTER TABLE tokens ADD COLUMN audience text;
+    `,
+  },
 ];
 
 /** Brings the identity schema up to date; safe at every start. */

@@ -13,10 +13,12 @@ import { addOrgCapabilitiesRoute } from './internal/org-capabilities';
 export function internalRouter(
   ctx: IdentityContext,
   introspectOAuth: (token: string) => Promise<OAuthIntrospection>,
+  /** The gateway's MCP resource, the audience of the console assistant's tokens. */
+  resource: string,
 ): Router {
   const router = express.Router();
   addIntrospectRoute(router, ctx, introspectOAuth);
-  addConsoleSessionRoutes(router, ctx);
+  addConsoleSessionRoutes(router, ctx, resource);
   addInvalidationRoutes(router, ctx);
   addOrgCapabilitiesRoute(router, ctx);
   addAuditAppendRoute(router, ctx);

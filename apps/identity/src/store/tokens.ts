@@ -35,11 +35,12 @@ export async function insertToken(
   row: TokenRow,
   sha256: string,
   consoleSession?: string,
+  audience?: string,
 ): Promise<void> {
   await q.query(
     `INSERT INTO tokens (token_id, token_sha256, name, scopes, org_id, project_id, user_id, last_four,
-                         created_at, expires_at, revoked_at, console_session_sha256)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+                         created_at, expires_at, revoked_at, console_session_sha256, audience)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       row.token_id,
       sha256,
@@ -53,6 +54,7 @@ export async function insertToken(
       row.expires_at,
       row.revoked_at,
       consoleSession ?? null,
+      audience ?? null,
     ],
   );
 }
@@ -61,14 +63,16 @@ export async function insertToken(
 export async function findTokenByHash(
   q: Queryable,
   sha256: string,
-): Promise<(TokenRow & { capabilities: ControlledCapability[]; console: boolean }) | undefined> {
+): Promise<
+  (TokenRow & { capabilities: ControlledCapability[]; console: boolean; audience: string | null }) | undefined
+> {
   const { rows } = await q.query<
-    TokenRow & { capabilities: ControlledCapability[] | null; console: boolean }
+    TokenRow & { capabilities: ControlledCapability[] | null; console: boolean; audience: string | null }
   >(
     `SELECT ${COLUMNS},
        (SELECT array_agg(c.capability ORDER BY c.capability) FROM org_capabilities c
          WHERE c.org_id = tokens.org_id AND c.enabled) AS capabilities,
-       console_session_sha256 IS NOT NULL AS console
+       console_session_sha256 IS NOT NULL AS console, audience
      FROM tokens WHERE token_sha256 = $1`,
     [sha256],
   );

@@ -9,11 +9,13 @@ import { consoleToolTokenBody, sessionIntrospectBody } from '../../schemas';
 import { enabledCapabilities } from '../../store/orgs';
 import { getProject } from '../../store/projects';
 import { findLiveSession } from '../../store/sessions';
+import { addAssistantTokenRoute } from './assistant-token';
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
 /** Console sessions as other services see them: who one is, and the console's own tool token. */
-export function addConsoleSessionRoutes(router: Router, ctx: IdentityContext): void {
+export function addConsoleSessionRoutes(router: Router, ctx: IdentityContext, resource: string): void {
+  addAssistantTokenRoute(router, ctx, resource);
   // Services with a console side of their own (recall: trigger a recall, download a file) ask here
   // who a console session is and whether it may act on the project. Another org's project answers
   // like an unknown one.

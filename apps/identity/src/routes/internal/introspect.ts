@@ -54,6 +54,8 @@ export function addIntrospectRoute(
       // service can have one, so the gateway audits its calls as the console's. Left out for every
       // other token, so a gateway that does not know the field still reads their answers.
       ...(row.console ? { console: true } : {}),
+      // The console assistant's tokens name the gateway resource they are for (RFC 8707).
+      ...(row.audience ? { audience: row.audience } : {}),
     });
   });
 }
