@@ -14,6 +14,7 @@ import { recallRoutes } from './routes/recall';
 import { toolRoutes } from './routes/tools';
 import { traceRoutes } from './routes/traces';
 import { requireSession } from './session';
+import { viewRoutes } from './views/view-routes';
 
 const require = createRequire(import.meta.url);
 const PICO_CSS = require.resolve('@picocss/pico/css/pico.min.css');
@@ -53,6 +54,8 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   });
   app.get('/healthz', (_req, res) => void res.json({ status: 'ok' }));
   // dotfiles: the package lives under node_modules/.pnpm, a dot directory send() refuses by default.
+  // Tool views and their host script: code, no data (a view gets its answer over the host bridge).
+  app.use(viewRoutes());
   app.get('/static/pico.min.css', (_req, res) => res.sendFile(PICO_CSS, { maxAge: '1h', dotfiles: 'allow' }));
   app.use('/static', express.static(deps.staticDir ?? STATIC_DIR, { maxAge: '1h', index: false }));
   // Every page names its icon; this is for what names none (a JSON answer opened in a browser).

@@ -36,6 +36,8 @@ describe('static files and headers', () => {
     ['/static/pico.min.css', /text\/css/],
     ['/static/console.css', /text\/css/],
     ['/static/console.js', /javascript/],
+    // The MCP Apps host: the extension's AppBridge, bundled (from the sources here, at first request).
+    ['/static/view-host.js', /javascript/],
   ])('serves %s', async (path, type) => {
     const res = await request(app).get(path).expect(200);
     expect(res.headers['content-type']).toMatch(type);

@@ -44,7 +44,7 @@ export function CsrfField({ csrf }: { csrf: string }) {
   return <input type="hidden" name={CSRF_FIELD} value={csrf} />;
 }
 
-function Shell({ title, children }: { title: string; children: ComponentChildren }) {
+function Shell({ title, views, children }: { title: string; views?: boolean; children: ComponentChildren }) {
   return (
     <html lang="en" data-theme="light">
       <head>
@@ -55,6 +55,8 @@ function Shell({ title, children }: { title: string; children: ComponentChildren
         <link rel="stylesheet" href="/static/pico.min.css" />
         <link rel="stylesheet" href="/static/console.css" />
         <script src="/static/console.js" defer />
+        {/* The MCP Apps host (about 600 KB, cached): only on pages that draw tool answers. */}
+        {views ? <script src="/static/view-host.js" defer /> : null}
       </head>
       {children}
     </html>
@@ -66,16 +68,19 @@ export function Layout({
   ctx,
   section,
   title,
+  views,
   children,
 }: {
   ctx: PageContext;
   section: Section;
   title: string;
+  /** The page shows tool answers drawn by their views (pages/tool-answer.tsx): load the host script. */
+  views?: boolean;
   children: ComponentChildren;
 }) {
   const project = ctx.me.projects.find((p) => p.project_id === ctx.projectId);
   return (
-    <Shell title={title}>
+    <Shell title={title} views={views}>
       <body>
         <a class="skip-link" href="#main">
           Skip to content

@@ -4,10 +4,12 @@ import type { FieldError, FormField, FormValues } from '../schema-form';
 import { UNAVAILABLE_TOOL_HINT } from '../tool-answers';
 import { curlCommand, mcpToolsCall } from '../tool-call-examples';
 import type { ToolAnswer } from '../tool-calls';
+import { toolViewOf } from '../views/tool-views';
 import { CodeSpans } from './code-spans';
 import { Copyable } from './copyable';
 import { CsrfField, href, Layout, type PageContext } from './layout';
 import { fieldId, SchemaFields } from './schema-fields';
+import { ToolAnswerView } from './tool-answer';
 
 // The tool runner: every tool the gateway publishes, a form for each generated from its input
 // schema, and the answer as the gateway gave it (result or error), with the same call as curl and
@@ -86,9 +88,13 @@ function RunResult({ ctx, tool, run }: { ctx: PageContext; tool: string; run: To
           <p role="status" class="notice ok">
             {`${answer.status} OK in ${run.elapsedMs} ms`}
           </p>
-          <pre class="tool-result">
-            <code id="tool-result">{pretty(answer.result)}</code>
-          </pre>
+          <ToolAnswerView
+            id="tool-answer"
+            jsonId="tool-result"
+            tool={tool}
+            input={run.input}
+            result={answer.result}
+          />
         </>
       ) : (
         <div role="alert" class="notice error" id="tool-error">
@@ -144,7 +150,12 @@ export function ToolPage({
   // The fragment brings the answer into view after the POST, without a script.
   const action = `${href(toolPath(tool.name), ctx.projectId)}#result`;
   return (
-    <Layout ctx={ctx} section="tools" title={tool.name}>
+    <Layout
+      ctx={ctx}
+      section="tools"
+      title={tool.name}
+      views={run?.answer.ok === true && toolViewOf(tool.name) !== undefined}
+    >
       <p>
         <a href={href('/tools', ctx.projectId)}>All tools</a>
       </p>

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { SECRET } from '@svc/identity/harness';
+import { listViewResources } from '@svc/mcp-views';
 import { catalogTools } from '../gateway-catalog';
 import { createIdentityApi } from '../identity-api';
 import {
@@ -209,5 +210,50 @@ describe('running a tool', () => {
       .send({ mode: 'json', input_json: '{"search":"x"}' });
     expect(res.status).toBe(403);
     expect(gateway.calls.length).toBe(before);
+  });
+});
+
+describe("answers drawn by the tool's MCP Apps view", () => {
+  const run = async (agent: Awaited<ReturnType<typeof signIn>>, projectId: string, tool: string) => {
+    const csrf = csrfIn((await agent.get(`/tools/${tool}`).expect(200)).text);
+    return agent
+      .post(`/tools/${tool}?project=${projectId}`)
+      .type('form')
+      .send({ _csrf: csrf, mode: 'json', input_json: '{"days":7}' })
+      .expect(200);
+  };
+
+  it('shows a tool that has a view with it, the JSON one click away; a tool without one as JSON', async () => {
+    const { agent, u } = await signedIn('tools-views');
+    const drawn = await run(agent, u.projectId, 'release.health');
+    const figure = /<figure class="tool-answer" id="tool-answer"([^>]*)>/.exec(drawn.text)?.[1];
+    expect(figure).toContain('data-tool="release.health"');
+    expect(figure).toContain('data-tool-view="/views/release-health.html"');
+    expect(figure).toContain('data-tool-view-uri="ui://observability/release-health.html"');
+    expect(decodeHtml(/data-tool-input="([^"]*)"/.exec(figure!)![1]!)).toBe('{"days":7}');
+    expect(drawn.text).toMatch(
+      /<details class="tool-json"><summary>Show JSON<\/summary><pre class="tool-result">/,
+    );
+    expect(JSON.parse(codeBlock(drawn.text, 'tool-result'))).toEqual(RESULT);
+    expect(drawn.text).toContain('<script src="/static/view-host.js" defer></script>');
+
+    const plain = await run(agent, u.projectId, 'log.search');
+    expect(plain.text).not.toContain('data-tool-view');
+    expect(plain.text).not.toContain('/static/view-host.js');
+    expect(JSON.parse(codeBlock(plain.text, 'tool-result'))).toEqual(RESULT);
+  });
+
+  it("serves each view's HTML as the MCP server does, sandboxed and framed by the console only", async () => {
+    const { agent } = await signedIn('tools-view-html');
+    for (const resource of listViewResources()) {
+      const res = await agent.get(`/views/${resource.name}.html`).expect(200);
+      expect(res.text).toBe(resource.text);
+      const csp = res.headers['content-security-policy'];
+      expect(csp).toMatch(/^default-src 'none'; script-src 'sha256-/);
+      expect(csp).toContain("; frame-ancestors 'self'; sandbox allow-scripts");
+      expect(res.headers['x-frame-options']).toBeUndefined();
+    }
+    for (const path of ['/views/nope.html', '/views/release-health', '/views/..%2Fapp.html'])
+      expect((await agent.get(path)).status).toBe(404);
   });
 });

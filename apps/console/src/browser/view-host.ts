@@ -1,0 +1,87 @@
+// The console as an MCP Apps host (/static/view-host.js): every tool answer marked up by
+// ToolAnswerView (pages/tool-answer.tsx) is drawn by the tool's own view, the HTML the gateway's
+// /mcp serves, in a sandboxed frame (scripts only: an opaque origin that cannot reach the
+// console's cookies, pages or network), fed over the extension's own AppBridge: the view's
+// ui/initialize, then the tool's input and result. Answers inserted later (a conversation that
+// streams) are drawn as they arrive. Without this script the JSON under "Show JSON" is the answer.
+
+import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+const SELECTOR = '[data-tool-view]';
+const HOST_INFO = { name: 'svc-console', version: '1.0.0' };
+const drawn = new WeakSet<Element>();
+
+function parsed(text: string | null | undefined): unknown {
+  try {
+    return JSON.parse(text ?? '');
+  } catch {
+    return undefined;
+  }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+function draw(figure: HTMLElement): void {
+  if (drawn.has(figure)) return;
+  const src = figure.dataset.toolView;
+  const tool = figure.dataset.tool ?? '';
+  const slot = figure.querySelector('[data-tool-view-slot]');
+  const json = figure.querySelector('pre.tool-result > code')?.textContent ?? '';
+  const result = parsed(json);
+  if (!src || !slot || !isObject(result)) return;
+  drawn.add(figure);
+  const input = parsed(figure.dataset.toolInput);
+
+  const frame = document.createElement('iframe');
+  frame.setAttribute('sandbox', 'allow-scripts');
+  frame.title = `${tool}, drawn by its view`;
+  frame.className = 'tool-view';
+  frame.src = src;
+  slot.replaceChildren(frame);
+  // The frame's window is the same object before and after it loads: the bridge listens from now
+  // on, before the view's first message.
+  const view = frame.contentWindow;
+  if (!view) return;
+
+  // No serverTools capability: the console forwards no tool call a view would make.
+  const bridge = new AppBridge(
+    null,
+    HOST_INFO,
+    {},
+    {
+      hostContext: {
+        theme: 'light',
+        displayMode: 'inline',
+        platform: 'web',
+        toolInfo: { tool: { name: tool, inputSchema: { type: 'object' } } },
+      },
+    },
+  );
+  bridge.onsizechange = ({ height }) => {
+    if (height) frame.style.height = `${height}px`;
+  };
+  bridge.oninitialized = () => {
+    void bridge
+      .sendToolInput({ arguments: isObject(input) ? input : {} })
+      .then(() =>
+        bridge.sendToolResult({ content: [{ type: 'text', text: json }], structuredContent: result }),
+      )
+      .then(() => figure.setAttribute('data-tool-view-state', 'drawn'));
+  };
+  void bridge.connect(new PostMessageTransport(view, view));
+}
+
+function drawAll(root: ParentNode): void {
+  for (const figure of root.querySelectorAll<HTMLElement>(SELECTOR)) draw(figure);
+}
+
+new MutationObserver((records) => {
+  for (const record of records)
+    for (const node of record.addedNodes) {
+      if (!(node instanceof HTMLElement)) continue;
+      if (node.matches(SELECTOR)) draw(node);
+      drawAll(node);
+    }
+}).observe(document.documentElement, { childList: true, subtree: true });
+drawAll(document);
