@@ -24,6 +24,50 @@ describe('console config', () => {
   );
 });
 
+describe('assistant config', () => {
+  const load = (env: Record<string, string>) =>
+    loadConsoleConfig({ SVC_INTERNAL_SECRET: SECRET, ...env }, '/srv');
+
+  it('is off without a model, and keeps conversations under the data dir', () => {
+    const config = load({ SVC_DATA_DIR: '/var/lib/svc' });
+    expect(config.assistant).toBeUndefined();
+    expect(config.database).toEqual({ dataDir: '/var/lib/svc/console' });
+  });
+
+  it('takes a local OpenAI-compatible server without a key (Ollama), with default budgets', () => {
+    expect(
+      load({ SVC_ASSISTANT_MODEL: 'llama3.1', SVC_ASSISTANT_BASE_URL: 'http://localhost:11434/v1/' })
+        .assistant,
+    ).toEqual({
+      provider: 'openai-compatible',
+      baseUrl: 'http://localhost:11434/v1',
+      apiKey: undefined,
+      model: 'llama3.1',
+      maxToolCalls: 8,
+      maxResultChars: 40_000,
+      timeoutMs: 120_000,
+    });
+  });
+
+  it("defaults Anthropic's URL, and needs its key", () => {
+    const env = { SVC_ASSISTANT_PROVIDER: 'anthropic', SVC_ASSISTANT_MODEL: 'claude-sonnet-4-5' };
+    expect(() => load(env)).toThrow(/SVC_ASSISTANT_API_KEY/);
+    expect(load({ ...env, SVC_ASSISTANT_API_KEY: 'sk-ant-x' }).assistant).toMatchObject({
+      baseUrl: 'https://api.anthropic.com/v1',
+      apiKey: 'sk-ant-x',
+    });
+  });
+
+  it.each([
+    [{ SVC_ASSISTANT_MODEL: 'gpt-4o-mini' }, /SVC_ASSISTANT_BASE_URL/],
+    [{ SVC_ASSISTANT_PROVIDER: 'gemini' }, /SVC_ASSISTANT_PROVIDER/],
+    [{ SVC_ASSISTANT_MAX_TOOL_CALLS: '0' }, /SVC_ASSISTANT_MAX_TOOL_CALLS/],
+    [{ SVC_CONSOLE_DATABASE_URL: 'mysql://x' }, /SVC_CONSOLE_DATABASE_URL/],
+  ])('refuses %j, naming the variable', (env, expected) => {
+    expect(() => load(env)).toThrow(expected);
+  });
+});
+
 describe('servesLoopback', () => {
   it.each([
     ['127.0.0.1', true],

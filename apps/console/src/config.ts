@@ -1,4 +1,15 @@
-import { httpUrl, internalSecret, logLevel, optionalUrl, parseEnv, port, trustedProxies } from '@svc/config';
+import { join } from 'node:path';
+import {
+  ConfigError,
+  httpUrl,
+  internalSecret,
+  logLevel,
+  optionalUrl,
+  parseEnv,
+  port,
+  resolveDataDir,
+  trustedProxies,
+} from '@svc/config';
 import { z } from 'zod';
 
 const consoleEnv = z.object({
@@ -17,7 +28,43 @@ const consoleEnv = z.object({
   SVC_INTERNAL_SECRET: internalSecret,
   SVC_LOG_LEVEL: logLevel,
   SVC_CONSOLE_TRUSTED_PROXIES: trustedProxies,
+  // The assistant (docs/console.md, "Assistant"): off until a model is named.
+  SVC_ASSISTANT_PROVIDER: z.enum(['openai-compatible', 'anthropic']).default('openai-compatible'),
+  SVC_ASSISTANT_BASE_URL: optionalUrl,
+  SVC_ASSISTANT_API_KEY: z.string().trim().optional(),
+  SVC_ASSISTANT_MODEL: z.string().trim().max(200).optional(),
+  SVC_ASSISTANT_MAX_TOOL_CALLS: z.coerce.number().int().min(1).max(50).default(8),
+  SVC_ASSISTANT_MAX_RESULT_CHARS: z.coerce.number().int().min(1000).max(1_000_000).default(40_000),
+  SVC_ASSISTANT_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  // Conversations: a PostgreSQL server, else embedded PGlite under <data dir>/console.
+  SVC_CONSOLE_DATABASE_URL: optionalPostgresUrl(),
 });
+
+function optionalPostgresUrl() {
+  return z
+    .string()
+    .optional()
+    .transform((v) => (v?.trim() ? v.trim() : undefined))
+    .pipe(z.url({ protocol: /^postgres(ql)?$/, error: 'must be a postgres:// URL' }).optional());
+}
+
+/** The assistant's model and its per-turn budgets; undefined while no model is configured. */
+export interface AssistantConfig {
+  provider: 'openai-compatible' | 'anthropic';
+  /** The API's base URL (no trailing slash), e.g. http://localhost:11434/v1 for Ollama. */
+  baseUrl: string;
+  /** Optional for a local server (Ollama, llama.cpp, vLLM). */
+  apiKey: string | undefined;
+  model: string;
+  /** Tool calls the model may make in one turn. */
+  maxToolCalls: number;
+  /** Characters of tool results sent to the model in one turn (a larger result is cut, with a note). */
+  maxResultChars: number;
+  /** How long one model request may take to start answering. */
+  timeoutMs: number;
+}
+
+const ANTHROPIC_URL = 'https://api.anthropic.com/v1';
 
 export interface ConsoleConfig {
   port: number;
@@ -33,11 +80,40 @@ export interface ConsoleConfig {
   logLevel: z.output<typeof logLevel>;
   /** Reverse proxies whose X-Forwarded-For is believed (SVC_CONSOLE_TRUSTED_PROXIES); empty: none. */
   trustedProxies: string[];
+  assistant: AssistantConfig | undefined;
+  /** Where conversations are kept. */
+  database: { url: string } | { dataDir: string };
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
-export function loadConsoleConfig(env: Record<string, string | undefined>): ConsoleConfig {
+/** The assistant's settings, or why they cannot work (a model without the URL or key it needs). */
+function assistantOf(e: z.output<typeof consoleEnv>): AssistantConfig | undefined {
+  if (!e.SVC_ASSISTANT_MODEL) return undefined;
+  const anthropic = e.SVC_ASSISTANT_PROVIDER === 'anthropic';
+  const baseUrl = e.SVC_ASSISTANT_BASE_URL ?? (anthropic ? ANTHROPIC_URL : undefined);
+  const problems = [
+    ...(baseUrl
+      ? []
+      : ['SVC_ASSISTANT_BASE_URL: is required with SVC_ASSISTANT_MODEL (e.g. http://localhost:11434/v1)']),
+    ...(anthropic && !e.SVC_ASSISTANT_API_KEY ? ['SVC_ASSISTANT_API_KEY: is required for Anthropic'] : []),
+  ];
+  if (problems.length > 0) throw new ConfigError('console', problems);
+  return {
+    provider: e.SVC_ASSISTANT_PROVIDER,
+    baseUrl: trimSlash(baseUrl!),
+    apiKey: e.SVC_ASSISTANT_API_KEY || undefined,
+    model: e.SVC_ASSISTANT_MODEL,
+    maxToolCalls: e.SVC_ASSISTANT_MAX_TOOL_CALLS,
+    maxResultChars: e.SVC_ASSISTANT_MAX_RESULT_CHARS,
+    timeoutMs: e.SVC_ASSISTANT_TIMEOUT_SECONDS * 1000,
+  };
+}
+
+export function loadConsoleConfig(
+  env: Record<string, string | undefined>,
+  cwd: string = process.cwd(),
+): ConsoleConfig {
   const e = parseEnv('console', consoleEnv, env);
   return {
     port: e.SVC_CONSOLE_PORT,
@@ -50,5 +126,9 @@ export function loadConsoleConfig(env: Record<string, string | undefined>): Cons
     internalSecret: e.SVC_INTERNAL_SECRET,
     logLevel: e.SVC_LOG_LEVEL,
     trustedProxies: e.SVC_CONSOLE_TRUSTED_PROXIES,
+    assistant: assistantOf(e),
+    database: e.SVC_CONSOLE_DATABASE_URL
+      ? { url: e.SVC_CONSOLE_DATABASE_URL }
+      : { dataDir: join(resolveDataDir(env, cwd), 'console') },
   };
 }

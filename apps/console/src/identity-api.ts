@@ -176,6 +176,11 @@ export interface IdentityApi {
     browser: string,
   ): Promise<{ redirect_to: string }>;
   denyOAuth(session: string, uid: string, browser: string): Promise<{ redirect_to: string }>;
+  /** The assistant's MCP token of minutes for the session's person and a project (internal secret). */
+  assistantToken(
+    session: string,
+    projectId: string,
+  ): Promise<{ token: string; token_id: string; expires_at: string }>;
   /** The console's own MCP token of the session for a project (internal secret). */
   toolToken(
     session: string,
@@ -285,6 +290,13 @@ export function createIdentityApi(options: {
         session,
         oauthBrowser: browser,
       }),
+    assistantToken: (session, projectId) =>
+      call(
+        'POST',
+        '/internal/v1/console-sessions/assistant-token',
+        { internal: true },
+        { session_token: session, project_id: projectId },
+      ),
     toolToken: (session, projectId) =>
       call(
         'POST',
