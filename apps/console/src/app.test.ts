@@ -80,7 +80,7 @@ describe('sign-in and session cookie', () => {
         .post('/login')
         .type('form')
         .send({ _csrf: csrfIn(form.text), email: u.email, password: u.password, next });
-      expect(res.headers.location).toBe('/mcp');
+      expect(res.headers.location).toBe('/overview');
     }
   });
 

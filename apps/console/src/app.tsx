@@ -10,6 +10,7 @@ import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { mcpRoutes } from './routes/mcp';
 import { oauthConsentRoutes } from './routes/oauth-consent';
+import { overviewRoutes } from './routes/overview';
 import { recallRoutes } from './routes/recall';
 import { toolRoutes } from './routes/tools';
 import { traceRoutes } from './routes/traces';
@@ -63,10 +64,11 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
     res.set('cache-control', 'public, max-age=86400').redirect(301, '/static/favicon.svg'),
   );
   app.use(express.urlencoded({ extended: false, limit: '256kb', parameterLimit: 200 }));
-  app.get('/', (_req, res) => res.redirect(303, '/mcp'));
+  app.get('/', (_req, res) => res.redirect(303, '/overview'));
 
   app.use(authRoutes(deps));
   app.use(requireSession(deps.cookies, deps.identity));
+  app.use(overviewRoutes(deps));
   app.use(mcpRoutes(deps));
   app.use(oauthConsentRoutes(deps));
   // Each page group's routes (one line each).

@@ -19,9 +19,10 @@ export interface PageContext {
   gatewayUrl: string;
 }
 
-export type Section = 'mcp' | 'traces' | 'recall' | 'audit' | 'tools';
+export type Section = 'overview' | 'mcp' | 'traces' | 'recall' | 'audit' | 'tools';
 
 const SECTIONS: [Section, string, string][] = [
+  ['overview', '/overview', 'Overview'],
   ['mcp', '/mcp', 'MCP tokens'],
   ['traces', '/traces', 'Traces'],
   ['recall', '/recall', 'Recall'],

@@ -14,9 +14,9 @@ const loginForm = z.object({
   next: z.string().max(2000).optional(),
 });
 
-/** Only a path of this console: never an absolute or protocol-relative URL (open redirect). */
+/** Only a path of this console: never an absolute or protocol-relative URL (open redirect); else the overview. */
 export function safeNext(next: string | undefined): string {
-  return next && /^\/(?![/\\])/.test(next) && !next.startsWith('/login') ? next : '/mcp';
+  return next && /^\/(?![/\\])/.test(next) && !next.startsWith('/login') ? next : '/overview';
 }
 
 export function authRoutes(deps: ConsoleDeps): Router {

@@ -55,12 +55,23 @@ export function toolRoutes(deps: ConsoleDeps): Router {
     return { tool: unknown, fields: [], published: false };
   }
 
+  // `?input=<JSON object>` fills the form and the JSON editor (a call linked from the overview or
+  // the assistant), without running it: a GET never calls a tool.
   router.get('/tools/:name', async (req, res) => {
     const ctx = pageContext(deps, req, res);
     const { tool, fields, published } = await toolOf(req.params.name);
+    const asked = typeof req.query.input === 'string' ? parseJsonInput(req.query.input) : undefined;
+    const input = asked && 'input' in asked ? asked.input : undefined;
     sendPage(
       res,
-      <ToolPage ctx={ctx} tool={tool} fields={fields} json="{}" unpublished={!published} />,
+      <ToolPage
+        ctx={ctx}
+        tool={tool}
+        fields={fields}
+        json={input ? pretty(input) : '{}'}
+        {...(input ? { values: formValuesOf(fields, input) } : {})}
+        unpublished={!published}
+      />,
       published ? 200 : 404,
     );
   });
