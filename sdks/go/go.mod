@@ -1,0 +1,3 @@
+module svc.dev/sdk-go
+
+go 1.19
