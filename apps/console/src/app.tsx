@@ -6,6 +6,7 @@ import type { Logger } from '@svc/tool-kit';
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import type { ConsoleDeps } from './console-deps';
 import { Bare, sendPage } from './pages/layout';
+import { assistantRoutes } from './routes/assistant';
 import { auditRoutes } from './routes/audit';
 import { authRoutes } from './routes/auth';
 import { mcpRoutes } from './routes/mcp';
@@ -76,6 +77,7 @@ export function createConsoleApp(deps: ConsoleDeps): Express {
   app.use(auditRoutes(deps));
   app.use(toolRoutes(deps));
   app.use(recallRoutes(deps));
+  app.use(assistantRoutes(deps));
   app.use(() => {
     throw new NotFoundError('No such page.');
   });

@@ -1,4 +1,5 @@
 import type { Logger } from '@svc/tool-kit';
+import type { Assistant } from './assistant/assistant';
 import type { ConsoleConfig } from './config';
 import type { IdentityApi } from './identity-api';
 import type { RecallApi } from './recall-api';
@@ -12,6 +13,8 @@ export interface ConsoleDeps {
   tools: ToolCaller;
   /** Recall's console side; undefined when recall is not deployed. */
   recall: RecallApi | undefined;
+  /** The assistant; undefined while no model is configured (its page says how to configure one). */
+  assistant?: Assistant;
   cookies: SessionCookies;
   logger: Logger;
   now: () => Date;

@@ -1,6 +1,8 @@
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import { createConsoleApp } from './app';
+import { createAssistant } from './assistant/assistant';
+import { conversationStore } from './assistant/conversations';
 import type { ConsoleConfig } from './config';
 import { createIdentityApi } from './identity-api';
 import { createRecallApi } from './recall-api';
@@ -17,9 +19,21 @@ export function wireConsole(config: ConsoleConfig, deps: { logger: Logger; now?:
     identityUrl: config.identityUrl,
     internalSecret: config.internalSecret,
   });
+  const now = deps.now ?? (() => new Date());
+  const assistant =
+    config.assistant &&
+    createAssistant({
+      config: config.assistant,
+      identity,
+      mcpUrl: `${config.gatewayUrl}/mcp`,
+      store: conversationStore(config.database),
+      logger: deps.logger.child({ part: 'assistant' }),
+      now,
+    });
   return createConsoleApp({
     config,
     identity,
+    ...(assistant ? { assistant } : {}),
     tools: createToolCaller({ gatewayUrl: config.gatewayUrl, identity }),
     recall: config.recallUrl ? createRecallApi({ recallUrl: config.recallUrl }) : undefined,
     cookies: sessionCookies({
@@ -28,6 +42,6 @@ export function wireConsole(config: ConsoleConfig, deps: { logger: Logger; now?:
       ...(servesLoopback(config.host) ? { loopbackPort: config.port } : {}),
     }),
     logger: deps.logger,
-    now: deps.now ?? (() => new Date()),
+    now,
   });
 }

@@ -106,6 +106,8 @@ export async function runTurn(deps: AssistantDeps, req: TurnRequest): Promise<vo
       abortSignal: req.signal,
       // A rate limit or an outage is the person's to see (with its Retry-After), not to sit through.
       maxRetries: 0,
+      // Failures arrive as the stream's error parts (read below), not as logs of the SDK's own.
+      onError: () => {},
     });
     for await (const part of result.fullStream) {
       if (part.type === 'text-delta') {

@@ -19,7 +19,7 @@ export interface PageContext {
   gatewayUrl: string;
 }
 
-export type Section = 'overview' | 'mcp' | 'traces' | 'recall' | 'audit' | 'tools';
+export type Section = 'overview' | 'mcp' | 'traces' | 'recall' | 'audit' | 'tools' | 'assistant';
 
 const SECTIONS: [Section, string, string][] = [
   ['overview', '/overview', 'Overview'],
@@ -28,6 +28,7 @@ const SECTIONS: [Section, string, string][] = [
   ['recall', '/recall', 'Recall'],
   ['audit', '/audit', 'Audit'],
   ['tools', '/tools', 'Tool runner'],
+  ['assistant', '/assistant', 'Assistant'],
 ];
 
 /** A console URL for the current project, with extra query parameters. */
