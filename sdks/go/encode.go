@@ -59,7 +59,10 @@ func appendSpan(out []byte, s *Span, e *exporter) []byte {
 	out = strconv.AppendFloat(out, float64(s.duration.Microseconds())/1000, 'f', -1, 64)
 	if s.method != "" || len(s.attrs) > 0 {
 		out = append(out, `,"attributes":{`...)
-		out = appendAttributes(out, s.httpAttributes(), s.attrs)
+		if s.method != "" {
+			out = appendHTTPAttributes(out, s.method, s.statusCode)
+		}
+		out = appendAttributes(out, s.method != "", s.attrs)
 		out = append(out, '}')
 	}
 	if s.userID != "" {
@@ -82,10 +85,41 @@ func (s *Span) httpAttributes() []attribute {
 	}
 	attrs := []attribute{{"http.method", s.method}}
 	if s.statusCode > 0 {
-		attrs = append(attrs, attribute{"http.status_code", strconv.Itoa(s.statusCode)})
+		attrs = append(attrs, attribute{"http.status_code", statusText(s.statusCode)})
 	}
 	return attrs
 }
+
+// appendHTTPAttributes writes the HTTP facts as the first members of an attributes object.
+func appendHTTPAttributes(out []byte, method string, status int) []byte {
+	out = append(out, `"http.method":`...)
+	out = appendString(out, method)
+	if status > 0 {
+		out = append(out, `,"http.status_code":"`...)
+		out = strconv.AppendInt(out, int64(status), 10)
+		out = append(out, '"')
+	}
+	return out
+}
+
+// httpKeys are the attributes the SDK writes itself on HTTP spans: the app's own of these names
+// are left out there.
+func isHTTPKey(key string) bool { return key == "http.method" || key == "http.status_code" }
+
+// statusText is the decimal status code, without allocating for the usual ones.
+func statusText(code int) string {
+	if code >= 100 && code < 600 {
+		return statusCodes[code-100]
+	}
+	return strconv.Itoa(code)
+}
+
+var statusCodes = func() (codes [500]string) {
+	for i := range codes {
+		codes[i] = strconv.Itoa(i + 100)
+	}
+	return
+}()
 
 func appendLog(out []byte, r *logRecord) []byte {
 	out = append(out, `{"timestamp":`...)
@@ -102,17 +136,26 @@ func appendLog(out []byte, r *logRecord) []byte {
 	}
 	if len(r.attrs) > 0 {
 		out = append(out, `,"attributes":{`...)
-		out = appendAttributes(out, nil, r.attrs)
+		out = appendAttributes(out, false, r.attrs)
 		out = append(out, '}')
 	}
 	return append(out, '}')
 }
 
-// appendAttributes writes both lists as one object; a key of the second list that the first
-// already holds is left out (the SDK's own facts win).
-func appendAttributes(out []byte, first, second []attribute) []byte {
+// appendAttributes writes attrs as members of an object, after the HTTP facts when the span has
+// them (an attribute of the same name as one of those is left out: the SDK's own facts win).
+func appendAttributes(out []byte, afterHTTP bool, attrs []attribute) []byte {
 	n := 0
-	write := func(a attribute) {
+	if afterHTTP {
+		n = 2
+	}
+	for _, a := range attrs {
+		if afterHTTP && isHTTPKey(a.key) {
+			continue
+		}
+		if n >= maxAttributes {
+			break
+		}
 		if n > 0 {
 			out = append(out, ',')
 		}
@@ -120,21 +163,6 @@ func appendAttributes(out []byte, first, second []attribute) []byte {
 		out = append(out, ':')
 		out = appendString(out, a.value)
 		n++
-	}
-	for _, a := range first {
-		write(a)
-	}
-next:
-	for _, a := range second {
-		for _, f := range first {
-			if f.key == a.key {
-				continue next
-			}
-		}
-		if n >= maxAttributes {
-			break
-		}
-		write(a)
 	}
 	return out
 }

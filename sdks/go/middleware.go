@@ -55,12 +55,14 @@ func (m *serverTracing) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			start.remote = &remote
 		}
 	}
-	span := m.tracer.newSpan(r.Context(), "", start)
+	// The span and the writer's wrapper in one allocation.
+	served := &servedRequest{statusRecorder: statusRecorder{ResponseWriter: w}}
+	span := &served.span
+	m.tracer.initSpan(span, r.Context(), "", start)
 	span.method = r.Method
 	traced := r.WithContext(ContextWithSpan(r.Context(), span))
-	rec := &statusRecorder{ResponseWriter: w}
-	defer m.finish(span, rec, traced)
-	m.next.ServeHTTP(rec, traced)
+	defer m.finish(span, &served.statusRecorder, traced)
+	m.next.ServeHTTP(&served.statusRecorder, traced)
 }
 
 // finish names and ends the span once the handler returned or panicked; a panic goes on up.
@@ -76,7 +78,7 @@ func (m *serverTracing) finish(span *Span, rec *statusRecorder, r *http.Request)
 	span.mu.Lock()
 	span.statusCode = status
 	span.mu.Unlock()
-	span.SetOperation(r.Method + " " + m.routeOf(r))
+	span.SetOperation(m.operationOf(r))
 	switch {
 	case p == http.ErrAbortHandler:
 		span.SetAttribute("http.aborted", true)
@@ -91,6 +93,8 @@ func (m *serverTracing) finish(span *Span, rec *statusRecorder, r *http.Request)
 		span.SetStatus(StatusError)
 	case status >= 500:
 		span.SetStatus(StatusError)
+	default:
+		span.settle(StatusOK)
 	}
 	span.End()
 	if p != nil {
@@ -98,16 +102,17 @@ func (m *serverTracing) finish(span *Span, rec *statusRecorder, r *http.Request)
 	}
 }
 
-func (m *serverTracing) routeOf(r *http.Request) string {
+// operationOf is "<METHOD> <route>".
+func (m *serverTracing) operationOf(r *http.Request) string {
 	if m.route != nil {
 		if route := m.route(r); route != "" {
-			return route
+			return r.Method + " " + route
 		}
 	}
 	if pattern := servedPattern(m.next, r); pattern != "" {
-		return pattern
+		return r.Method + " " + pattern
 	}
-	return templatePath(r.URL.Path)
+	return operationOf(r.URL.Path, r.Method, " ")
 }
 
 // routeFromPattern is the path part of a ServeMux pattern ("GET example.com/v1/{id}" ->
@@ -129,6 +134,11 @@ func routeFromPattern(pattern string) string {
 		return ""
 	}
 	return pattern
+}
+
+type servedRequest struct {
+	span Span
+	statusRecorder
 }
 
 // statusRecorder remembers the status an answer was given. It passes Flush and Hijack through

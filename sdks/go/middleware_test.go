@@ -37,7 +37,7 @@ func TestMiddlewareContinuesTheCallersTrace(t *testing.T) {
 		t.Errorf("span %v, handler saw %+v", span, seen)
 	}
 	attrs := span["attributes"].(map[string]interface{})
-	if span["kind"] != "server" || span["operation"] != "POST /v1/orders/:id/items" || span["status"] != "unset" ||
+	if span["kind"] != "server" || span["operation"] != "POST /v1/orders/:id/items" || span["status"] != "ok" ||
 		attrs["http.method"] != "POST" || attrs["http.status_code"] != "201" {
 		t.Errorf("span %v", span)
 	}
@@ -83,6 +83,18 @@ func TestMiddlewareMarks5xxAndPanicsAsErrorsAndRepanics(t *testing.T) {
 	attrs := last["attributes"].(map[string]interface{})
 	if last["status"] != "error" || attrs["error.message"] != "nil map" || attrs["http.status_code"] != "500" {
 		t.Errorf("panic span %v", last)
+	}
+}
+
+func TestAHandlersOwnErrorVerdictWins(t *testing.T) {
+	core := newFakeCore(t)
+	tracer := newTestTracer(t, core, Config{})
+	span := serveOne(t, tracer, core, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		SpanFromContext(r.Context()).RecordError(io.ErrUnexpectedEOF)
+		w.WriteHeader(http.StatusOK)
+	}), httptest.NewRequest("GET", "/soft-failure", nil))
+	if span["status"] != "error" {
+		t.Errorf("status %v: the handler marked its span failed", span["status"])
 	}
 }
 

@@ -191,6 +191,16 @@ func (s *Span) SetStatus(status Status) {
 	s.mu.Unlock()
 }
 
+// settle sets status unless the span was already marked failed (a handler's own verdict wins
+// over an HTTP status that looked fine).
+func (s *Span) settle(status Status) {
+	s.mu.Lock()
+	if !s.ended && s.status != StatusError {
+		s.status = status
+	}
+	s.mu.Unlock()
+}
+
 // RecordError marks the span failed (status error) with the error's type and message.
 func (s *Span) RecordError(err error) {
 	if s == nil || err == nil {

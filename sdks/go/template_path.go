@@ -11,13 +11,48 @@ func templatePath(path string) string {
 	if !hasIDSegment(path) {
 		return path
 	}
-	segments := strings.Split(path, "/")
-	for i, s := range segments {
-		if isIDSegment(s) {
-			segments[i] = ":id"
-		}
+	var b strings.Builder
+	b.Grow(len(path))
+	writeTemplatedPath(&b, path)
+	return b.String()
+}
+
+// operationOf is parts joined, then path with its ids templated, in one allocation: a span's name
+// is made on every request.
+func operationOf(path string, parts ...string) string {
+	n := len(path)
+	for _, p := range parts {
+		n += len(p)
 	}
-	return strings.Join(segments, "/")
+	var b strings.Builder
+	b.Grow(n)
+	for _, p := range parts {
+		b.WriteString(p)
+	}
+	writeTemplatedPath(&b, path)
+	return b.String()
+}
+
+func writeTemplatedPath(b *strings.Builder, path string) {
+	for first := true; ; first = false {
+		if !first {
+			b.WriteByte('/')
+		}
+		i := strings.IndexByte(path, '/')
+		segment := path
+		if i >= 0 {
+			segment = path[:i]
+		}
+		if isIDSegment(segment) {
+			b.WriteString(":id")
+		} else {
+			b.WriteString(segment)
+		}
+		if i < 0 {
+			return
+		}
+		path = path[i+1:]
+	}
 }
 
 func hasIDSegment(path string) bool {

@@ -72,7 +72,14 @@ func (t *Tracer) Start(ctx context.Context, operation string, opts ...SpanOption
 }
 
 func (t *Tracer) newSpan(ctx context.Context, operation string, start spanStart) *Span {
-	span := &Span{tracer: t, kind: start.kind, operation: operation, start: time.Now(), status: StatusUnset}
+	span := &Span{}
+	t.initSpan(span, ctx, operation, start)
+	return span
+}
+
+// initSpan starts span in place (the middleware allocates it with the writer's wrapper).
+func (t *Tracer) initSpan(span *Span, ctx context.Context, operation string, start spanStart) {
+	span.tracer, span.kind, span.operation, span.start, span.status = t, start.kind, operation, time.Now(), StatusUnset
 	if span.kind == "" {
 		span.kind = KindInternal
 	}
@@ -89,7 +96,6 @@ func (t *Tracer) newSpan(ctx context.Context, operation string, start spanStart)
 	// The decision is made again from the trace id, not taken from the caller's flag: every
 	// service computes the same one, whichever SDK the caller used.
 	span.sc.Sampled = isSampledID(span.sc.TraceID, t.sampleRate)
-	return span
 }
 
 // Flush sends everything queued now and waits until it is delivered or given up, or ctx ends.

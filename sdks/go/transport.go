@@ -17,6 +17,11 @@ func (t *Tracer) Transport(base http.RoundTripper) http.RoundTripper {
 	return &clientTracing{tracer: t, base: base}
 }
 
+type outboundCall struct {
+	span        Span
+	traceparent [1]string
+}
+
 type clientTracing struct {
 	tracer *Tracer
 	base   http.RoundTripper
@@ -26,7 +31,10 @@ func (c *clientTracing) RoundTrip(req *http.Request) (*http.Response, error) {
 	if c.tracer.isIngest(req) {
 		return c.base.RoundTrip(req)
 	}
-	span := c.tracer.newSpan(req.Context(), req.Method+" "+req.URL.Host+templatePath(req.URL.Path),
+	// The span and the header's value list in one allocation.
+	call := &outboundCall{}
+	span := &call.span
+	c.tracer.initSpan(span, req.Context(), operationOf(req.URL.Path, req.Method, " ", req.URL.Host),
 		spanStart{kind: KindClient})
 	span.method = req.Method
 	out := *req
@@ -36,7 +44,8 @@ func (c *clientTracing) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	var header [55]byte
 	writeTraceparent(header[:], span.sc)
-	out.Header["Traceparent"] = []string{string(header[:])}
+	call.traceparent[0] = string(header[:])
+	out.Header["Traceparent"] = call.traceparent[:]
 	res, err := c.base.RoundTrip(&out)
 	if err != nil {
 		span.RecordError(err)
@@ -46,6 +55,8 @@ func (c *clientTracing) RoundTrip(req *http.Request) (*http.Response, error) {
 		span.mu.Unlock()
 		if res.StatusCode >= 500 {
 			span.SetStatus(StatusError)
+		} else {
+			span.settle(StatusOK)
 		}
 	}
 	span.End()

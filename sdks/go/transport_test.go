@@ -52,7 +52,7 @@ func TestTransportCarriesTheTraceAndRecordsAClientSpan(t *testing.T) {
 	host := req.URL.Host
 	span := byOp["GET "+host+"/v1/users/:id"]
 	if span == nil || span["kind"] != "client" || span["span_id"] != sc.SpanID.String() ||
-		span["parent_span_id"] != parent.Context().SpanID.String() || span["status"] != "unset" {
+		span["parent_span_id"] != parent.Context().SpanID.String() || span["status"] != "ok" {
 		t.Fatalf("client span %v (spans %v)", span, byOp)
 	}
 	if failed := byOp["POST "+host+"/fail"]; failed == nil || failed["status"] != "error" ||
