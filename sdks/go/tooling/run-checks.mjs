@@ -1,0 +1,51 @@
+// `pnpm test` for the Go SDK: `go vet ./...` and `go test -race ./...` with each toolchain of
+// goToolchains(), then one jest-style line ("Tests: N passed, N total") that the root runner adds
+// to its sum. Without Go (outside CI) it says so and passes: the rest of the suite still runs.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { goToolchains } from './find-go.mjs';
+
+const MODULE = join(dirname(fileURLToPath(import.meta.url)), '..');
+const toolchains = goToolchains();
+if (toolchains.length === 0) {
+  console.log('Go SDK: no Go 1.19+ found (apt-get install golang-go): its checks were skipped.');
+  process.exit(0);
+}
+
+let passed = 0;
+let failed = 0;
+let broken = false;
+for (const { go, minor } of toolchains) {
+  const run = (args) =>
+    spawnSync(go, args, { cwd: MODULE, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, CGO_ENABLED: '1' } });
+  const vet = run(['vet', './...']);
+  if (vet.status !== 0) {
+    broken = true;
+    console.log(`go1.${minor} vet failed:\n${vet.stdout}${vet.stderr}`);
+    continue;
+  }
+  const test = run(['test', '-race', '-count=1', '-json', './...']);
+  const output = new Map();
+  for (const line of test.stdout.split('\n')) {
+    if (!line.startsWith('{')) continue;
+    const event = JSON.parse(line);
+    if (!event.Test) continue;
+    const key = `${event.Package} ${event.Test}`;
+    if (event.Action === 'output') output.set(key, (output.get(key) ?? '') + event.Output);
+    if (event.Action === 'pass') passed++;
+    if (event.Action === 'fail') {
+      failed++;
+      console.log(`go1.${minor} FAIL ${key}\n${output.get(key) ?? ''}`);
+    }
+  }
+  if (test.status !== 0 && failed === 0) {
+    broken = true;
+    console.log(`go1.${minor} test failed to run:\n${test.stderr}`);
+  } else {
+    console.log(`go1.${minor}: go vet clean; go test -race done`);
+  }
+}
+if (broken) failed++;
+console.log(`Tests:       ${failed > 0 ? `${failed} failed, ` : ''}${passed} passed, ${passed + failed} total`);
+process.exit(failed > 0 ? 1 : 0);
