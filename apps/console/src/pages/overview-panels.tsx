@@ -131,7 +131,7 @@ function CrashFacts({ result }: { result: unknown }) {
             <li key={s.signature} data-signature={s.signature}>
               <code>{s.signature}</code> <span class="muted">{s.error_type}</span>: first in{' '}
               <Num field="first_app_version" value={s.first_app_version} />,{' '}
-              <Num field="count" value={s.count} /> crashes
+              <Num field="count" value={s.count} /> {s.count === 1 ? 'crash' : 'crashes'}
             </li>
           ))}
         </ol>
