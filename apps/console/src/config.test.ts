@@ -28,10 +28,14 @@ describe('assistant config', () => {
   const load = (env: Record<string, string>) =>
     loadConsoleConfig({ SVC_INTERNAL_SECRET: SECRET, ...env }, '/srv');
 
-  it('is off without a model, and keeps conversations under the data dir', () => {
-    const config = load({ SVC_DATA_DIR: '/var/lib/svc' });
-    expect(config.assistant).toBeUndefined();
-    expect(config.database).toEqual({ dataDir: '/var/lib/svc/console' });
+  it('is off without a model, and keeps conversations under the data dir or in PostgreSQL', () => {
+    expect(load({}).assistant).toBeUndefined();
+    const model = { SVC_ASSISTANT_MODEL: 'llama3.1', SVC_ASSISTANT_BASE_URL: 'http://localhost:11434/v1' };
+    expect(load({ ...model, SVC_DATA_DIR: '/var/lib/svc' }).assistant?.database).toEqual({
+      dataDir: '/var/lib/svc/console',
+    });
+    const url = 'postgres://svc@db/svc';
+    expect(load({ ...model, SVC_CONSOLE_DATABASE_URL: url }).assistant?.database).toEqual({ url });
   });
 
   it('takes a local OpenAI-compatible server without a key (Ollama), with default budgets', () => {
@@ -46,6 +50,7 @@ describe('assistant config', () => {
       maxToolCalls: 8,
       maxResultChars: 40_000,
       timeoutMs: 120_000,
+      database: { dataDir: expect.stringMatching(/\/console$/) },
     });
   });
 

@@ -62,6 +62,8 @@ export interface AssistantConfig {
   maxResultChars: number;
   /** How long one model request may take to start answering. */
   timeoutMs: number;
+  /** Where conversations are kept: a PostgreSQL server, else PGlite in a folder. */
+  database: { url: string } | { dataDir: string };
 }
 
 const ANTHROPIC_URL = 'https://api.anthropic.com/v1';
@@ -81,14 +83,16 @@ export interface ConsoleConfig {
   /** Reverse proxies whose X-Forwarded-For is believed (SVC_CONSOLE_TRUSTED_PROXIES); empty: none. */
   trustedProxies: string[];
   assistant: AssistantConfig | undefined;
-  /** Where conversations are kept. */
-  database: { url: string } | { dataDir: string };
 }
 
 const trimSlash = (url: string) => url.replace(/\/+$/, '');
 
 /** The assistant's settings, or why they cannot work (a model without the URL or key it needs). */
-function assistantOf(e: z.output<typeof consoleEnv>): AssistantConfig | undefined {
+function assistantOf(
+  e: z.output<typeof consoleEnv>,
+  env: Record<string, string | undefined>,
+  cwd: string,
+): AssistantConfig | undefined {
   if (!e.SVC_ASSISTANT_MODEL) return undefined;
   const anthropic = e.SVC_ASSISTANT_PROVIDER === 'anthropic';
   const baseUrl = e.SVC_ASSISTANT_BASE_URL ?? (anthropic ? ANTHROPIC_URL : undefined);
@@ -107,6 +111,9 @@ function assistantOf(e: z.output<typeof consoleEnv>): AssistantConfig | undefine
     maxToolCalls: e.SVC_ASSISTANT_MAX_TOOL_CALLS,
     maxResultChars: e.SVC_ASSISTANT_MAX_RESULT_CHARS,
     timeoutMs: e.SVC_ASSISTANT_TIMEOUT_SECONDS * 1000,
+    database: e.SVC_CONSOLE_DATABASE_URL
+      ? { url: e.SVC_CONSOLE_DATABASE_URL }
+      : { dataDir: join(resolveDataDir(env, cwd), 'console') },
   };
 }
 
@@ -126,9 +133,6 @@ export function loadConsoleConfig(
     internalSecret: e.SVC_INTERNAL_SECRET,
     logLevel: e.SVC_LOG_LEVEL,
     trustedProxies: e.SVC_CONSOLE_TRUSTED_PROXIES,
-    assistant: assistantOf(e),
-    database: e.SVC_CONSOLE_DATABASE_URL
-      ? { url: e.SVC_CONSOLE_DATABASE_URL }
-      : { dataDir: join(resolveDataDir(env, cwd), 'console') },
+    assistant: assistantOf(e, env, cwd),
   };
 }

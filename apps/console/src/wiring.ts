@@ -26,7 +26,7 @@ export function wireConsole(config: ConsoleConfig, deps: { logger: Logger; now?:
       config: config.assistant,
       identity,
       mcpUrl: `${config.gatewayUrl}/mcp`,
-      store: conversationStore(config.database),
+      store: conversationStore(config.assistant.database),
       logger: deps.logger.child({ part: 'assistant' }),
       now,
     });

@@ -24,6 +24,7 @@ const configOf = (protocol: Protocol): AssistantConfig => ({
   maxToolCalls: 4,
   maxResultChars: 10_000,
   timeoutMs: 120_000,
+  database: { dataDir: ':memory:' },
 });
 
 const echo = dynamicTool({

@@ -167,8 +167,9 @@ export function AssistantSetupPage({ ctx }: { ctx: PageContext }) {
         </code>
       </pre>
       <p>
-        OpenAI, a llama.cpp server or vLLM take the same two variables and <code>SVC_ASSISTANT_API_KEY</code>;
-        Anthropic takes <code>SVC_ASSISTANT_PROVIDER=anthropic</code>, the model and the key.
+        OpenAI, a llama.cpp server or vLLM take the same two variables, with{' '}
+        <code>SVC_ASSISTANT_API_KEY</code> when they need a key. Anthropic takes{' '}
+        <code>SVC_ASSISTANT_PROVIDER=anthropic</code>, the model and the key.
       </p>
       <p>
         Meanwhile the <a href={href('/tools', ctx.projectId)}>tool runner</a> calls the same tools.
