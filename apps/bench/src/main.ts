@@ -15,6 +15,7 @@ import { benchCallCost } from './suites/call-cost';
 import { loadCrashes, loadLogs } from './suites/data';
 import { benchFairness } from './suites/fairness';
 import { benchGateway } from './suites/gateway';
+import { benchGoSdk, goSdkTable } from './suites/go-sdk';
 import { benchBurstAlone, benchHostile } from './suites/hostile';
 import { benchIngest } from './suites/ingest';
 import { benchMiddleware } from './suites/middleware';
@@ -33,7 +34,8 @@ import { benchTraces } from './suites/traces';
 // the one-process stack, then one project's burst of large answers against another org's calls; BENCH_HOSTILE_MS
 // per phase; `burst` runs that burst alone, not in the default list), analytics (product analytics, experiments), traces (performance, release
 // health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
-// SDK's server middleware against plain express), sizes (the Web SDK's bundle beside Sentry's and
+// SDK's server middleware against plain express), go (the Go SDK's middleware and round tripper
+// beside bare requests, go test -bench; BENCH_GO_ROUNDS, BENCH_GO_REQUESTS), sizes (the Web SDK's bundle beside Sentry's and
 // OpenTelemetry's, min and gzip bytes). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
 // BENCH_TSX=1 runs services from source. For profiling services: BENCH_PROF=<app>[,<app>...] (CPU profiles in
 // /tmp/prof), BENCH_TRACE_GC=<app>, BENCH_ECHO=1 (services' stdout and stderr).
@@ -45,7 +47,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SUITES = new Set(
   (
     process.env.BENCH_SUITES ??
-    'sizes,call-cost,core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware'
+    'sizes,call-cost,core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware,go'
   ).split(','),
 );
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
@@ -151,6 +153,8 @@ if (SUITES.has('ingest')) {
 }
 
 if (SUITES.has('middleware')) notes.push(...(await benchMiddleware(LOAD_MS)));
+
+if (SUITES.has('go')) notes.push(goSdkTable(benchGoSdk()));
 
 if (SUITES.has('traces')) {
   const core = await startBenchCore();
