@@ -167,6 +167,14 @@ describe('the overview', () => {
     expect(slowestOperations({ operations: [] })).toEqual([]);
   });
 
+  it('sends a visitor without a session to sign-in', async () => {
+    const app = overviewApp();
+    for (const path of ['/overview', '/overview/panels/crashes?fragment=1']) {
+      const res = await request(app).get(path).expect(303);
+      expect(res.headers.location).toBe(`/login?next=${encodeURIComponent(path)}`);
+    }
+  });
+
   it('opens the runner with a linked call filled in, without running it', async () => {
     const { agent } = await signedIn('overview-runner');
     const before = gateway.calls.length;

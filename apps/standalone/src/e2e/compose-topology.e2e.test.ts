@@ -186,7 +186,7 @@ describeWithPostgres(
         }),
       });
       expect(login.status).toBe(303);
-      expect(login.headers.get('location')).toBe('/mcp');
+      expect(login.headers.get('location')).toBe('/overview');
       // Not Secure over http: the docs say to serve it over https (SVC_CONSOLE_PUBLIC_URL) in production.
       const session = login.headers
         .getSetCookie()

@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium } from '@svc/browser-testing';
@@ -21,6 +22,7 @@ const executablePath = findChromium();
 const describeInBrowser = executablePath ? describe : describe.skip;
 if (!executablePath) console.warn('overview browser tests skipped: no Chromium (set CHROMIUM_PATH)');
 
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 const DAY_MS = 86_400_000;
 const PHONE = { width: 390, height: 844 };
 
@@ -58,10 +60,10 @@ async function tool<T>(name: string, input: Record<string, unknown>): Promise<T>
 const overviewUrl = () => `${consoleUrl}/overview?project=${stack.ready.project_id}`;
 
 /** Waits for every panel to have loaded (its tools answered), then for every view to have drawn. */
-async function panelsLoaded(): Promise<void> {
-  await page.waitForFunction(() => document.querySelectorAll('[data-panel-body][aria-busy]').length === 0);
-  expect(await page.locator('[data-panel-state="failed"], [data-panel-state="unavailable"]').count()).toBe(0);
-  await page.waitForFunction(
+async function panelsLoaded(on: Page = page): Promise<void> {
+  await on.waitForFunction(() => document.querySelectorAll('[data-panel-body][aria-busy]').length === 0);
+  expect(await on.locator('[data-panel-state="failed"], [data-panel-state="unavailable"]').count()).toBe(0);
+  await on.waitForFunction(
     () =>
       document.querySelectorAll('figure[data-tool-view]').length === 3 &&
       document.querySelectorAll('figure[data-tool-view-state="drawn"]').length === 3,
@@ -292,5 +294,37 @@ describeInBrowser('the overview and tool views in Chromium', () => {
     });
     expect(problems).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'overview-390.png'), fullPage: true });
+  });
+
+  it('passes axe-core at 1280 and 390 px with its panels and views drawn: no serious or critical violation', async () => {
+    // A context of its own with the same cookies: axe is injected as a script, which the console's
+    // CSP (rightly) refuses in the other tests' context.
+    const audit = await browser.newContext({
+      bypassCSP: true,
+      storageState: await page.context().storageState(),
+    });
+    audit.setDefaultTimeout(CONDITION_CEILING_MS);
+    const checker = await audit.newPage();
+    const found: Record<string, string[]> = {};
+    for (const size of [{ width: 1280, height: 900 }, PHONE]) {
+      await checker.setViewportSize(size);
+      await checker.goto(overviewUrl());
+      await panelsLoaded(checker);
+      await checker.addScriptTag({ path: AXE });
+      const violations = await checker.evaluate(async () => {
+        const axe = (
+          window as unknown as {
+            axe: { run(): Promise<{ violations: { id: string; impact: string; nodes: unknown[] }[] }> };
+          }
+        ).axe;
+        const results = await axe.run();
+        return results.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${v.id} (${v.nodes.length})`);
+      });
+      if (violations.length > 0) found[String(size.width)] = violations;
+    }
+    await audit.close();
+    expect(found).toEqual({});
   });
 });
