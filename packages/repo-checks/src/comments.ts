@@ -44,6 +44,24 @@ export function commentsOf(path: string, text: string): { line: number; text: st
   return runs.map(({ line, text: body }) => ({ line, text: body.replace(/\s+/g, ' ').trim() }));
 }
 
+/**
+ * The `//` comments of a Go file, as commentsOf gives them: each run of comment lines one text.
+ * (Go's SDK comments by line only; a `//` inside a string is rare enough there to be read too.)
+ */
+export function goCommentsOf(text: string): { line: number; text: string }[] {
+  const runs: { line: number; text: string; next: number }[] = [];
+  text.split('\n').forEach((line, index) => {
+    const match = /^\s*\/\/(.*)$/.exec(line) ?? /\s\/\/\s(.*)$/.exec(line);
+    if (!match) return;
+    const last = runs.at(-1);
+    if (last && last.next === index) {
+      last.text = `${last.text} ${match[1]}`;
+      last.next = index + 1;
+    } else runs.push({ line: index + 1, text: match[1]!, next: index + 1 });
+  });
+  return runs.map(({ line, text: body }) => ({ line, text: body.replace(/\s+/g, ' ').trim() }));
+}
+
 /** The text of a `//` or `/* *\/` comment without its markers. */
 function unmark(comment: string): string {
   if (comment.startsWith('//')) return comment.slice(2);

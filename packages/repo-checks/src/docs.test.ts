@@ -10,6 +10,7 @@ const DOCS = [
   ...filesUnder('docs', ['.md']),
   ...filesUnder('apps', ['README.md']),
   ...filesUnder('packages', ['README.md']),
+  ...filesUnder('sdks', ['README.md']),
 ];
 
 describe.each(DOCS)('%s', (doc) => {

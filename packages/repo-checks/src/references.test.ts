@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, normalize } from 'node:path';
-import { commentsOf } from './comments';
+import { commentsOf, goCommentsOf } from './comments';
 import { anchorsOf, headingsOf, namesHeading } from './markdown';
 import { filesUnder, ROOT, read } from './repository';
 
@@ -21,12 +21,14 @@ const DOCS = [
   ...filesUnder('docs', ['.md']),
   ...filesUnder('apps', ['README.md']),
   ...filesUnder('packages', ['README.md']),
+  ...filesUnder('sdks', ['README.md']),
 ];
 const CODE = [
   'jest.base.mjs',
   ...['apps', 'packages', 'scripts', 'deploy'].flatMap((dir) =>
     filesUnder(dir, ['.ts', '.tsx', '.mjs', '.js']),
   ),
+  ...filesUnder('sdks', ['.mjs', '.go']),
 ].filter((path) => !path.startsWith('packages/repo-checks/'));
 const isTest = (path: string) => /\.test\.tsx?$|\/testing\/|\/e2e\//.test(path);
 
@@ -46,7 +48,7 @@ const PROSE: Prose[] = [
     return { file, text, isDoc: true, where: (offset: number) => `${file}:${lineAt(text, offset)}` };
   }),
   ...CODE.flatMap((file) =>
-    commentsOf(file, read(file)).map((comment) => ({
+    (file.endsWith('.go') ? goCommentsOf(read(file)) : commentsOf(file, read(file))).map((comment) => ({
       file,
       text: comment.text,
       isDoc: false,
