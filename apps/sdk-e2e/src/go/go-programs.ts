@@ -1,5 +1,5 @@
 import { type ChildProcessByStdio, spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -8,7 +8,9 @@ import { findGo } from '@svc/sdk-go/find-go';
 import { runToEnd, waitOnProgress } from '@svc/standalone/testing';
 
 // The Go SDK's programs, built once per test file with the machine's Go (the SDK's floor, 1.19):
-// the example checkout service and the sampling decider.
+// the example checkout service, built as an app outside the repository builds it (a module of its
+// own that requires the SDK through the README's `go mod edit` line, no network), and the sampling
+// decider.
 
 /** The Go module's directory (sdks/go), found through its workspace package. */
 const MODULE = join(dirname(createRequire(import.meta.url).resolve('@svc/sdk-go/find-go')), '..');
@@ -26,8 +28,23 @@ export async function buildGoPrograms(): Promise<GoPrograms | undefined> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-go-'));
   const checkout = join(dir, 'checkout');
   const sampleDecide = join(dir, 'sampledecide');
-  await runToEnd(toolchain.go, ['build', '-o', checkout, './examples/checkout'], { cwd: MODULE });
-  await runToEnd(toolchain.go, ['build', '-o', sampleDecide, './internal/sampledecide'], { cwd: MODULE });
+  const app = join(dir, 'shop');
+  mkdirSync(app);
+  copyFileSync(join(MODULE, 'examples', 'checkout', 'main.go'), join(app, 'main.go'));
+  // GOPROXY=off: everything comes from the machine (the SDK uses the standard library only).
+  const env = { ...process.env, GOPROXY: 'off', GOFLAGS: '' };
+  const inApp = { cwd: app, env };
+  await runToEnd(toolchain.go, ['mod', 'init', 'example.com/shop'], inApp);
+  await runToEnd(
+    toolchain.go,
+    ['mod', 'edit', '-require=svc.dev/sdk-go@v0.1.0', `-replace=svc.dev/sdk-go=${MODULE}`],
+    inApp,
+  );
+  await runToEnd(toolchain.go, ['build', '-o', checkout, '.'], inApp);
+  await runToEnd(toolchain.go, ['build', '-o', sampleDecide, './internal/sampledecide'], {
+    cwd: MODULE,
+    env,
+  });
   return { checkout, sampleDecide, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
