@@ -294,7 +294,8 @@ func (e *exporter) settle(b *batch, sent int, failures []ExportError) {
 	full := e.unreportedFull
 	e.unreportedFull = 0
 	e.mu.Unlock()
-	close(b.done)
+	// OnError hears of the batch before Flush returns: a caller that flushed sees the report.
+	defer close(b.done)
 	if e.cfg.OnError == nil {
 		return
 	}

@@ -1,4 +1,4 @@
-// `pnpm test` for the Go SDK: `go vet ./...` and `go test -race ./...` with each toolchain of
+// `pnpm test` for the Go SDK: `gofmt -l`, `go vet ./...` and `go test -race ./...` with each toolchain of
 // goToolchains(), then one jest-style line ("Tests: N passed, N total") that the root runner adds
 // to its sum. Without Go (outside CI) it says so and passes: the rest of the suite still runs.
 import { spawnSync } from 'node:child_process';
@@ -19,6 +19,12 @@ let broken = false;
 for (const { go, minor } of toolchains) {
   const run = (args) =>
     spawnSync(go, args, { cwd: MODULE, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, CGO_ENABLED: '1' } });
+  // gofmt's verdict is the toolchain's own: the files must be as it writes them.
+  const gofmt = spawnSync(join(dirname(go === 'go' ? '' : go), 'gofmt'), ['-l', '.'], { cwd: MODULE, encoding: 'utf8' });
+  if (gofmt.status === 0 && gofmt.stdout.trim() !== '') {
+    broken = true;
+    console.log(`go1.${minor} gofmt -l lists files not formatted:\n${gofmt.stdout}`);
+  }
   const vet = run(['vet', './...']);
   if (vet.status !== 0) {
     broken = true;
