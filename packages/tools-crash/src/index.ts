@@ -3,7 +3,13 @@ export { crashBySignature, crashBySignatureInput, crashBySignatureOutput } from 
 export { crashByUser, crashByUserInput, crashByUserOutput } from './crash-by-user';
 export { crashGet, crashGetInput, crashGetOutput } from './crash-get';
 export { crashRecent, crashRecentInput, crashRecentOutput } from './crash-recent';
-export { crashRecurrence, crashRecurrenceInput, crashRecurrenceOutput, sinceInput } from './crash-recurrence';
+export {
+  crashRecurrence,
+  crashRecurrenceInput,
+  crashRecurrenceOutput,
+  RECURRENCE_VERSIONS,
+  sinceInput,
+} from './crash-recurrence';
 export { crashStats, crashStatsInput, crashStatsOutput, STATS_SIGNATURES_MAX } from './crash-stats';
 export {
   CRASH_GROUP_BY,

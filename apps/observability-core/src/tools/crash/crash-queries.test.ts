@@ -507,6 +507,27 @@ describe('crash query tools over POST /internal/v1/projects/:project_id/tools/:t
         first_since: after[0] ? new Date(ms(after[0])).toISOString() : null,
         last_seen: all.length > 0 ? new Date(Math.max(...all.map(ms))).toISOString() : null,
         total: all.length,
+        versions: [...new Set(all.map((c) => c.app_version))]
+          .map((version) => {
+            const of = all.filter((c) => c.app_version === version).map(ms);
+            return {
+              app_version: version,
+              count: of.length,
+              count_since: of.filter((t) => t > sinceMs).length,
+              first_seen: new Date(Math.min(...of)).toISOString(),
+              last_seen: new Date(Math.max(...of)).toISOString(),
+            };
+          })
+          .sort((a, b) =>
+            a.first_seen < b.first_seen
+              ? -1
+              : a.first_seen > b.first_seen
+                ? 1
+                : a.app_version < b.app_version
+                  ? -1
+                  : 1,
+          ),
+        version_count: new Set(all.map((c) => c.app_version)).size,
       };
     }
 
@@ -518,6 +539,8 @@ describe('crash query tools over POST /internal/v1/projects/:project_id/tools/:t
       });
       expect(atEvent).toEqual(expected(ms(middle)));
       expect(atEvent.recurred).toBe(true);
+      // The issue spans several versions, so the per-version counts say something.
+      expect(atEvent.versions.length).toBeGreaterThan(1);
       const last = events[events.length - 1]!;
       const atLast = await call(crashRecurrenceOutput, 'crash.recurrence', {
         signature: sig,
@@ -565,6 +588,8 @@ describe('crash query tools over POST /internal/v1/projects/:project_id/tools/:t
         first_since: null,
         last_seen: null,
         total: 0,
+        versions: [],
+        version_count: 0,
       });
     });
   });
