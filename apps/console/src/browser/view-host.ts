@@ -2,10 +2,13 @@
 // ToolAnswerView (pages/tool-answer.tsx) is drawn by the tool's own view, the HTML the gateway's
 // /mcp serves, in a sandboxed frame (scripts only: an opaque origin that cannot reach the
 // console's cookies, pages or network), fed over the extension's own AppBridge: the view's
-// ui/initialize, then the tool's input and result. Answers inserted later (a conversation that
+// ui/initialize, then the tool's input and result; a tool call the view makes (tools/call) goes
+// through the console to the gateway as the person. Answers inserted later (a conversation that
 // streams) are drawn as they arrive. Without this script the JSON under "Show JSON" is the answer.
 
 import { AppBridge, PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+type CallToolResult = Awaited<ReturnType<NonNullable<AppBridge['oncalltool']>>>;
 
 const SELECTOR = '[data-tool-view]';
 const HOST_INFO = { name: 'svc-console', version: '1.0.0' };
@@ -21,6 +24,39 @@ function parsed(text: string | null | undefined): unknown {
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The session's CSRF token: every signed-in page has it in its sign-out form. */
+const csrfToken = () => document.querySelector<HTMLInputElement>('input[name="_csrf"]')?.value;
+
+/**
+ * A view's tools/call, forwarded as every console call is: to the console, which calls the gateway
+ * as the signed-in person (capability-checked, audited). The answer is the tool's, as MCP gives it.
+ */
+async function callTool(
+  project: string,
+  csrf: string,
+  name: string,
+  args: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
+  const res = await fetch(`/tools/${encodeURIComponent(name)}/call?${new URLSearchParams({ project })}`, {
+    method: 'POST',
+    body: new URLSearchParams({ _csrf: csrf, arguments: JSON.stringify(args ?? {}) }),
+  });
+  const answer = (await res.json().catch(() => undefined)) as
+    | { ok: true; result: Record<string, unknown> }
+    | { ok: false; error: unknown }
+    | undefined;
+  if (answer?.ok)
+    return {
+      content: [{ type: 'text', text: JSON.stringify(answer.result) }],
+      structuredContent: answer.result,
+    };
+  const error =
+    answer?.ok === false
+      ? answer.error
+      : { error: 'unavailable', message: `The console answered ${res.status}.` };
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify(error) }] };
+}
 
 function draw(figure: HTMLElement): void {
   if (drawn.has(figure)) return;
@@ -44,20 +80,18 @@ function draw(figure: HTMLElement): void {
   const view = frame.contentWindow;
   if (!view) return;
 
-  // No serverTools capability: the console forwards no tool call a view would make.
-  const bridge = new AppBridge(
-    null,
-    HOST_INFO,
-    {},
-    {
-      hostContext: {
-        theme: 'light',
-        displayMode: 'inline',
-        platform: 'web',
-        toolInfo: { tool: { name: tool, inputSchema: { type: 'object' } } },
-      },
+  // A view may call tools (serverTools) where the page names the project and holds a session.
+  const project = figure.dataset.project;
+  const csrf = csrfToken();
+  const bridge = new AppBridge(null, HOST_INFO, project && csrf ? { serverTools: {} } : {}, {
+    hostContext: {
+      theme: 'light',
+      displayMode: 'inline',
+      platform: 'web',
+      toolInfo: { tool: { name: tool, inputSchema: { type: 'object' } } },
     },
-  );
+  });
+  if (project && csrf) bridge.oncalltool = ({ name, arguments: args }) => callTool(project, csrf, name, args);
   bridge.onsizechange = ({ height }) => {
     if (height) frame.style.height = `${height}px`;
   };

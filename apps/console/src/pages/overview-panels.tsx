@@ -200,6 +200,7 @@ export function PanelBody({
             tool={main.tool}
             input={main.input}
             result={main.answer.result}
+            projectId={ctx.projectId}
           />
         </>
       ) : null}

@@ -16,9 +16,18 @@ export interface ToolAnswerViewProps {
   /** The tool's result (REST's answer, MCP's structuredContent). */
   result: unknown;
   jsonId?: string;
+  /** The project whose tools a view may call through the page (MCP Apps' tools/call); none: no calls. */
+  projectId?: string;
 }
 
-export function ToolAnswerView({ id, tool, input, result, jsonId = `${id}-json` }: ToolAnswerViewProps) {
+export function ToolAnswerView({
+  id,
+  tool,
+  input,
+  result,
+  jsonId = `${id}-json`,
+  projectId,
+}: ToolAnswerViewProps) {
   const view = toolViewOf(tool);
   const json = (
     <pre class="tool-result">
@@ -34,6 +43,7 @@ export function ToolAnswerView({ id, tool, input, result, jsonId = `${id}-json` 
       data-tool-view={view.src}
       data-tool-view-uri={view.uri}
       data-tool-input={JSON.stringify(input)}
+      data-project={projectId}
     >
       <div class="tool-view-frame" data-tool-view-slot="">
         <p class="muted">{`${view.title}: drawn here by the tool's view when JavaScript runs.`}</p>

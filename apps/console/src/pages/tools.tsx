@@ -94,6 +94,7 @@ function RunResult({ ctx, tool, run }: { ctx: PageContext; tool: string; run: To
             tool={tool}
             input={run.input}
             result={answer.result}
+            projectId={ctx.projectId}
           />
         </>
       ) : (

@@ -257,3 +257,54 @@ describe("answers drawn by the tool's MCP Apps view", () => {
       expect((await agent.get(path)).status).toBe(404);
   });
 });
+
+describe("a drawn view's tool calls, through the console", () => {
+  it('go to the gateway as the person with the session CSRF token, and come back as the tool answered', async () => {
+    const { agent, u } = await signedIn('tools-view-calls');
+    const page = await agent.get(`/tools/apm.memory_growth?project=${u.projectId}`).expect(200);
+    const csrf = csrfIn(page.text);
+    const before = gateway.calls.length;
+    const args = { name: 'memory_mb', search: 'session_id=s1', limit: 1000 };
+    const res = await agent
+      .post(`/tools/apm.search/call?project=${u.projectId}`)
+      .type('form')
+      .send({ _csrf: csrf, arguments: JSON.stringify(args) })
+      .expect(200);
+    expect(res.body).toEqual({ ok: true, status: 200, result: RESULT });
+    expect(gateway.calls.slice(before)).toMatchObject([{ tool: 'apm.search', input: args }]);
+
+    const refused = await agent
+      .post(`/tools/crash.aggregate/call?project=${u.projectId}`)
+      .type('form')
+      .send({ _csrf: csrf, arguments: '{}' })
+      .expect(200);
+    expect(refused.body).toEqual({ ok: false, status: 400, error: INVALID });
+    const notJson = await agent
+      .post(`/tools/apm.search/call?project=${u.projectId}`)
+      .type('form')
+      .send({ _csrf: csrf, arguments: '[1]' })
+      .expect(400);
+    expect(notJson.body.error.error).toBe('invalid_input');
+    // No CSRF token: refused before anything is called.
+    const count = gateway.calls.length;
+    await agent
+      .post(`/tools/apm.search/call?project=${u.projectId}`)
+      .type('form')
+      .send({ arguments: '{}' })
+      .expect(403);
+    expect(gateway.calls.length).toBe(count);
+  });
+
+  it("name the page's project on a drawn answer, which is how the host knows where to send them", async () => {
+    const { agent, u } = await signedIn('tools-view-project');
+    const csrf = csrfIn((await agent.get('/tools/release.health').expect(200)).text);
+    const drawn = await agent
+      .post(`/tools/release.health?project=${u.projectId}`)
+      .type('form')
+      .send({ _csrf: csrf, mode: 'json', input_json: '{}' })
+      .expect(200);
+    expect(drawn.text).toMatch(
+      new RegExp(`<figure class="tool-answer" id="tool-answer"[^>]* data-project="${u.projectId}"`),
+    );
+  });
+});

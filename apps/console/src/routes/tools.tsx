@@ -113,5 +113,24 @@ export function toolRoutes(deps: ConsoleDeps): Router {
     );
   });
 
+  // A tool call a drawn view makes through its host (MCP Apps' tools/call, e.g. memory-growth asking
+  // apm.search for a session's samples): the page's host script posts it here with the session's
+  // CSRF token, and it goes through the gateway like every console call, as the person, audited.
+  router.post('/tools/:name/call', async (req, res) => {
+    const ctx = pageContext(deps, req, res);
+    const name = req.params.name;
+    if (name.length > MAX_TOOL_NAME || !TOOL_NAME.test(name)) throw new NotFoundError('No such tool.');
+    const parsed = parseJsonInput(textOf(req.body?.arguments));
+    res.set('cache-control', 'no-store');
+    if ('error' in parsed)
+      return void res
+        .status(400)
+        .json({ ok: false, status: 400, error: { error: 'invalid_input', message: parsed.error } });
+    const session = sessionOf(res).token;
+    res.json(
+      await answerOf(deps.tools, { session, projectId: ctx.projectId, tool: name, input: parsed.input }),
+    );
+  });
+
   return router;
 }

@@ -276,6 +276,29 @@ describeInBrowser('the overview and tool views in Chromium', () => {
     expect(await page.locator('[data-tool-view]').count()).toBe(0);
   });
 
+  it("forwards a view's own tool call through the console: memory-growth draws a session's samples", async () => {
+    await page.goto(`${consoleUrl}/tools/apm.memory_growth?project=${stack.ready.project_id}`);
+    await page.getByRole('button', { name: 'Run apm.memory_growth' }).click();
+    await page.waitForSelector('#tool-answer[data-tool-view-state="drawn"]');
+    const growth = JSON.parse((await page.locator('#tool-result').textContent()) ?? '') as {
+      items: { session_id: string; samples: number }[];
+    };
+    const first = growth.items[0];
+    expect(first).toBeDefined();
+    // The view asked its host for apm.search; the test asks the gateway the same.
+    const search = await tool<{ items: { session_id: string }[] }>('apm.search', {
+      name: 'memory_mb',
+      search: `session_id=${first!.session_id}`,
+      limit: 1000,
+    });
+    const own = search.items.filter((s) => s.session_id === first!.session_id).length;
+    const frame = await viewFrame('#tool-answer');
+    const found = frame.locator(`[data-samples][data-session="${first!.session_id}"] p[data-found]`);
+    await found.waitFor();
+    expect(await found.getAttribute('data-found')).toBe(String(own));
+    expect(own).toBe(first!.samples);
+  });
+
   it('reads at 390 px: nothing wider than the phone, every view framed within it', async () => {
     await page.setViewportSize(PHONE);
     await page.goto(overviewUrl());
