@@ -55,6 +55,9 @@ export const experimentVariant = z.strictObject({
   sequential,
 });
 
+/** Keys an unknown key's answer lists at most. */
+export const KNOWN_KEYS = 50;
+
 export const experimentResultsOutput = z.strictObject({
   experiment_key: z.string(),
   found: z
@@ -67,6 +70,12 @@ export const experimentResultsOutput = z.strictObject({
     .describe('From the experiment definition; null when the experiment has none.'),
   baseline: z.string().nullable(),
   variants: z.array(experimentVariant).describe('Baseline first, then the other variants by name.'),
+  known_keys: z
+    .array(z.string())
+    .optional()
+    .describe(
+      `Only when found is false: the project's experiment keys, most recently active first (at most ${KNOWN_KEYS}).`,
+    ),
 });
 
 export const experimentResults = defineTool({
@@ -77,7 +86,7 @@ export const experimentResults = defineTool({
     'window decides the variant), conversions to the goal event, rate, lift vs the baseline, a z test' +
     ' (z, two-sided p, 95% CI of the difference) and an always-valid sequential p-value (mSPRT). ' +
     'Returns {experiment_key, found, goal_event, baseline, variants: [{variant, exposed, converted, ' +
-    'rate, lift, z_test, sequential}], ...}; found is false for an unknown key.',
+    'rate, lift, z_test, sequential}], ...}; found is false for an unknown key, with the known keys.',
   input: experimentResultsInput,
   output: experimentResultsOutput,
   capability: 'base',

@@ -27,6 +27,7 @@ export {
   experimentResultsInput,
   experimentResultsOutput,
   experimentVariant,
+  KNOWN_KEYS,
 } from './experiment-results';
 export { feedbackSearch, feedbackSearchInput, feedbackSearchOutput } from './feedback-search';
 export {

@@ -136,3 +136,23 @@ export async function hasAnyExposure(ctx: CoreToolContext, key: string): Promise
   );
   return rows.length > 0;
 }
+
+/**
+ * The project's experiment keys, from definitions and exposures, most recently active first: what
+ * an unknown key's answer offers instead (a typo, or a key of another project).
+ */
+export async function knownExperimentKeys(ctx: CoreToolContext, limit: number): Promise<string[]> {
+  const rows = await ctx.ch.query<{ experiment_key: string }>(
+    `SELECT experiment_key, max(at) AS last FROM (
+       SELECT experiment_key, toUnixTimestamp(updated_at) AS at FROM experiments
+       WHERE project_id = {project_id:String}
+       UNION ALL
+       SELECT experiment_key, toUnixTimestamp(timestamp) AS at FROM events
+       WHERE project_id = {project_id:String} AND event_name = '$exposure' AND experiment_key != ''
+     )
+     GROUP BY experiment_key ORDER BY last DESC, experiment_key LIMIT {limit:UInt32}`,
+    { project_id: ctx.projectId, limit },
+    { signal: ctx.signal },
+  );
+  return rows.map((r) => r.experiment_key);
+}

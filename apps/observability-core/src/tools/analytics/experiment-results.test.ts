@@ -226,12 +226,24 @@ describe('experiment.results on chDB', () => {
   });
 
   it('unknown key: 200 with found false; no definition: exposures only, goal null', async () => {
-    expect(await results({ experiment_key: 'no_such_experiment' })).toMatchObject({
+    const unknown = await results({ experiment_key: 'no_such_experiment' });
+    expect(unknown).toMatchObject({
       found: false,
       goal_event: null,
       baseline: null,
       variants: [],
     });
+    // The keys the project has instead (definitions and exposures), each once.
+    const keys = new Set([
+      ...definitions.map((d) => d.experiment_key),
+      ...events.filter((e) => e.event_name === '$exposure').map((e) => String(e.properties?.experiment_key)),
+    ]);
+    expect(unknown.known_keys).toHaveLength(keys.size);
+    expect([...(unknown.known_keys ?? [])].sort()).toEqual([...keys].sort());
+    expect((await results({ experiment_key: 'exp_g0' })).known_keys).toBeUndefined();
+    // Another project's keys stay its own.
+    const b = await h.callTool('ex_b', 'experiment.results', { experiment_key: 'no_such_experiment' });
+    expect(b.body.known_keys).toEqual(['exp_g0']);
     const nodef = await results({ experiment_key: 'exp_nodef' });
     expect(nodef).toMatchObject({ found: true, goal_event: null, baseline: 'blue' });
     expect(nodef.variants.map((v) => [v.variant, v.exposed, v.converted])).toEqual([

@@ -1,10 +1,16 @@
 import { UserInputError } from '@svc/errors';
 import { FIELD_LIMITS, sanitizeText } from '@svc/tool-kit';
-import { experimentResults } from '@svc/tools-analytics';
+import { experimentResults, KNOWN_KEYS } from '@svc/tools-analytics';
 import { serve } from '../core-tool';
 import { reported, reportedOrNull } from '../precision';
 import { lastDays, utcDates } from '../sql/window';
-import { countExposures, type ExposureCell, hasAnyExposure, loadDefinition } from './experiment-counts';
+import {
+  countExposures,
+  type ExposureCell,
+  hasAnyExposure,
+  knownExperimentKeys,
+  loadDefinition,
+} from './experiment-counts';
 import { ALPHA, type Group, lift, msprtPValue, twoProportionZTest, type ZTest } from './statistics';
 
 // experiment.results (docs/semantics.md). Counts come from SQL (experiment-counts.ts); the tests
@@ -68,7 +74,16 @@ export const experimentResultsQuery = serve(experimentResults, async (ctx, input
     found,
     window: w.iso,
   };
-  if (!found) return { ...base, goal_event: null, baseline: null, variants: [] };
+  if (!found) {
+    const known = await knownExperimentKeys(ctx, KNOWN_KEYS);
+    return {
+      ...base,
+      goal_event: null,
+      baseline: null,
+      variants: [],
+      known_keys: known.map((key) => sanitizeText(key, FIELD_LIMITS.id)),
+    };
+  }
 
   const names = [...new Set([...(definition?.variants ?? []), ...cells.map((c) => c.variant)])];
   const baseline = chooseBaseline(names, input.baseline, definition?.baseline);
