@@ -225,6 +225,22 @@ describe('crash query tools through the whole stack', () => {
         first_since: after[0] ? new Date(ms(after[0])).toISOString() : null,
         last_seen: new Date(ms(events[events.length - 1]!)).toISOString(),
         total: events.length,
+        // Per app version, by first occurrence (then version): the signature's history.
+        versions: [...new Set(events.map((c) => c.app_version))]
+          .map((version) => {
+            const of = events.filter((c) => c.app_version === version).map(ms);
+            return {
+              app_version: version,
+              count: of.length,
+              count_since: of.filter((t) => t > sinceMs).length,
+              first_seen: new Date(Math.min(...of)).toISOString(),
+              last_seen: new Date(Math.max(...of)).toISOString(),
+            };
+          })
+          .sort(
+            (a, b) => a.first_seen.localeCompare(b.first_seen) || (a.app_version < b.app_version ? -1 : 1),
+          ),
+        version_count: new Set(events.map((c) => c.app_version)).size,
       };
     };
     const mid = events[Math.floor(events.length / 2)]!;
