@@ -64,7 +64,8 @@ describe('pnpm start on a healthy machine', () => {
   it(
     'first start: the banner comes first, nothing on stderr before it',
     async () => {
-      first = await spawnStack({ env: { SVC_LOG_LEVEL: undefined } });
+      // Nothing in the data dir: the whole first start, its databases' creation included.
+      first = await spawnStack({ env: { SVC_LOG_LEVEL: undefined }, emptyDataDir: true });
       expect(first.env.SVC_LOG_LEVEL).toBeUndefined();
       expect(first.ready.token).toMatch(/^svc_pat_/); // the start that seeded the demo
       expectBannerFirst(first);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StackUrls } from '../stack';
 import { freePorts } from './free-ports';
+import { seedEmptyClusters } from './pglite-template';
 import { waitOnProgress } from './wait-on-progress';
 
 export interface ReadyInfo {
@@ -40,6 +41,19 @@ export interface SpawnedStack {
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 
+export interface SpawnOptions {
+  /** An existing data dir (a restart); default a new temp dir. */
+  dataDir?: string;
+  env?: Record<string, string | undefined>;
+  timeoutMs?: number;
+  /**
+   * A new data dir starts with nothing at all in it, so the first start creates its databases
+   * too (initdb). By default it holds an empty database cluster for identity and recall, copied
+   * from one made once per run (pglite-template.ts): the rest of the first start is the same.
+   */
+  emptyDataDir?: boolean;
+}
+
 /**
  * Runs `apps/standalone` as its own process (as `pnpm start` does) on free loopback ports and a
  * temp data dir, and waits for its ready file for as long as the start progresses (waitOnProgress:
@@ -47,10 +61,9 @@ const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
  * or overrides the test defaults; a variable given as undefined is left out (the stack's default).
  * Each test file gets its own stack and chDB.
  */
-export async function spawnStack(
-  options: { dataDir?: string; env?: Record<string, string | undefined>; timeoutMs?: number } = {},
-): Promise<SpawnedStack> {
+export async function spawnStack(options: SpawnOptions = {}): Promise<SpawnedStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
+  if (!options.dataDir && !options.emptyDataDir) await seedEmptyClusters(dataDir);
   const readyFile = join(dataDir, `ready-${Date.now()}.json`);
   const [gateway, core, identity, metrics, recall, copilot, consolePort] = await freePorts(7);
   const given: Record<string, string | undefined> = {
