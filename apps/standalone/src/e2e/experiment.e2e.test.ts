@@ -56,7 +56,8 @@ for (let i = 0; i < 40; i++) {
 }
 
 beforeAll(async () => {
-  stack = await spawnStack();
+  // The test reads its own project's records: the demo beside them needs to exist, not be big.
+  stack = await spawnStack({ env: { SVC_DEMO_SIZE: '0.05' } });
   const project = await newProject(adminOf(stack), 'experiment');
   token = project.token;
   const res = await ingestBatch(stack.ready.urls.core, project.key, {

@@ -42,7 +42,8 @@ const events = USERS.flatMap(([user_id, back, platform, source]) =>
 );
 
 beforeAll(async () => {
-  stack = await spawnStack();
+  // The test reads its own project's records: the demo beside them needs to exist, not be big.
+  stack = await spawnStack({ env: { SVC_DEMO_SIZE: '0.05' } });
   const project = await newProject(adminOf(stack), 'retention');
   token = project.token;
   const res = await ingestBatch(stack.ready.urls.core, project.key, { events });

@@ -65,7 +65,8 @@ const WEB_FRAMES = [
 ];
 
 beforeAll(async () => {
-  stack = await spawnStack();
+  // The test reads its own project's records: the demo beside them needs to exist, not be big.
+  stack = await spawnStack({ env: { SVC_DEMO_SIZE: '0.05' } });
   ({ token, key } = await newProject(adminOf(stack), 'symbols-e2e'));
   mcp = await connectMcp(stack.ready.urls.mcp, bearer(token), 'e2e-symbols');
 }, STACK_SETUP_TIMEOUT_MS);
