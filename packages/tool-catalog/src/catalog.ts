@@ -22,3 +22,19 @@ export const allTools: readonly AnyTool[] = [
   ...recallTools,
   ...verifyTools,
 ];
+
+/**
+ * The groups a client may choose to load (`/mcp?toolsets=crash,logs`, `X-MCP-Toolsets`,
+ * `SVC_MCP_TOOLSETS` for stdio): one per tools-<group> package, named after it. Together they are
+ * allTools, each tool in exactly one (a test checks).
+ */
+export const catalogToolsets: Readonly<Record<string, readonly AnyTool[]>> = {
+  logs: logsTools,
+  crash: crashTools,
+  apm: apmTools,
+  trace: traceTools,
+  users: usersTools,
+  analytics: analyticsTools,
+  recall: recallTools,
+  verify: verifyTools,
+};

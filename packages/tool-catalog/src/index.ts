@@ -1,3 +1,4 @@
-export { allTools } from './catalog';
+export { allTools, catalogToolsets } from './catalog';
+export { investigationGuides } from './guides';
 export { FORBIDDEN_TOOL_NAMES, SPEC_TOOL_NAMES } from './spec-names';
 export { catalogViews } from './views';

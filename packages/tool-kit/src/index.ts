@@ -22,6 +22,7 @@ export {
   type ToolSpec,
 } from './define-tool';
 export { exactlyOneOf } from './exactly-one-of';
+export { defineGuide, type GuideArgument, type GuideStep, type InvestigationGuide } from './guide';
 export { keyedRecord } from './keyed-record';
 export type { Logger } from './logger';
 export { fetchFor, type Page, pageOf } from './page';

@@ -15,6 +15,7 @@ export {
   type WorkerCheck,
 } from './answer-workers';
 export { CallHoldings } from './call-holdings';
+export { compactText } from './compact-text';
 export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
 export { usageAdvice } from './guidance';
 export { allowOnly, httpErrorHandler, notFoundHandler } from './http-errors';
@@ -29,8 +30,16 @@ export {
   toMcpTool,
   toMcpToolError,
 } from './mcp-binding';
+export { renderGuide } from './mcp-prompts';
 export { type McpToolViewMeta, type McpViewResource, type McpViews, visibleViews } from './mcp-views';
 export { buildOpenApiDocument, type OpenApiOptions, SERVICE_INFO } from './openapi';
 export { ToolRegistry } from './registry';
 export { createRestRouter, REST_TOOL_PATH, type RestBindingOptions } from './rest-binding';
 export { ToolAnswer } from './tool-answer';
+export {
+  chosenTools,
+  TOOLSETS_HEADER,
+  TOOLSETS_QUERY,
+  type ToolsetChoice,
+  Toolsets,
+} from './toolsets';

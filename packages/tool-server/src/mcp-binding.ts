@@ -11,11 +11,14 @@ import {
   type Tool,
 } from '@modelcontextprotocol/server';
 import { asServiceError, NotFoundError } from '@svc/errors';
-import type { AnyTool, Principal, Transport } from '@svc/tool-kit';
+import type { AnyTool, InvestigationGuide, Principal, Transport } from '@svc/tool-kit';
+import { compactText } from './compact-text';
 import type { ToolExecutor } from './executor';
 import { usageAdvice } from './guidance';
 import { mcpOutputSchema, toolJsonSchema } from './json-schema';
+import { servePrompts } from './mcp-prompts';
 import { type McpViews, serveViews } from './mcp-views';
+import { chosenTools, type ToolsetChoice } from './toolsets';
 
 /**
  * The two protocol eras one MCP endpoint serves. `modern`: revision 2026-07-28, no session, the
@@ -60,6 +63,14 @@ export interface McpServerOptions {
    * stdio, a modern request of unknown method).
    */
   method?: string;
+  /**
+   * The toolsets the client chose (toolsets.ts): tools/list, the views, the prompts and the
+   * instructions hold only their tools, and a call of another tool is refused naming its toolset.
+   * Absent: the full catalog.
+   */
+  toolsets?: ToolsetChoice;
+  /** Investigation guides served as prompts (mcp-prompts.ts). Absent: no `prompts` capability. */
+  guides?: readonly InvestigationGuide[];
 }
 
 /** The requests whose answer carries the server's instructions. */
@@ -145,22 +156,21 @@ class AsSentToolCallServer extends Server {
  * tools this caller can see.
  */
 export function createMcpServer(options: McpServerOptions): Server {
-  const { executor } = options;
-  const { views } = options;
+  const { views, guides } = options;
+  const visible = visibleToolsOf(options);
   const listed = (tool: AnyTool) => toMcpTool(tool, views?.toolMetas[tool.name]);
   // Logging is deprecated from 2026-07-28 on and nothing is ever logged to clients; only the
   // legacy era still declares it (logging/setLevel answered, as 2025 clients expect).
   const capabilities: ServerCapabilities = {
     tools: { listChanged: true },
     ...(views ? { resources: {} } : {}),
+    ...(guides ? { prompts: {} } : {}),
     ...(options.era === 'legacy' ? { logging: {} } : {}),
   };
   const serves = (method: string) => options.method === undefined || options.method === method;
   const server = new AsSentToolCallServer(options.serverInfo, {
     capabilities,
-    ...(ANSWERS_WITH_INSTRUCTIONS.some(serves)
-      ? { instructions: usageAdvice(executor.visibleTools(options.principal())) }
-      : {}),
+    ...(ANSWERS_WITH_INSTRUCTIONS.some(serves) ? { instructions: usageAdvice(visible()) } : {}),
     supportedProtocolVersions: [...MODERN_PROTOCOL_VERSIONS, ...LEGACY_PROTOCOL_VERSIONS],
     // The views' list depends on the caller's tools as tools/list does; a view's HTML changes only
     // with a deploy, but whether the caller may read it follows its tools: the same hint for both.
@@ -173,13 +183,36 @@ export function createMcpServer(options: McpServerOptions): Server {
 
   if (serves('tools/list')) {
     server.setRequestHandler('tools/list', async () => ({
-      tools: executor.visibleTools(options.principal()).map(listed),
+      tools: visible().map(listed),
     }));
   }
-  if (views && (serves('resources/list') || serves('resources/read')))
-    serveViews(server, views, () => executor.visibleTools(options.principal()));
+  if (views && (serves('resources/list') || serves('resources/read'))) serveViews(server, views, visible);
+  if (guides && (serves('prompts/list') || serves('prompts/get')))
+    servePrompts(server, guides, () => new Set(visible().map((tool) => tool.name)));
   if (serves('tools/call')) serveToolCalls(server, options);
   return server;
+}
+
+/** The tools this caller sees, narrowed to the toolsets its client chose. */
+function visibleToolsOf(options: McpServerOptions): () => AnyTool[] {
+  return () => chosenTools(options.executor.visibleTools(options.principal()), options.toolsets);
+}
+
+/**
+ * A call of a tool outside the chosen toolsets: refused like an unknown tool (-32602), with a
+ * message naming the tool's toolset and the chosen ones, so the client knows what to add.
+ */
+function refuseOutsideToolsets(name: string, choice: ToolsetChoice | undefined): void {
+  if (!choice || choice.includes(name)) return;
+  const toolset = choice.toolsetOf(name);
+  if (toolset === undefined)
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  throw new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Tool ${name} is in the toolset '${toolset}', which this client did not choose (chosen: ` +
+      `${choice.names.join(', ')}); add it to the toolsets query parameter or X-MCP-Toolsets header.`,
+    { tool: name, toolset, chosen: choice.names },
+  );
 }
 
 /** tools/call through the executor, arguments as sent (AsSentToolCallServer). */
@@ -194,6 +227,7 @@ function serveToolCalls(server: AsSentToolCallServer, options: McpServerOptions)
       );
     }
     const name = params.name;
+    refuseOutsideToolsets(name, options.toolsets);
     const traceparent = traceparentOf(ctx);
     try {
       const answer = await executor.execute({
@@ -205,8 +239,11 @@ function serveToolCalls(server: AsSentToolCallServer, options: McpServerOptions)
         ...(traceparent ? { traceparent } : {}),
         signal: ctx.mcpReq.signal,
       });
-      // From an answer worker, the text is the JSON it made and only the object is parsed here.
-      return { content: [{ type: 'text', text: answer.text }], structuredContent: answer.value };
+      // structuredContent is the exact result; the text is its compact form (compact-text.ts).
+      return {
+        content: [{ type: 'text', text: compactText(answer.value) }],
+        structuredContent: answer.value,
+      };
     } catch (err) {
       return toMcpToolError(err, name);
     }
