@@ -153,6 +153,7 @@ describe('verify.run on a real core', () => {
     },
   ],
   "reason": "Version 3.0.0 has 75% crash-free sessions, at least 75%.",
+  "suggested_query": null,
   "verdict": "supported",
 }
 `);
@@ -183,7 +184,23 @@ describe('verify.run on a real core', () => {
     const { body } = await run('the checkout endpoint got slower after the release');
     expect(body).toMatchObject({ verdict: 'inconclusive', claim: null, evidence: [] });
     expect((body.closest_forms as string[])[0]).toMatch(/^\(p50 \| p99\) of operation/);
+    expect(body.suggested_query).toBeNull();
     expect(h.llm.requests.length).toBe(requests);
+  });
+
+  it('an operation name with spaces left unquoted: inconclusive, the quoted query suggested', async () => {
+    const { body } = await run('p99 of operation GET /api/v1/feed is below 300 ms');
+    expect(body).toMatchObject({
+      verdict: 'inconclusive',
+      claim: null,
+      evidence: [],
+      suggested_query: 'p99 of operation "GET /api/v1/feed" is below 300 ms',
+    });
+    expect(body.reason).toContain('p99 of operation "GET /api/v1/feed" is below 300 ms');
+    expect((body.closest_forms as string[])[0]).toMatch(/^\(p50 \| p99\) of operation/);
+    // The suggestion reads: asked as suggested, the claim is checked.
+    const quoted = await run(body.suggested_query as string);
+    expect(quoted.body).toMatchObject({ claim: { via: 'grammar' }, suggested_query: null });
   });
 });
 

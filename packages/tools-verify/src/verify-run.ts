@@ -28,6 +28,10 @@ export const verifyRunOutput = z.strictObject({
   reason: z.string().describe('Why the verdict, in one or two sentences.'),
   evidence: z.array(evidenceStep),
   closest_forms: z.array(z.string()).describe('For a claim outside the grammar: the forms nearest to it.'),
+  suggested_query: z
+    .string()
+    .nullable()
+    .describe('The query with an unquoted name that has spaces quoted, when that reads; run it.'),
 });
 
 export const verifyRun = defineTool({
@@ -35,7 +39,7 @@ export const verifyRun = defineTool({
   title: 'Verify a claim against the data',
   description:
     'Checks a claim against the data. Returns {verdict (supported|refuted|inconclusive), claim, ' +
-    'reason, evidence (tool calls), closest_forms}. Forms (<cmp>: ' +
+    'reason, evidence, closest_forms, suggested_query}. Forms (<cmp>: ' +
     'above|below|at least|at most; [over <d> days], default 14): crash <signature> recurred|did ' +
     'not recur after version <v>|<date>; p50|p99 of operation <name> is <cmp> <n> ms; error rate ' +
     'of operation <name> is <cmp> <x>%; p50|p95|p99 of metric <name> is <cmp> <n>; release <v> ' +

@@ -5,6 +5,7 @@ import { type CallScope, canReadTraces, Evidence } from '../checks/evidence';
 import type { CopilotContext } from '../context';
 import { closestClaimForms } from '../grammar/closest-forms';
 import { CLAIM_FORM_OF, CLAIM_FORMS, type Claim, GRAMMAR_NOTE, parseClaim } from '../grammar/grammar';
+import { quotedSuggestion } from '../grammar/quoted-suggestion';
 import type { Translation } from '../llm/translator';
 import { serve } from './copilot-call';
 
@@ -37,8 +38,9 @@ async function readClaim(
     : { translation };
 }
 
-function unreadReason(translation: Translation | undefined): string {
+function unreadReason(translation: Translation | undefined, suggested: string | null): string {
   const base = 'The claim is not one of the supported forms, so the data was not asked (no guess is made).';
+  if (suggested !== null) return `${base} A name with spaces goes in quotes: ${suggested}`;
   if (translation === undefined) return `${base} Restate it in one of the closest forms.`;
   if (translation.kind === 'failed')
     return `${base} The parser that restates free text could not be reached.`;
@@ -48,14 +50,17 @@ function unreadReason(translation: Translation | undefined): string {
 
 export async function runVerify(ctx: CopilotContext, scope: CallScope, input: Input): Promise<Output> {
   const read = await readClaim(ctx, input, scope.signal);
-  if (!('claim' in read))
+  if (!('claim' in read)) {
+    const suggested = quotedSuggestion(input.query);
     return {
       verdict: 'inconclusive',
       claim: null,
-      reason: unreadReason(read.translation),
+      reason: unreadReason(read.translation, suggested),
       evidence: [],
       closest_forms: closestClaimForms(input.query),
+      suggested_query: suggested,
     };
+  }
   const evidence = new Evidence(ctx.core, scope);
   const finding = await checkClaim(read.claim, evidence, { traces: canReadTraces(scope) });
   const { kind, ...parsed } = read.claim;
@@ -65,6 +70,7 @@ export async function runVerify(ctx: CopilotContext, scope: CallScope, input: In
     reason: finding.reason,
     evidence: evidence.steps,
     closest_forms: [],
+    suggested_query: null,
   };
 }
 
