@@ -11,6 +11,19 @@ import type { StdioConfig } from './config';
 const CAPABILITY_REFRESH_MS = 60_000;
 /** How often recall and copilot are probed; their groups come and go with the answer. */
 export const STDIO_HEALTH_INTERVAL_MS = 5_000;
+/** How long serving waits for the first probe round at most. */
+export const FIRST_PROBE_WAIT_MS = 10_000;
+
+/** `work`, or nothing once `ms` passed (the timer does not keep the process alive). */
+async function withinBound(work: Promise<void>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref();
+  });
+  await Promise.race([work, bound]);
+  clearTimeout(timer);
+}
 
 export interface WiredStdio {
   app: StdioApp;
@@ -25,7 +38,7 @@ export interface WiredStdio {
  */
 export async function wireStdio(
   config: StdioConfig,
-  options: { localUser: string; healthIntervalMs?: number },
+  options: { localUser: string; healthIntervalMs?: number; firstProbeWaitMs?: number },
 ): Promise<WiredStdio> {
   const logger = createLogger({ name: 'stdio-server', level: config.logLevel, destination: 'stderr' });
   const metrics = createNoopMetrics();
@@ -83,6 +96,10 @@ export async function wireStdio(
   const connections: { close(): Promise<void> }[] = [];
   health.subscribe(() => void app.notifyToolListChanged());
   health.start();
+  // The client's first tools/list should hold every group that will be there: a client asks once
+  // at start, and many never act on list_changed. So serving waits for the first probe round, up to
+  // a bound (an unreachable backend then stays out, as before, and comes in with list_changed).
+  await withinBound(health.probeNow(), options.firstProbeWaitMs ?? FIRST_PROBE_WAIT_MS);
   return {
     app: {
       serve(transport) {
