@@ -75,6 +75,8 @@ export function createGatewayApp(deps: GatewayDeps): GatewayApp {
     maxBodyBytes,
     maxListenStreams: clients.maxListenStreams,
     ...(deps.views ? { views: deps.views } : {}),
+    ...(deps.toolsets ? { toolsets: deps.toolsets } : {}),
+    ...(deps.guides ? { guides: deps.guides } : {}),
     logger,
     now,
   });

@@ -3,8 +3,8 @@ import type { BackendHealth } from '@svc/backend-client';
 import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import type { Tracer } from '@svc/self-trace';
-import type { AnyTool, Backends, Logger } from '@svc/tool-kit';
-import type { AnswerChecker, McpViews } from '@svc/tool-server';
+import type { AnyTool, Backends, InvestigationGuide, Logger } from '@svc/tool-kit';
+import type { AnswerChecker, McpViews, Toolsets } from '@svc/tool-server';
 import type { McpSessionLimits } from './mcp-sessions';
 import type { LimitsConfig } from './rate-limit';
 
@@ -39,6 +39,10 @@ export interface GatewayDeps {
   tools: readonly AnyTool[];
   /** MCP Apps views served on /mcp (resources, and `_meta` on their tools). Absent: none. */
   views?: McpViews;
+  /** The groups an MCP client may choose to load (`?toolsets=`, `X-MCP-Toolsets`). Absent: none. */
+  toolsets?: Toolsets;
+  /** Investigation guides served as MCP prompts. Absent: none. */
+  guides?: readonly InvestigationGuide[];
   identity: IdentityClient;
   audit: AuditSink;
   backends: Backends;

@@ -1,6 +1,13 @@
-import type { Logger } from '@svc/tool-kit';
-import type { McpViews, ToolExecutor } from '@svc/tool-server';
-import type { RequestHandler } from 'express';
+import type { InvestigationGuide, Logger } from '@svc/tool-kit';
+import {
+  type McpViews,
+  TOOLSETS_HEADER,
+  TOOLSETS_QUERY,
+  type ToolExecutor,
+  type ToolsetChoice,
+  type Toolsets,
+} from '@svc/tool-server';
+import type { Request, RequestHandler } from 'express';
 import { principalOf } from './authenticate';
 import { createLegacyMcp } from './mcp-legacy-endpoint';
 import type { ListenStreams } from './mcp-listen';
@@ -20,6 +27,10 @@ export interface McpEndpointOptions {
   maxListenStreams: number;
   /** MCP Apps views: resources/list, resources/read and `_meta` of their tools (mcp-views.ts). */
   views?: McpViews;
+  /** The groups a client may choose (`?toolsets=`, `X-MCP-Toolsets`). Absent: always the full catalog. */
+  toolsets?: Toolsets;
+  /** Investigation guides served as prompts. Absent: no prompts. */
+  guides?: readonly InvestigationGuide[];
   logger: Logger;
   now: () => number;
 }
@@ -43,7 +54,7 @@ export interface McpEndpoint {
  */
 export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
   const { logger } = options;
-  const newServer = mcpServerMaker(options.executor, options.views);
+  const newServer = mcpServerMaker(options.executor, options.views, options.guides);
   const onerror = (err: Error) => logger.debug({ err }, 'MCP request refused or failed');
   const modern = createModernMcp({
     newServer,
@@ -65,8 +76,9 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       try {
         const principal = principalOf(res);
         const read = mcpRequestOf(req);
-        if (read?.era === 'modern') return await modern.serve(req, res, principal, read);
-        await legacy.post(req, res, principal, read);
+        const toolsets = toolsetsOf(req, options.toolsets);
+        if (read?.era === 'modern') return await modern.serve(req, res, principal, read, toolsets);
+        await legacy.post(req, res, principal, read, toolsets);
       } catch (err) {
         logger.debug({ err }, 'MCP POST failed');
         next(err);
@@ -76,4 +88,15 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     delete: legacy.delete,
     close: () => modern.close(),
   };
+}
+
+/**
+ * The toolsets a request's client chose: the query parameter and the header together (an unknown
+ * name is a 400 listing the known ones). Nothing chosen: the full catalog.
+ */
+function toolsetsOf(req: Request, toolsets: Toolsets | undefined): ToolsetChoice | undefined {
+  if (!toolsets) return undefined;
+  const query = req.query[TOOLSETS_QUERY];
+  const fromQuery = typeof query === 'string' ? query : Array.isArray(query) ? query.join(',') : undefined;
+  return toolsets.choose([fromQuery, req.get(TOOLSETS_HEADER)]);
 }

@@ -7,11 +7,12 @@ import {
 } from '@modelcontextprotocol/server';
 import { NotFoundError, UserInputError } from '@svc/errors';
 import type { Principal } from '@svc/tool-kit';
+import type { ToolsetChoice } from '@svc/tool-server';
 import type { Request, RequestHandler, Response } from 'express';
 import { principalOf } from './authenticate';
 import { negotiatedVersion } from './mcp-batches';
 import type { McpRequest } from './mcp-request';
-import { authInfoOf, type McpServerMaker, principalOfAuthInfo } from './mcp-servers';
+import { authInfoOf, type McpServerMaker, principalOfAuthInfo, toolsetsOfAuthInfo } from './mcp-servers';
 import type { McpSession, McpSessionStore } from './mcp-sessions';
 import { abortOnClientGone, sendWebResponse, webRequestOf } from './web-exchange';
 
@@ -26,8 +27,17 @@ export interface LegacyMcpOptions {
 }
 
 export interface LegacyMcp {
-  /** A POST the request's reading (mcp-request.ts) did not find modern. */
-  post(req: Request, res: Response, principal: Principal, read: McpRequest | undefined): Promise<void>;
+  /**
+   * A POST the request's reading (mcp-request.ts) did not find modern. `toolsets`: its client's
+   * choice; a session keeps the choice of its initialize (its server is made then).
+   */
+  post(
+    req: Request,
+    res: Response,
+    principal: Principal,
+    read: McpRequest | undefined,
+    toolsets?: ToolsetChoice,
+  ): Promise<void>;
   get: RequestHandler;
   delete: RequestHandler;
 }
@@ -40,7 +50,7 @@ export function createLegacyMcp(options: LegacyMcpOptions): LegacyMcp {
   const statelessHandler: LegacyHttpHandler = legacyStatelessFallback(
     (ctx) => {
       const principal = principalOfAuthInfo(ctx.authInfo);
-      return options.newServer(() => principal, 'legacy');
+      return options.newServer(() => principal, 'legacy', undefined, toolsetsOfAuthInfo(ctx.authInfo));
     },
     options.onerror,
     { maxRequestBodySize: options.maxBodyBytes },
@@ -54,14 +64,14 @@ export function createLegacyMcp(options: LegacyMcpOptions): LegacyMcp {
     }
   };
   return {
-    async post(req, res, principal, read) {
-      if (options.stateless) return await serveStateless(statelessHandler, req, res, principal);
+    async post(req, res, principal, read, toolsets) {
+      if (options.stateless) return await serveStateless(statelessHandler, req, res, principal, toolsets);
       if (req.get('mcp-session-id'))
         return await serveInSession(options, sessionOf(options, req, principal), req, res, principal);
       if (read?.messages[0]?.method !== 'initialize' || Array.isArray(req.body)) {
         throw new UserInputError('Mcp-Session-Id header is required (send initialize first).');
       }
-      await openSession(options, req, res, principal);
+      await openSession(options, req, res, principal, toolsets);
     },
     get: options.stateless ? methodNotAllowed : inSession,
     delete: options.stateless ? methodNotAllowed : inSession,
@@ -79,10 +89,16 @@ const methodNotAllowed: RequestHandler = (_req, res) => {
     });
 };
 
-async function serveStateless(handler: LegacyHttpHandler, req: Request, res: Response, principal: Principal) {
+async function serveStateless(
+  handler: LegacyHttpHandler,
+  req: Request,
+  res: Response,
+  principal: Principal,
+  toolsets: ToolsetChoice | undefined,
+) {
   const abort = abortOnClientGone(res);
   const response = await handler(webRequestOf(req, abort.signal), {
-    authInfo: authInfoOf(principal),
+    authInfo: authInfoOf(principal, undefined, toolsets),
     ...(req.body !== undefined ? { parsedBody: req.body } : {}),
   });
   await sendWebResponse(res, response);
@@ -117,7 +133,13 @@ async function serveInSession(
 }
 
 /** An initialize: a session opened when the caps leave it a place, its server connected. */
-async function openSession(options: LegacyMcpOptions, req: Request, res: Response, principal: Principal) {
+async function openSession(
+  options: LegacyMcpOptions,
+  req: Request,
+  res: Response,
+  principal: Principal,
+  toolsets: ToolsetChoice | undefined,
+) {
   const { sessions } = options;
   const tokenId = principal.tokenId;
   if (tokenId === null) throw new NotFoundError('Session not found.');
@@ -145,7 +167,7 @@ async function openSession(options: LegacyMcpOptions, req: Request, res: Respons
       },
       onsessionclosed: (id) => sessions.forget(id),
     });
-    server = options.newServer(() => session?.principal ?? principal, 'legacy');
+    server = options.newServer(() => session?.principal ?? principal, 'legacy', undefined, toolsets);
     server.onclose = () => {
       if (session) sessions.forget(session.id);
     };

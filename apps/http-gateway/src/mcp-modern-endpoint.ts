@@ -1,10 +1,11 @@
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { Principal } from '@svc/tool-kit';
+import type { ToolsetChoice } from '@svc/tool-server';
 import type { Request, Response } from 'express';
 import type { ListenStreams } from './mcp-listen';
 import { createModernExchanges } from './mcp-modern-exchange';
 import type { McpRequest } from './mcp-request';
-import { authInfoOf, type McpServerMaker, principalOfAuthInfo } from './mcp-servers';
+import { authInfoOf, type McpServerMaker, principalOfAuthInfo, toolsetsOfAuthInfo } from './mcp-servers';
 import { abortOnClientGone, sendWebResponse, webRequestOf } from './web-exchange';
 
 export interface ModernMcpOptions {
@@ -17,7 +18,13 @@ export interface ModernMcpOptions {
 }
 
 export interface ModernMcp {
-  serve(req: Request, res: Response, principal: Principal, read: McpRequest): Promise<void>;
+  serve(
+    req: Request,
+    res: Response,
+    principal: Principal,
+    read: McpRequest,
+    toolsets?: ToolsetChoice,
+  ): Promise<void>;
   /** Closes the in-flight exchanges and listen streams. */
   close(): Promise<void>;
 }
@@ -34,7 +41,8 @@ export function createModernMcp(options: ModernMcpOptions): ModernMcp {
     (ctx) => {
       const principal = principalOfAuthInfo(ctx.authInfo);
       const method = ctx.authInfo?.extra?.method;
-      return newServer(() => principal, ctx.era, typeof method === 'string' ? method : undefined);
+      const toolsets = toolsetsOfAuthInfo(ctx.authInfo);
+      return newServer(() => principal, ctx.era, typeof method === 'string' ? method : undefined, toolsets);
     },
     {
       // Legacy requests never reach this handler: they are told apart before (mcp-request.ts).
@@ -48,20 +56,26 @@ export function createModernMcp(options: ModernMcpOptions): ModernMcp {
   const exchanges = createModernExchanges({
     newServer: (method, authInfo) => {
       const principal = principalOfAuthInfo(authInfo);
-      return newServer(() => principal, 'modern', method);
+      return newServer(() => principal, 'modern', method, toolsetsOfAuthInfo(authInfo));
     },
     onerror,
   });
 
-  async function serve(req: Request, res: Response, principal: Principal, read: McpRequest) {
+  async function serve(
+    req: Request,
+    res: Response,
+    principal: Principal,
+    read: McpRequest,
+    toolsets?: ToolsetChoice,
+  ) {
     if (read.era === 'modern' && read.exchange)
-      return exchanges.serve(req, res, read.exchange, authInfoOf(principal));
+      return exchanges.serve(req, res, read.exchange, authInfoOf(principal, undefined, toolsets));
     const abort = abortOnClientGone(res);
     const handle = async () =>
       sendWebResponse(
         res,
         await handler.fetch(webRequestOf(req, abort.signal), {
-          authInfo: authInfoOf(principal, read.messages[0]?.method),
+          authInfo: authInfoOf(principal, read.messages[0]?.method, toolsets),
           parsedBody: req.body,
         }),
       );

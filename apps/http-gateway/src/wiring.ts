@@ -15,9 +15,9 @@ import {
 } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import { createSelfTracer, type Tracer } from '@svc/self-trace';
-import { allTools, catalogViews } from '@svc/tool-catalog';
+import { allTools, catalogToolsets, catalogViews, investigationGuides } from '@svc/tool-catalog';
 import type { AnyTool, Logger } from '@svc/tool-kit';
-import { AnswerWorkers } from '@svc/tool-server';
+import { AnswerWorkers, Toolsets } from '@svc/tool-server';
 import type { Express } from 'express';
 import { createGatewayApp, type GatewayApp } from './app';
 import type { GatewayConfig } from './config';
@@ -129,6 +129,8 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
   app = createGatewayApp({
     tools: options.tools ?? allTools,
     views: catalogViews,
+    // Tests that give other tools get no toolsets nor guides (theirs would name catalog tools).
+    ...(options.tools ? {} : { toolsets: new Toolsets(catalogToolsets), guides: investigationGuides }),
     ...(answerWorkers ? { answerWorkers } : {}),
     identity: cache ?? introspection,
     // Group commit: concurrent calls' records share one write and one transaction.

@@ -9,8 +9,8 @@ import {
 import { createHttpAuditSink, createIdentityClient } from '@svc/identity-client';
 import { silentLogger } from '@svc/logger';
 import { createPromMetrics, type Metrics } from '@svc/metrics';
-import type { AnyTool } from '@svc/tool-kit';
-import type { McpViews } from '@svc/tool-server';
+import type { AnyTool, InvestigationGuide } from '@svc/tool-kit';
+import type { McpViews, Toolsets } from '@svc/tool-server';
 import { type LogEntry, logsTools } from '@svc/tools-logs';
 import { createGatewayApp, type GatewayApp } from '../app';
 import type { GatewayAppConfig } from '../gateway-deps';
@@ -69,6 +69,9 @@ export interface Harness {
 
 export interface HarnessExtras {
   views?: McpViews;
+  /** The toolsets a client may choose and the guides served as prompts (none by default). */
+  toolsets?: Toolsets;
+  guides?: readonly InvestigationGuide[];
   /** More tools the core fixture serves, and their definitions (test-tools.ts). */
   coreTools?: Record<string, ToolAnswer>;
   tools?: AnyTool[];
@@ -142,6 +145,8 @@ export async function startHarness(
   const app = createGatewayApp({
     tools: [...logsTools, controlledProbe, recallProbe, ...(extra.tools ?? [])],
     ...(extra.views ? { views: extra.views } : {}),
+    ...(extra.toolsets ? { toolsets: extra.toolsets } : {}),
+    ...(extra.guides ? { guides: extra.guides } : {}),
     identity: createIdentityClient(identityClient, silentLogger),
     audit: createHttpAuditSink(client('audit', identity.url)),
     backends: { core: coreClient.asToolCaller(), recall: recallClient.asToolCaller() },
