@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server, Transport } from '@modelcontextprotocol/server';
 import { type StdioServerHandle, serveStdio } from '@modelcontextprotocol/server/stdio';
-import type { Capability, Logger, Principal } from '@svc/tool-kit';
-import { createMcpServer, type McpViews, type ToolExecutor } from '@svc/tool-server';
+import type { Capability, InvestigationGuide, Logger, Principal } from '@svc/tool-kit';
+import { createMcpServer, type McpViews, type ToolExecutor, type ToolsetChoice } from '@svc/tool-server';
 
 export interface StdioAppDeps {
   executor: ToolExecutor;
@@ -15,6 +15,10 @@ export interface StdioAppDeps {
   localUser: string;
   /** MCP Apps views served as resources, with `_meta` on their tools. Absent: none. */
   views?: McpViews;
+  /** The toolsets chosen for this server (SVC_MCP_TOOLSETS). Absent: the full catalog. */
+  toolsets?: ToolsetChoice;
+  /** Investigation guides served as prompts. Absent: none. */
+  guides?: readonly InvestigationGuide[];
   version: string;
   logger: Logger;
 }
@@ -54,6 +58,8 @@ export function createStdioApp(deps: StdioAppDeps): StdioApp {
             newRequestId: () => randomUUID(),
             era,
             ...(deps.views ? { views: deps.views } : {}),
+            ...(deps.toolsets ? { toolsets: deps.toolsets } : {}),
+            ...(deps.guides ? { guides: deps.guides } : {}),
           });
           live.add(server);
           server.onclose = () => live.delete(server);

@@ -47,4 +47,13 @@ describe('stdio config (refusal matrix)', () => {
     expect(loadStdioConfig({ ...ok, SVC_MCP_ORG_ID: '' }).orgId).toBeUndefined();
     expect(loadStdioConfig({ ...ok, SVC_MCP_ORG_ID: 'org_1' }).orgId).toBe('org_1');
   });
+
+  it('reads the toolsets served (all of them when unset or blank) and refuses an unknown one by name', () => {
+    expect(loadStdioConfig(ok).toolsets).toEqual([]);
+    expect(loadStdioConfig({ ...ok, SVC_MCP_TOOLSETS: ' ' }).toolsets).toEqual([]);
+    expect(loadStdioConfig({ ...ok, SVC_MCP_TOOLSETS: 'Crash, logs' }).toolsets).toEqual(['crash', 'logs']);
+    expect(() => loadStdioConfig({ ...ok, SVC_MCP_TOOLSETS: 'crash,crashes' })).toThrow(
+      /SVC_MCP_TOOLSETS.*among logs, crash, apm, trace, users, analytics, recall, verify/,
+    );
+  });
 });

@@ -1,5 +1,8 @@
 import { httpUrl, internalSecret, internalSecretOf, logLevel, optionalUrl, parseEnv } from '@svc/config';
+import { catalogToolsets } from '@svc/tool-catalog';
 import { z } from 'zod';
+
+const TOOLSET_NAMES = Object.keys(catalogToolsets);
 
 // stdio mode serves exactly one trusted local user (README, "Connecting an MCP client"): it
 // refuses to start unless SVC_MCP_STDIO_TRUSTED_LOCAL is exactly "1" and SVC_MCP_PROJECT_ID names
@@ -26,6 +29,17 @@ export const stdioEnvSchema = z.object({
   SVC_COPILOT_ENDPOINT: optionalUrl,
   SVC_INTERNAL_SECRET: internalSecret,
   SVC_LOG_LEVEL: logLevel,
+  // The groups of tools served, as a client chooses them over HTTP (`X-MCP-Toolsets`). Unset or
+  // blank: all of them.
+  SVC_MCP_TOOLSETS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      [...new Set((v ?? '').split(',').map((name) => name.trim().toLowerCase()))].filter(Boolean),
+    )
+    .refine((names) => names.every((name) => TOOLSET_NAMES.includes(name)), {
+      error: `must be a comma-separated list of toolsets among ${TOOLSET_NAMES.join(', ')}`,
+    }),
 });
 
 /** The stdio server's configuration, read from the environment once (loadStdioConfig). */
@@ -42,6 +56,8 @@ export interface StdioConfig {
   copilotUrl: string | undefined;
   internalSecret: string;
   logLevel: string;
+  /** SVC_MCP_TOOLSETS: the toolsets served; empty: all. */
+  toolsets?: string[];
 }
 
 /**
@@ -65,5 +81,6 @@ export function loadStdioConfig(
     copilotUrl: e.SVC_COPILOT_ENDPOINT,
     internalSecret: e.SVC_INTERNAL_SECRET,
     logLevel: e.SVC_LOG_LEVEL,
+    toolsets: e.SVC_MCP_TOOLSETS,
   };
 }

@@ -2,9 +2,9 @@ import { backendClientMaker, createToolBackends, DEFAULT_TIMEOUT_MS } from '@svc
 import { createHttpAuditSink, fetchOrgCapabilities } from '@svc/identity-client';
 import { createLogger, type PinoLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { allTools, catalogViews } from '@svc/tool-catalog';
+import { allTools, catalogToolsets, catalogViews, investigationGuides } from '@svc/tool-catalog';
 import type { Capability } from '@svc/tool-kit';
-import { ToolExecutor, ToolRegistry } from '@svc/tool-server';
+import { ToolExecutor, ToolRegistry, type ToolsetChoice, Toolsets } from '@svc/tool-server';
 import { createStdioApp, type StdioApp } from './app';
 import type { StdioConfig } from './config';
 
@@ -90,6 +90,8 @@ export async function wireStdio(
     capabilities: () => capabilities,
     localUser: options.localUser,
     views: catalogViews,
+    ...(config.toolsets?.length ? { toolsets: stdioToolsets(config.toolsets) } : {}),
+    guides: investigationGuides,
     version: '0.1.0',
     logger,
   });
@@ -119,4 +121,9 @@ export async function wireStdio(
       tools.close();
     },
   };
+}
+
+/** The toolsets SVC_MCP_TOOLSETS names (checked against the catalog's in config.ts). */
+function stdioToolsets(names: string[]): ToolsetChoice | undefined {
+  return new Toolsets(catalogToolsets).choose([names.join(',')]);
 }
