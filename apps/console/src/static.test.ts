@@ -36,6 +36,7 @@ describe('static files and headers', () => {
     ['/static/pico.min.css', /text\/css/],
     ['/static/console.css', /text\/css/],
     ['/static/console.js', /javascript/],
+    ['/static/assistant.js', /javascript/],
     // The MCP Apps host: the extension's AppBridge, bundled (from the sources here, at first request).
     ['/static/view-host.js', /javascript/],
   ])('serves %s', async (path, type) => {
