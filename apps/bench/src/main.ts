@@ -21,6 +21,7 @@ import { benchIngest } from './suites/ingest';
 import { benchMiddleware } from './suites/middleware';
 import { benchSizes } from './suites/sizes';
 import { benchSoak } from './suites/soak';
+import { benchTokens, tokensTables } from './suites/tokens';
 import { benchTraces } from './suites/traces';
 
 // `pnpm bench`: measured side by side in one run, printed as a table, saved under bench-results/.
@@ -36,7 +37,8 @@ import { benchTraces } from './suites/traces';
 // health and traces), ingest (OTLP and SDK span throughput; BENCH_OTLP_BODIES), middleware (the
 // SDK's server middleware against plain express), go (the Go SDK's middleware and round tripper
 // beside bare requests, go test -bench; BENCH_GO_ROUNDS, BENCH_GO_REQUESTS), sizes (the Web SDK's bundle beside Sentry's and
-// OpenTelemetry's, min and gzip bytes). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
+// OpenTelemetry's, min and gzip bytes), tokens (tools/list in tokens, whole and per toolset, and three typical
+// answers' text content before and after compaction; o200k_base). BENCH_LOAD_MS: length of each load measurement; BENCH_SOAK_MS: the soak's length;
 // BENCH_TSX=1 runs services from source. For profiling services: BENCH_PROF=<app>[,<app>...] (CPU profiles in
 // /tmp/prof), BENCH_TRACE_GC=<app>, BENCH_ECHO=1 (services' stdout and stderr).
 const CRASHES = Number(process.env.BENCH_CRASHES ?? 1_000_000);
@@ -47,7 +49,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 const SUITES = new Set(
   (
     process.env.BENCH_SUITES ??
-    'sizes,call-cost,core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware,go'
+    'sizes,tokens,call-cost,core,gateway,soak,fairness,hostile,analytics,traces,ingest,middleware,go'
   ).split(','),
 );
 const SOAK_MS = Number(process.env.BENCH_SOAK_MS ?? 60_000);
@@ -91,6 +93,16 @@ const notes: string[] = [];
 
 // Seconds, not minutes: it goes first.
 if (SUITES.has('sizes')) notes.push(sizesTables(await benchSizes()));
+
+// Seconds too: tools/list and three typical answers in tokens (a small core of its own).
+if (SUITES.has('tokens')) {
+  const core = await startBenchCore();
+  try {
+    notes.push(tokensTables(await benchTokens(core)));
+  } finally {
+    await core.close();
+  }
+}
 
 if (SUITES.has('call-cost')) {
   notes.push(
