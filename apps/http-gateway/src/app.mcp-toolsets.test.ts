@@ -88,6 +88,23 @@ describe('toolsets on /mcp, chosen by the query parameter', () => {
   });
 });
 
+describe('toolsets on /openapi.json', () => {
+  it('narrows the paths to the chosen toolsets, and refuses an unknown one', async () => {
+    const paths = async (query: string) => {
+      const res = await fetch(new URL(`/openapi.json${query}`, h.url));
+      return { status: res.status, body: (await res.json()) as { paths?: Record<string, unknown> } };
+    };
+    const all = await paths('');
+    expect(Object.keys(all.body.paths ?? {})).toContain('/v1/tools/log.recent');
+    const fixtures = await paths('?toolsets=fixtures');
+    expect(Object.keys(fixtures.body.paths ?? {}).filter((p) => p.startsWith('/v1/tools/'))).toEqual([
+      '/v1/tools/fixture.controlled',
+      '/v1/tools/fixture.recall',
+    ]);
+    expect((await paths('?toolsets=nope')).status).toBe(400);
+  });
+});
+
 describe('guides as prompts on /mcp', () => {
   it('lists and renders a guide for a modern request', async () => {
     const list = rpcAnswerOf((await rawModern('prompts/list', {})).text);

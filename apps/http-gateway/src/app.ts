@@ -2,6 +2,7 @@ import type { Metrics } from '@svc/metrics';
 import { selfTraceMiddleware } from '@svc/self-trace';
 import {
   buildOpenApiDocument,
+  chosenTools,
   createRestRouter,
   REST_TOOL_PATH,
   type ToolExecutor,
@@ -22,6 +23,7 @@ import { bearerChallenge, oauthResourceOf, protectedResourceRouter } from './oau
 import { hostGuard, isLoopbackBind, originGuard } from './origin-guard';
 import { createLimits } from './rate-limit';
 import { requestIdMiddleware, requestIdOf } from './request-id';
+import { requestedToolsets } from './requested-toolsets';
 import { selfTraceRoute } from './self-trace-route';
 
 export type GatewayApp = Express & {
@@ -145,13 +147,10 @@ function usePublicRoutes(app: Express, deps: GatewayDeps, executor: ToolExecutor
     );
     res.json({ status: degraded ? 'degraded' : 'ok', backends });
   });
-  app.get('/openapi.json', (_req, res) => {
-    res.json(
-      buildOpenApiDocument(
-        executor.publishedTools(),
-        deps.config.publicUrl ? { serverUrl: deps.config.publicUrl } : {},
-      ),
-    );
+  // `?toolsets=` (or X-MCP-Toolsets) narrows the document to those groups' paths, as on /mcp.
+  app.get('/openapi.json', (req, res) => {
+    const tools = chosenTools(executor.publishedTools(), requestedToolsets(req, deps.toolsets));
+    res.json(buildOpenApiDocument(tools, deps.config.publicUrl ? { serverUrl: deps.config.publicUrl } : {}));
   });
 }
 

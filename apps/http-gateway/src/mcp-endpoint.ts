@@ -1,13 +1,6 @@
 import type { InvestigationGuide, Logger } from '@svc/tool-kit';
-import {
-  type McpViews,
-  TOOLSETS_HEADER,
-  TOOLSETS_QUERY,
-  type ToolExecutor,
-  type ToolsetChoice,
-  type Toolsets,
-} from '@svc/tool-server';
-import type { Request, RequestHandler } from 'express';
+import type { McpViews, ToolExecutor, Toolsets } from '@svc/tool-server';
+import type { RequestHandler } from 'express';
 import { principalOf } from './authenticate';
 import { createLegacyMcp } from './mcp-legacy-endpoint';
 import type { ListenStreams } from './mcp-listen';
@@ -15,6 +8,7 @@ import { createModernMcp } from './mcp-modern-endpoint';
 import { mcpRequestOf } from './mcp-request';
 import { mcpServerMaker } from './mcp-servers';
 import type { McpSessionStore } from './mcp-sessions';
+import { requestedToolsets } from './requested-toolsets';
 
 export interface McpEndpointOptions {
   executor: ToolExecutor;
@@ -76,7 +70,7 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
       try {
         const principal = principalOf(res);
         const read = mcpRequestOf(req);
-        const toolsets = toolsetsOf(req, options.toolsets);
+        const toolsets = requestedToolsets(req, options.toolsets);
         if (read?.era === 'modern') return await modern.serve(req, res, principal, read, toolsets);
         await legacy.post(req, res, principal, read, toolsets);
       } catch (err) {
@@ -88,15 +82,4 @@ export function createMcpEndpoint(options: McpEndpointOptions): McpEndpoint {
     delete: legacy.delete,
     close: () => modern.close(),
   };
-}
-
-/**
- * The toolsets a request's client chose: the query parameter and the header together (an unknown
- * name is a 400 listing the known ones). Nothing chosen: the full catalog.
- */
-function toolsetsOf(req: Request, toolsets: Toolsets | undefined): ToolsetChoice | undefined {
-  if (!toolsets) return undefined;
-  const query = req.query[TOOLSETS_QUERY];
-  const fromQuery = typeof query === 'string' ? query : Array.isArray(query) ? query.join(',') : undefined;
-  return toolsets.choose([fromQuery, req.get(TOOLSETS_HEADER)]);
 }
