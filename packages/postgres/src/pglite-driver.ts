@@ -49,8 +49,15 @@ export async function createPglitePostgres(dataDir: string): Promise<Postgres> {
     await mkdir(dataDir, { recursive: true });
     if (!existsSync(join(dataDir, 'PG_VERSION'))) await initializeInChild(dataDir);
   }
-  const options = { parsers: { [INT8_OID]: parseInt8 }, postgresqlconf: CONFIG };
-  const db = inMemory ? await PGlite.create(options) : await PGlite.create(dataDir, options);
+  const db = inMemory ? await PGlite.create(PGLITE_OPTIONS) : await PGlite.create(dataDir, PGLITE_OPTIONS);
+  return pglitePostgres(db);
+}
+
+/** What every PGlite of the stack is opened with: int8 as numbers, the small shared buffers. */
+export const PGLITE_OPTIONS = { parsers: { [INT8_OID]: parseInt8 }, postgresqlconf: CONFIG };
+
+/** An open PGlite database as the one Postgres interface. */
+export function pglitePostgres(db: PGlite): Postgres {
   return {
     kind: 'pglite',
     ...wrap(db),

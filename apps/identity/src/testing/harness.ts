@@ -1,11 +1,12 @@
-// Test support: an identity app over a fresh in-memory PGlite and a checkpoint log in a fresh
-// temporary directory, with a movable clock and a logger that keeps what it was given (to check
-// security events).
+// Test support: an identity app over a fresh in-memory PGlite (started from the empty cluster's
+// dump, memoryPostgres) and a checkpoint log in a fresh temporary directory, with a movable clock
+// and a logger that keeps what it was given (to check security events).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPromMetrics, type Metrics } from '@svc/metrics';
-import { createPostgres, type Postgres } from '@svc/postgres';
+import type { Postgres } from '@svc/postgres';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import type { Logger } from '@svc/tool-kit';
 import type { Express } from 'express';
 import request from 'supertest';
@@ -69,7 +70,7 @@ export interface HarnessOptions {
 }
 
 export async function startHarness(db?: Postgres, options: HarnessOptions = {}): Promise<Harness> {
-  const store = db ?? (await createPostgres({ dataDir: ':memory:' }));
+  const store = db ?? (await memoryPostgres());
   await migrateIdentity(store);
   const clock = { now: START };
   const logs: LogLine[] = [];

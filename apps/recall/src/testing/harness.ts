@@ -9,7 +9,8 @@ import { openThrowawayCheckpointStore } from '@svc/identity/testing';
 import { createHttpIngestKeyResolver } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics, createPromMetrics, readGauge } from '@svc/metrics';
-import { createPostgres, type Postgres } from '@svc/postgres';
+import type { Postgres } from '@svc/postgres';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import type { Express } from 'express';
 import { createRecallApp } from '../app';
 import { createIdentityConsoleSessions } from '../console-sessions';
@@ -86,7 +87,7 @@ async function listen(app: Express): Promise<{ server: Server; url: string }> {
 
 export async function startRecallHarness(): Promise<RecallHarness> {
   const clock = { now: Date.parse('2026-11-20T12:00:00.000Z') };
-  const identityDb = await createPostgres({ dataDir: ':memory:' });
+  const identityDb = await memoryPostgres();
   await migrateIdentity(identityDb);
   const checkpoints = await openThrowawayCheckpointStore();
   const identity = await listen(
@@ -100,7 +101,7 @@ export async function startRecallHarness(): Promise<RecallHarness> {
       checkpoints,
     }),
   );
-  const db = await createPostgres({ dataDir: ':memory:' });
+  const db = await memoryPostgres();
   await migrateRecall(db);
   const filesDir = await mkdtemp(join(tmpdir(), 'svc-recall-files-'));
   const now = () => new Date(clock.now);

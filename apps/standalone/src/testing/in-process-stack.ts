@@ -32,7 +32,8 @@ import {
   migrateCore,
   signIngestBody,
 } from '@svc/observability-core';
-import { createPostgres, type Postgres } from '@svc/postgres';
+import type { Postgres } from '@svc/postgres';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import { wireRecall } from '@svc/recall';
 import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import type { Express } from 'express';
@@ -160,7 +161,7 @@ export async function startInProcessStack(
   const recallMetrics = registry('recall');
   const gatewayMetrics = registry('gateway');
 
-  const db = await createPostgres({ dataDir: ':memory:' });
+  const db = await memoryPostgres();
   await migrateIdentity(db);
   const invalidations = createInvalidationHub({ db, logger, metrics, timing: options.invalidation });
   const checkpoints = await openThrowawayCheckpointStore();
