@@ -1,5 +1,6 @@
 import type { AnyTool } from '@svc/tool-kit';
 import { buildOpenApiDocument, type McpViews, toolJsonSchema, usageAdvice } from '@svc/tool-server';
+import { choicesPreface } from './reference-choices';
 import { SPEC_TOOL_NAMES } from './spec-names';
 import { catalogViews } from './views';
 
@@ -203,6 +204,7 @@ export function renderToolReference(tools: readonly AnyTool[], views: McpViews =
           '',
         ]
       : []),
+    ...choicesPreface(tools),
   ];
   for (const [group, members] of groups) {
     lines.push(`## ${group}`, '');
