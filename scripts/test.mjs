@@ -4,12 +4,12 @@
 // Two lanes, one jest at a time in each (the machine CI runs on has two cores, and each suite is
 // one jest worker). The stack's end-to-end suite alone is about half of all the time, so it starts
 // at once in a lane of its own (left to turbo's order it started after others and the run took
-// that much longer); the lane's remainder is filled with a mid-sized suite so both lanes end
-// together. Arguments
+// that much longer); the lane's remainder is filled with mid-sized suites so both lanes end
+// together (recall's 2-3 minutes moved there when the Go SDK's suite joined the other). Arguments
 // (`pnpm test -- --filter=@svc/x`) run one turbo invocation with them instead.
 import { spawn } from 'node:child_process';
 
-const FIRST_LANE = ['@svc/standalone', '@svc/http-gateway'];
+const FIRST_LANE = ['@svc/standalone', '@svc/http-gateway', '@svc/recall'];
 
 const given = process.argv.slice(2);
 const runs =
