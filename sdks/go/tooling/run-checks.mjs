@@ -6,10 +6,13 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { goToolchains } from './find-go.mjs';
 
+/** A line of the run's output (stdout: the root runner reads it). */
+const say = (line) => process.stdout.write(`${line}\n`);
+
 const MODULE = join(dirname(fileURLToPath(import.meta.url)), '..');
 const toolchains = goToolchains();
 if (toolchains.length === 0) {
-  console.log('Go SDK: no Go 1.19+ found (apt-get install golang-go): its checks were skipped.');
+  say('Go SDK: no Go 1.19+ found (apt-get install golang-go): its checks were skipped.');
   process.exit(0);
 }
 
@@ -18,17 +21,25 @@ let failed = 0;
 let broken = false;
 for (const { go, minor } of toolchains) {
   const run = (args) =>
-    spawnSync(go, args, { cwd: MODULE, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, CGO_ENABLED: '1' } });
+    spawnSync(go, args, {
+      cwd: MODULE,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+      env: { ...process.env, CGO_ENABLED: '1' },
+    });
   // gofmt's verdict is the toolchain's own: the files must be as it writes them.
-  const gofmt = spawnSync(join(dirname(go === 'go' ? '' : go), 'gofmt'), ['-l', '.'], { cwd: MODULE, encoding: 'utf8' });
+  const gofmt = spawnSync(join(dirname(go === 'go' ? '' : go), 'gofmt'), ['-l', '.'], {
+    cwd: MODULE,
+    encoding: 'utf8',
+  });
   if (gofmt.status === 0 && gofmt.stdout.trim() !== '') {
     broken = true;
-    console.log(`go1.${minor} gofmt -l lists files not formatted:\n${gofmt.stdout}`);
+    say(`go1.${minor} gofmt -l lists files not formatted:\n${gofmt.stdout}`);
   }
   const vet = run(['vet', './...']);
   if (vet.status !== 0) {
     broken = true;
-    console.log(`go1.${minor} vet failed:\n${vet.stdout}${vet.stderr}`);
+    say(`go1.${minor} vet failed:\n${vet.stdout}${vet.stderr}`);
     continue;
   }
   const test = run(['test', '-race', '-count=1', '-json', './...']);
@@ -42,16 +53,16 @@ for (const { go, minor } of toolchains) {
     if (event.Action === 'pass') passed++;
     if (event.Action === 'fail') {
       failed++;
-      console.log(`go1.${minor} FAIL ${key}\n${output.get(key) ?? ''}`);
+      say(`go1.${minor} FAIL ${key}\n${output.get(key) ?? ''}`);
     }
   }
   if (test.status !== 0 && failed === 0) {
     broken = true;
-    console.log(`go1.${minor} test failed to run:\n${test.stderr}`);
+    say(`go1.${minor} test failed to run:\n${test.stderr}`);
   } else {
-    console.log(`go1.${minor}: go vet clean; go test -race done`);
+    say(`go1.${minor}: go vet clean; go test -race done`);
   }
 }
 if (broken) failed++;
-console.log(`Tests:       ${failed > 0 ? `${failed} failed, ` : ''}${passed} passed, ${passed + failed} total`);
+say(`Tests:       ${failed > 0 ? `${failed} failed, ` : ''}${passed} passed, ${passed + failed} total`);
 process.exit(failed > 0 ? 1 : 0);
