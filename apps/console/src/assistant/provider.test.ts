@@ -78,6 +78,26 @@ describe.each<Protocol>(['openai', 'anthropic'])('the %s wire protocol', (protoc
     );
   });
 
+  it('gives up on a provider that does not start answering in time, and says so', async () => {
+    const cancelled = model.cancelled();
+    model.script([{ silent: true }]);
+    const config = { ...configOf(protocol), timeoutMs: 1000 };
+    const turn = turnModel(config);
+    const result = streamText({ model: turn.model, prompt: 'hi', maxRetries: 0, onError: () => {} });
+    let failure: unknown;
+    for await (const part of result.fullStream) if (part.type === 'error') failure = part.error;
+    expect(turn.timedOut()).toBe(true);
+    expect(
+      providerErrorMessage(failure, {
+        timedOut: turn.timedOut(),
+        timeoutMs: 1000,
+        model: 'scripted',
+        now: 0,
+      }),
+    ).toBe('The model provider did not answer within 1 second. Try again.');
+    await eventually(() => model.cancelled() > cancelled);
+  });
+
   it('ends the request when the turn is stopped mid-answer', async () => {
     const cancelled = model.cancelled();
     model.script([{ hang: 'Thinking' }]);

@@ -14,7 +14,9 @@ export type Reply =
   /** Answers an HTTP error (429 with Retry-After, 401, 503...). */
   | { status: number; headers?: Record<string, string>; error?: string }
   /** Starts streaming one text chunk, then says nothing more until the client goes away. */
-  | { hang: string };
+  | { hang: string }
+  /** Answers nothing at all, not even headers, until the client goes away. */
+  | { silent: true };
 
 /** A reply, or one written from the request (e.g. quoting a tool result the assistant sent). */
 export type Scripted = Reply | ((request: ModelRequest) => Reply);
@@ -187,6 +189,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
           ? next(request)
           : next;
     if ('status' in reply) return answerError(res, protocol, reply);
+    if ('silent' in reply) return;
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     if ('hang' in reply) {
       // The first words, then silence: only the client's going away ends this request.
