@@ -4,7 +4,7 @@ import type { IdentityClient } from '@svc/identity-client';
 import type { Metrics } from '@svc/metrics';
 import type { Tracer } from '@svc/self-trace';
 import type { AnyTool, Backends, InvestigationGuide, Logger } from '@svc/tool-kit';
-import type { AnswerChecker, McpViews, Toolsets } from '@svc/tool-server';
+import type { AnswerChecker, CursorSeal, McpViews, Toolsets } from '@svc/tool-server';
 import type { McpSessionLimits } from './mcp-sessions';
 import type { LimitsConfig } from './rate-limit';
 
@@ -49,6 +49,8 @@ export interface GatewayDeps {
   healthMonitor: BackendAvailability;
   /** Large answers are checked in these threads; without, on the event loop. */
   answerWorkers?: AnswerChecker;
+  /** Opens and seals list tools' cursors (keyed by the internal secret). Absent: cursors go to the backend unopened. */
+  cursors?: CursorSeal;
   config: GatewayAppConfig;
   logger: Logger;
   metrics: Metrics;

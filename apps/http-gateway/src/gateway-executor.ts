@@ -22,6 +22,7 @@ export function gatewayExecutor(
       metrics,
     ),
     ...(deps.answerWorkers ? { answerWorkers: deps.answerWorkers } : {}),
+    ...(deps.cursors ? { cursors: deps.cursors } : {}),
   });
   return { registry, executor };
 }

@@ -17,7 +17,7 @@ import type { Metrics } from '@svc/metrics';
 import { createSelfTracer, type Tracer } from '@svc/self-trace';
 import { allTools, catalogToolsets, catalogViews, investigationGuides } from '@svc/tool-catalog';
 import type { AnyTool, Logger } from '@svc/tool-kit';
-import { AnswerWorkers, Toolsets } from '@svc/tool-server';
+import { AnswerWorkers, CursorSeal, Toolsets } from '@svc/tool-server';
 import type { Express } from 'express';
 import { createGatewayApp, type GatewayApp } from './app';
 import type { GatewayConfig } from './config';
@@ -132,6 +132,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
     // Tests that give other tools get no toolsets nor guides (theirs would name catalog tools).
     ...(options.tools ? {} : { toolsets: new Toolsets(catalogToolsets), guides: investigationGuides }),
     ...(answerWorkers ? { answerWorkers } : {}),
+    cursors: new CursorSeal(config.internalSecret),
     identity: cache ?? introspection,
     // Group commit: concurrent calls' records share one write and one transaction.
     audit: createBatchingAuditSink(createHttpAuditSink(auditClient), { metrics }),

@@ -27,7 +27,7 @@ export function createRecallApp(deps: RecallAppDeps): Express {
     res.json({ status: 'ok' });
   });
   app.use('/internal', requireInternalSecret(deps.internalSecret));
-  app.use('/internal', internalToolsRouter(deps));
+  app.use('/internal', internalToolsRouter(deps, deps.internalSecret));
   app.use('/device', deviceRouter(deps, deps.ingestKeys));
   app.use('/console', consoleRouter(deps, deps.consoleSessions));
   app.use(notFoundHandler());

@@ -4,7 +4,7 @@ import { createLogger, type PinoLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { allTools, catalogToolsets, catalogViews, investigationGuides } from '@svc/tool-catalog';
 import type { Capability } from '@svc/tool-kit';
-import { ToolExecutor, ToolRegistry, type ToolsetChoice, Toolsets } from '@svc/tool-server';
+import { CursorSeal, ToolExecutor, ToolRegistry, type ToolsetChoice, Toolsets } from '@svc/tool-server';
 import { createStdioApp, type StdioApp } from './app';
 import type { StdioConfig } from './config';
 
@@ -82,6 +82,7 @@ export async function wireStdio(
     isBackendAvailable: (backend) => backend === 'core' || health.isAvailable(backend),
     logger,
     metrics,
+    cursors: new CursorSeal(config.internalSecret),
   });
   const app = createStdioApp({
     executor,

@@ -62,6 +62,13 @@ function constraints(s: Schema): string {
   return out.join('; ');
 }
 
+// Parameters every list shares go undescribed in the schemas (tools/list carries them on every
+// list tool); the reference says what they mean.
+const SHARED_MEANINGS: Record<string, string> = {
+  limit: 'Most items to return.',
+  cursor: 'The `next_cursor` of the previous page.',
+};
+
 function parameters(tool: AnyTool): string[] {
   const schema = toolJsonSchema(tool.input, 'input') as Schema;
   const entries = Object.entries(schema.properties ?? {});
@@ -74,7 +81,7 @@ function parameters(tool: AnyTool): string[] {
       required.has(name) ? 'yes' : '',
       p.default === undefined ? '' : code(JSON.stringify(p.default)),
       cell(constraints(p)),
-      cell(p.description ?? ''),
+      cell(p.description ?? SHARED_MEANINGS[name] ?? ''),
     ].join(' | '),
   );
   return [
@@ -185,7 +192,10 @@ export function renderToolReference(tools: readonly AnyTool[], views: McpViews =
     '',
     'Every tool is `POST /v1/tools/{name}` with its parameters as a JSON object (REST) or `tools/call` ' +
       '(MCP); the project comes from the token, and `project_id` is never a parameter. Lists answer ' +
-      '`{items, limit, has_more}`; windowed results state their `window`. Errors: see the README. ' +
+      '`{items, limit, has_more, next_cursor}`: pass `next_cursor` back as `cursor` (with the same ' +
+      'other parameters; `limit` may change) for the next page; it is absent on the last page, opaque, ' +
+      'bound to the token, the tool and its parameters, and lasts an hour (after that, or with other ' +
+      'parameters, a 400 names `cursor`). Windowed results state their `window`. Errors: see the README. ' +
       'The machine-readable contract is [`openapi.json`](openapi.json), the same document ' +
       '`GET /openapi.json` serves. Semantics (windows, percentiles, statistics): [semantics.md](semantics.md). ' +
       'The examples assume `URL=http://localhost:8092` and a token in `TOKEN` (see the README).',

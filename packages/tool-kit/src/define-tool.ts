@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { BackendName, Capability, ToolContext } from './context';
+import { cursor, isListOutput } from './schemas';
 
 export interface ToolAnnotations {
   title: string;
@@ -61,7 +62,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     name: spec.name,
     title: spec.title,
     description: spec.description,
-    input: spec.input,
+    input: withCursor(spec.input, spec.output),
     output: spec.output,
     capability: spec.capability,
     backend: spec.backend,
@@ -76,6 +77,15 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
       openWorldHint: false as const,
     }),
   });
+}
+
+/**
+ * A list tool takes the `cursor` its pages answer, declared here once rather than by every list
+ * tool. The handlers never read it: the executor and the backends' tool route turn it into an
+ * offset, so the input's static type leaves it out.
+ */
+function withCursor<I extends z.ZodObject>(input: I, output: z.ZodObject): I {
+  return isListOutput(output) ? (input.extend({ cursor }) as unknown as I) : input;
 }
 
 /** A tool served by a backend's internal tool endpoint: input goes there as-is, answer comes back. */

@@ -36,9 +36,11 @@ export {
 } from './sanitize';
 export {
   AGGREGATE_LIMIT_MAX,
+  cursor,
   DAYS_MAX,
   days,
   identifier,
+  isListOutput,
   isoDateOrTime,
   isoTimestamp,
   LIST_LIMIT_MAX,

@@ -9,8 +9,9 @@ export const LIST_LIMIT_MAX = 1000;
 export const AGGREGATE_LIMIT_MAX = 10000;
 export const DAYS_MAX = 365;
 
+// `limit` goes undescribed: its name, bounds and default say it all, and tools/list carries it 17 times.
 export function limit(defaultValue: number, max = LIST_LIMIT_MAX) {
-  return z.number().int().min(1).max(max).default(defaultValue).describe('Most items to return.');
+  return z.number().int().min(1).max(max).default(defaultValue);
 }
 
 export function days(defaultValue: number) {
@@ -46,5 +47,22 @@ export function listOf<T extends z.ZodType>(item: T) {
     items: z.array(item),
     limit: z.number().int(),
     has_more: z.boolean().describe('True when more items matched than `limit`.'),
+    next_cursor: z.string().optional().describe('Pass as `cursor` for the next page; absent on the last.'),
   });
+}
+
+/**
+ * The `cursor` input of every list tool (added by defineTool to a tool whose output is `listOf`):
+ * the `next_cursor` of the previous page, opaque to the caller. Undescribed and unbounded here (the
+ * name says it, as MCP's own paging does, and tools/list pays for every keyword on 13 tools): whatever is not a cursor this service sealed is refused with a 400
+ * naming `cursor` when it is opened (tool-server's cursor.ts), the body limit bounding its length.
+ */
+export const cursor = z.string().optional();
+
+/**
+ * Whether an output schema is a list page made by `listOf` (its tool takes a `cursor`). Other
+ * answers with items and has_more page their own way (log.file_entries continues after a line).
+ */
+export function isListOutput(output: z.ZodObject): boolean {
+  return 'next_cursor' in output.shape && 'has_more' in output.shape;
 }

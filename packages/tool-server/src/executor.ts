@@ -26,6 +26,7 @@ import type { AnswerBudget } from './answer-budget';
 import { checkAnswer, checkAnswerBytes } from './answer-check';
 import { type AnswerChecker, AnswerWorkersUnavailableError } from './answer-workers';
 import { CallHoldings } from './call-holdings';
+import type { CursorBinding, CursorSeal } from './cursor';
 import type { ToolRegistry } from './registry';
 import { ToolAnswer } from './tool-answer';
 
@@ -48,6 +49,12 @@ export interface ExecutorDeps {
    * tools it does not know, answers are checked inline.
    */
   answerWorkers?: AnswerChecker;
+  /**
+   * Opens list tools' cursors (keyed by the internal secret the backends share): a cursor of
+   * another call is refused here, before any backend is asked. Without it a cursor goes to the
+   * backend unopened.
+   */
+  cursors?: CursorSeal;
 }
 
 export interface CallRequest {
@@ -108,6 +115,11 @@ function auditedParams(args: unknown): unknown {
   if (text === undefined) return null;
   if (text.length <= MAX_AUDITED_PARAMS_CHARS) return args;
   return { truncated: true, preview: text.slice(0, MAX_AUDITED_PARAMS_CHARS) };
+}
+
+/** What a cursor of this call is bound to. */
+function cursorBinding(tool: AnyTool, input: Record<string, unknown>, principal: Principal): CursorBinding {
+  return { tool: tool.name, projectId: principal.projectId, tokenId: principal.tokenId, input };
 }
 
 /**
@@ -181,6 +193,7 @@ export class ToolExecutor {
         throw new NotFoundError(`Unknown tool: ${toolName}`);
       }
       const input = this.#validateInput(tool, request.args);
+      this.#openCursor(tool, input, request.principal);
       const ctx = this.#context(request, holdings);
       const raw = await tool.handler(input, ctx);
       result =
@@ -214,6 +227,14 @@ export class ToolExecutor {
     if (refused !== undefined) throw invalidInputError(tool.name, [refused]);
     // No arguments at all is an empty object; anything else (null included) must be one.
     return parseInput(tool.input, args === undefined ? {} : args, tool.name);
+  }
+
+  /** The offset a list call's cursor carries (0 without one); a cursor of another call is a 400. */
+  #openCursor(tool: AnyTool, input: unknown, principal: Principal): number {
+    const args = input as Record<string, unknown>;
+    const seal = this.#deps.cursors;
+    if (!seal || typeof args.cursor !== 'string') return 0;
+    return seal.open(args.cursor, cursorBinding(tool, args, principal));
   }
 
   #validateOutput(tool: AnyTool, raw: unknown, logger: Logger): Record<string, unknown> {

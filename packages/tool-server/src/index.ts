@@ -16,6 +16,14 @@ export {
 } from './answer-workers';
 export { CallHoldings } from './call-holdings';
 export { compactText } from './compact-text';
+export {
+  CURSOR_MAX_OFFSET,
+  CURSOR_TTL_MS,
+  type CursorBinding,
+  CursorSeal,
+  isListPage,
+  withNextCursor,
+} from './cursor';
 export { type CallRequest, type ExecutorDeps, ToolExecutor } from './executor';
 export { usageAdvice } from './guidance';
 export { allowOnly, httpErrorHandler, notFoundHandler } from './http-errors';

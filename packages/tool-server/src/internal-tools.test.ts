@@ -3,8 +3,9 @@ import { createNoopMetrics } from '@svc/metrics';
 import { ACTOR_HEADER } from '@svc/tool-kit';
 import express from 'express';
 import request from 'supertest';
+import { CursorSeal } from './cursor';
 import { httpErrorHandler } from './http-errors';
-import { type Admit, internalToolRoutes } from './internal-tools';
+import { type Admit, type InternalToolCall, internalToolRoutes } from './internal-tools';
 import { type AnyServedTool, isServed, serveWith } from './serve';
 import { echoTool } from './testing/fixtures';
 
@@ -82,5 +83,53 @@ describe('internalToolRoutes', () => {
       .set(ACTOR_HEADER, actor)
       .send({ word: '' });
     expect(invalid.status).toBe(400);
+  });
+});
+
+describe('internalToolRoutes with cursors', () => {
+  // A list of 7 words, paged by the offset the route opens from each cursor.
+  const WORDS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+  const pageServe = serveWith<{ offset: number }>();
+  const words = pageServe(echoTool, async ({ offset }, input) => ({
+    items: WORDS.slice(offset, offset + input.limit).map((w) => ({ word: w, project: input.word })),
+    limit: input.limit,
+    has_more: offset + input.limit < WORDS.length,
+  }));
+  const app = express();
+  app.use(
+    '/internal',
+    internalToolRoutes({
+      tools: [words],
+      admit: (call: InternalToolCall, _tool, answer) => answer({ offset: call.offset }),
+      metrics: createNoopMetrics(),
+      counter: 't_calls',
+      cursors: new CursorSeal('the-internal-secret-of-this-test'),
+    }),
+  );
+  app.use(httpErrorHandler(silentLogger));
+  const call = (body: object) =>
+    request(app).post('/internal/v1/projects/p1/tools/demo.echo').set(ACTOR_HEADER, actor).send(body);
+
+  it('answers next_cursor while more follow; following them yields every item once', async () => {
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const res = await call({ word: 'x', limit: 3, ...(cursor ? { cursor } : {}) });
+      expect(res.status).toBe(200);
+      seen.push(...res.body.items.map((i: { word: string }) => i.word));
+      cursor = res.body.next_cursor;
+      expect(cursor === undefined).toBe(!res.body.has_more);
+    } while (cursor);
+    expect(seen).toEqual(WORDS);
+  });
+
+  it('refuses a cursor with other arguments, or one it did not make, as a 400 naming cursor', async () => {
+    const first = await call({ word: 'x', limit: 3 });
+    const other = await call({ word: 'y', limit: 3, cursor: first.body.next_cursor });
+    expect(other.status).toBe(400);
+    expect(other.body.message).toMatch(/cursor belongs to another call/);
+    const made = await call({ word: 'x', limit: 3, cursor: 'eyJvIjo5OX0.forged' });
+    expect(made.status).toBe(400);
+    expect(made.body.message).toMatch(/cursor is not a cursor this service made/);
   });
 });

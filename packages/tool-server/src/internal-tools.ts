@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, parseInput, UserInputError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
-import type { CallActor } from '@svc/tool-kit';
+import { type CallActor, isListOutput } from '@svc/tool-kit';
 import express, { type RequestHandler, type Response, type Router } from 'express';
+import { type CursorSeal, isListPage, withNextCursor } from './cursor';
 import { callActorOf, INTERNAL_PROJECT_ID } from './internal-auth';
 import { type AnyServedTool, isServed } from './serve';
 
@@ -18,6 +19,8 @@ export interface InternalToolCall {
    * one is refused rather than recorded as nobody.
    */
   actor(): CallActor;
+  /** Where a list tool's page starts: the offset its `cursor` carries, else 0. */
+  offset: number;
 }
 
 /**
@@ -61,6 +64,11 @@ export interface InternalToolsOptions<Ctx> {
   abandoned?: (err: unknown) => boolean;
   /** The error the caller is told about (e.g. a budget stop in words a caller can act on). */
   mapError?: (err: unknown) => unknown;
+  /**
+   * Opens list tools' `cursor` and seals their `next_cursor` (keyed by the internal secret the
+   * callers share); without it a list answers its first page and no cursor.
+   */
+  cursors?: CursorSeal;
 }
 
 function defaultErrorOutcome(err: unknown): string {
@@ -77,6 +85,32 @@ function servedByName<Ctx>(tools: readonly AnyServedTool<Ctx>[]): ReadonlyMap<st
     byName.set(tool.name, tool);
   }
   return byName;
+}
+
+/**
+ * A call's page: the offset its cursor carries and its answer with the next page's cursor; bound to
+ * the caller's token when the actor header names one (the gateway's calls always do).
+ */
+function pagingOf(
+  seal: CursorSeal | undefined,
+  tool: AnyServedTool<unknown>,
+  projectId: string,
+  input: Record<string, unknown>,
+  actor: () => CallActor,
+): { offset: number; next: <T>(answer: T) => T } | undefined {
+  if (!seal || !isListOutput(tool.output)) return undefined;
+  let tokenId: string | null = null;
+  try {
+    tokenId = actor().token_id;
+  } catch {
+    // No actor (a direct internal caller): the cursor is bound to no token.
+  }
+  const binding = { tool: tool.name, projectId, tokenId, input };
+  const offset = typeof input.cursor === 'string' ? seal.open(input.cursor, binding) : 0;
+  return {
+    offset,
+    next: (answer) => (isListPage(answer) ? withNextCursor(answer, seal, binding, offset) : answer),
+  };
 }
 
 /**
@@ -111,14 +145,17 @@ export function internalToolRoutes<Ctx>(options: InternalToolsOptions<Ctx>): Rou
       const projectId = String(req.params.project_id);
       if (!INTERNAL_PROJECT_ID.test(projectId)) throw new UserInputError('Invalid project id.');
       const input = parseInput(tool.input, req.body ?? {}, tool.name);
+      const actor = () => callActorOf((h) => req.get(h));
+      const paging = pagingOf(options.cursors, tool, projectId, input, actor);
       const call: InternalToolCall = {
         projectId,
         requestId: req.get('x-request-id') ?? randomUUID(),
         signal: gone.signal,
-        actor: () => callActorOf((h) => req.get(h)),
+        actor,
+        offset: paging?.offset ?? 0,
       };
       await options.admit(call, tool, async (ctx) => {
-        const result = await tool.run(ctx, input);
+        const result = paging ? paging.next(await tool.run(ctx, input)) : await tool.run(ctx, input);
         const answer = options.checkAnswer === false ? result : tool.output.parse(result);
         outcome = options.outcomeOf?.(answer) ?? 'ok';
         await send(res, answer);

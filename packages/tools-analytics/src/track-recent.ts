@@ -17,8 +17,8 @@ export const trackRecent = defineTool({
   title: 'Recent tracking events',
   description:
     'The most recent raw behavior events, newest first, optionally one exact event name, one user, or' +
-    ' a text found in the event name or the properties. Returns {items: [{timestamp, event_name, ' +
-    'properties, user_id, session_id, ...}], limit, has_more}. Call track.stats first for volumes and' +
+    ' a text found in the event name or the properties. Returns items {timestamp, event_name, ' +
+    'properties, user_id, session_id, ...}. Call track.stats first for volumes and' +
     ' the top event names.',
   input: trackRecentInput,
   output: trackRecentOutput,

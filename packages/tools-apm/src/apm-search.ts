@@ -36,8 +36,8 @@ export const apmSearch = defineTool({
   title: 'Performance samples',
   description:
     'Raw performance samples one by one, newest first, optionally one exact metric name and a text ' +
-    'found in the name or the attributes (key=value). Returns {items: [{timestamp, name, value, unit,' +
-    ' session_id, attributes, ...}], limit, has_more}. Call apm.stats first for the distribution of ' +
+    'found in the name or the attributes (key=value). Returns items {timestamp, name, value, unit,' +
+    ' session_id, attributes, ...}. Call apm.stats first for the distribution of ' +
     'each metric.',
   input: apmSearchInput,
   output: apmSearchOutput,

@@ -14,7 +14,7 @@ export const crashBySignature = defineTool({
   title: 'Crashes of one issue',
   description:
     'All crash events of one issue (signature: 16 hex characters, case-insensitive), newest first. ' +
-    'Returns {items, limit, has_more}; an unknown signature gives an empty list. Get signatures from ' +
+    'An unknown signature gives an empty list. Get signatures from ' +
     'crash.stats or crash.aggregate; crash.recurrence tells whether an issue came back after a date.',
   input: crashBySignatureInput,
   output: crashBySignatureOutput,

@@ -12,7 +12,7 @@ export const crashByUser = defineTool({
   name: 'crash.by_user',
   title: 'Crashes of a user',
   description:
-    "One end user's crash events across sessions, newest first. Returns {items, limit, has_more}; an " +
+    "One end user's crash events across sessions, newest first. An " +
     "unknown user gives an empty list. For all of a user use user.detail; crash.get shows one event's" +
     ' frames.',
   input: crashByUserInput,

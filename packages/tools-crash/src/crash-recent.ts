@@ -9,8 +9,8 @@ export const crashRecent = defineTool({
   name: 'crash.recent',
   title: 'Recent crashes',
   description:
-    'The most recent crash events, newest first, each with its signature (issue id), error type, ' +
-    'message, app version, device OS, user and parsed breadcrumbs. Returns {items, limit, has_more}. ' +
+    'Returns the most recent crash events, newest first, each with its signature (issue id), error type, ' +
+    'message, app version, device OS, user and parsed breadcrumbs. ' +
     "Call crash.stats or crash.aggregate first; crash.get gives one event's stack frames.",
   input: crashRecentInput,
   output: crashRecentOutput,

@@ -52,8 +52,8 @@ export const symbolList = defineTool({
   title: 'Uploaded debug files',
   description:
     'Debug-symbol files uploaded for the project (source maps of web and React Native bundles, Breakpad ' +
-    'files, Android ProGuard mappings, iOS dSYMs, Android .so files), newest first, optionally of one platform; at most 1000. Returns {items, ' +
-    'limit, has_more} with name, kind, release, module and usable (can symbolicate). Check it before ' +
+    'files, Android ProGuard mappings, iOS dSYMs, Android .so files), newest first, optionally of one platform; at most 1000. Returns ' +
+    'name, kind, release, module and usable (can symbolicate). Check it before ' +
     'crash.symbolicate.',
   input: symbolListInput,
   output: symbolListOutput,

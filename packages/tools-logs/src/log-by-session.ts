@@ -12,8 +12,8 @@ export const logBySession = defineTool({
   name: 'log.by_session',
   title: 'Logs of a session',
   description:
-    'All log lines of one session, oldest first so the session reads as a story. Returns {items, limit, ' +
-    'has_more}; has_more means later lines exist beyond limit. Find session ids with log.by_user.',
+    'Returns all log lines of one session, oldest first so the session reads as a story. ' +
+    'Find session ids with log.by_user.',
   input: logBySessionInput,
   output: logBySessionOutput,
   capability: 'base',

@@ -12,8 +12,8 @@ export const logByUser = defineTool({
   name: 'log.by_user',
   title: 'Logs of a user',
   description:
-    "One end user's log lines across sessions and sources, newest first. Returns {items, limit, " +
-    'has_more}; an unknown user gives an empty list. For all of a user (crashes, events too) use ' +
+    "One end user's log lines across sessions and sources, newest first. " +
+    'An unknown user gives an empty list. For all of a user (crashes, events too) use ' +
     'user.detail.',
   input: logByUserInput,
   output: logByUserOutput,

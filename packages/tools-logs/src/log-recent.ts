@@ -14,8 +14,8 @@ export const logRecent = defineTool({
   name: 'log.recent',
   title: 'Recent logs',
   description:
-    'The most recent log lines, newest first, optionally only one level (any case), one source or one ' +
-    'trace. Returns {items, limit, has_more}. Use log.aggregate first for counts, log.search to find a text.',
+    'Returns the most recent log lines, newest first, optionally only one level (any case), one source or one ' +
+    'trace. Use log.aggregate first for counts, log.search to find a text.',
   input: logRecentInput,
   output: logRecentOutput,
   capability: 'base',

@@ -17,9 +17,9 @@ export const logSearch = defineTool({
   name: 'log.search',
   title: 'Search logs',
   description:
-    'Find log lines whose message contains a text (a literal substring, not a full-text index), ' +
-    'newest first, optionally narrowed by source, trace_id or event_id. Returns {items, limit, ' +
-    'has_more}. Call log.aggregate first for volumes by level or platform.',
+    'Returns log lines whose message contains a text (a literal substring, not a full-text index), ' +
+    'newest first, optionally narrowed by source, trace_id or event_id. ' +
+    'Call log.aggregate first for volumes by level or platform.',
   input: logSearchInput,
   output: logSearchOutput,
   capability: 'base',

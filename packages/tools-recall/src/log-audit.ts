@@ -31,8 +31,8 @@ export const logAudit = defineTool({
   title: 'Recall audit trail',
   description:
     'Who accessed recalled device logs and when, newest first: recall triggers and downloads (from ' +
-    'the console) and views (log.file_entries calls). Append-only. Filters: action, file_id. Returns ' +
-    '{items: [{at, action, via, user_id, file_id, ...}], limit, has_more}.',
+    'the console) and views (log.file_entries calls). Append-only. Filters: action, file_id. Returns items ' +
+    '{at, action, via, user_id, file_id, ...}.',
   input: logAuditInput,
   output: logAuditOutput,
   capability: 'vis_recall',

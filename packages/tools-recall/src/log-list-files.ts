@@ -21,7 +21,7 @@ export const logListFiles = defineTool({
   description:
     'Device log files uploaded by the app (recalled or sent after a crash), newest upload first; ' +
     'filters: device_id, user_id, date (the day the file covers) and q, a fuzzy match on the file ' +
-    'name. Returns {items: [{file_id, file_name, date, size_bytes, ...}], limit, has_more}. Then ' +
+    'name. Returns items {file_id, file_name, date, size_bytes, ...}. Then ' +
     'log.file_entries to read one.',
   input: logListFilesInput,
   output: logListFilesOutput,

@@ -34,8 +34,8 @@ export const traceSearch = defineTool({
   name: 'trace.search',
   title: 'Search traces',
   description:
-    'Recent traces, newest first, one row per trace, filtered as given. Returns {items: [{trace_id, ' +
-    'started_at, duration_ms, span_count, error, root_operation, services, ...}], limit, has_more}. ' +
+    'Recent traces, newest first, one row per trace, filtered as given. Returns items {trace_id, ' +
+    'started_at, duration_ms, span_count, error, root_operation, services, ...}. ' +
     'Then trace.get for the span tree of one trace.',
   input: traceSearchInput,
   output: traceSearchOutput,

@@ -2,6 +2,7 @@ import { type ClickHouse, exceededBudget, QueryCancelledError } from '@svc/click
 import { QueryBudgetError, UserInputError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
 import type { Span, Tracer } from '@svc/self-trace';
+import { CursorSeal } from '@svc/tool-server/cursor';
 import { requireInternalSecret } from '@svc/tool-server/internal-auth';
 import { type Admit, internalToolRoutes } from '@svc/tool-server/internal-tools';
 import express, { type Router } from 'express';
@@ -86,7 +87,13 @@ function scheduledAdmission(deps: ToolsRouterDeps): Admit<CoreToolContext> {
           priority,
         });
         const ch = deps.tracer ? tracedClickHouse(budgeted, deps.tracer) : budgeted;
-        await answer({ ch, projectId: call.projectId, now: deps.now(), signal: call.signal });
+        await answer({
+          ch,
+          projectId: call.projectId,
+          now: deps.now(),
+          signal: call.signal,
+          offset: call.offset,
+        });
       });
     if (span && deps.tracer) await traced(deps.tracer, span, run);
     else await run();
@@ -113,6 +120,8 @@ export function createToolsRouter(deps: ToolsRouterDeps): Router {
       // The caller left; its queries were dropped or stopped. Nobody is there to answer.
       abandoned: (err) => err instanceof QueryCancelledError,
       mapError: (err) => budgetError(err, deps.budget) ?? err,
+      // Cursors expire by the wall clock, whatever clock the data's windows use.
+      cursors: new CursorSeal(deps.internalSecret),
     }),
   );
   return router;

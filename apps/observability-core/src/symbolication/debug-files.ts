@@ -142,15 +142,20 @@ const COLUMNS = `file_id, kind, platform, name, release, debug_id, module, sha25
 export async function listDebugFiles(
   ch: ClickHouse,
   projectId: string,
-  options: { platform?: SymbolPlatform; limit: number; signal?: AbortSignal },
+  options: { platform?: SymbolPlatform; limit: number; offset?: number; signal?: AbortSignal },
 ): Promise<DebugFileRow[]> {
   return ch.query<DebugFileRow>(
     `SELECT ${COLUMNS} FROM debug_files FINAL
      WHERE project_id = {project_id:String}
        AND ({platform:String} = '' OR platform = {platform:String})
      ORDER BY uploaded_at DESC, file_id ASC
-     LIMIT {limit:UInt32}`,
-    { project_id: projectId, platform: options.platform ?? '', limit: options.limit },
+     LIMIT {limit:UInt32} OFFSET {offset:UInt32}`,
+    {
+      project_id: projectId,
+      platform: options.platform ?? '',
+      limit: options.limit,
+      offset: options.offset ?? 0,
+    },
     { signal: options.signal },
   );
 }

@@ -9,6 +9,8 @@ export interface CoreToolContext {
   /** Epoch ms; windows end here. */
   now: number;
   signal?: AbortSignal;
+  /** Where a list's page starts in its order: the offset the call's cursor carries (0 without one). */
+  offset?: number;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { UserInputError } from '@svc/errors';
+import { CursorSeal } from '@svc/tool-server/cursor';
 import { INTERNAL_PROJECT_ID } from '@svc/tool-server/internal-auth';
 import { internalToolRoutes } from '@svc/tool-server/internal-tools';
 import express, { type Router } from 'express';
@@ -9,7 +10,7 @@ import { callerGoneAs4xx, recallAdmission, recallToolset } from '../tools/recall
  * POST /internal/v1/projects/:project_id/tools/:tool (docs/internal-api.md): the three recall
  * tools, through the shared internal tool route; and the key rotation of a project.
  */
-export function internalToolsRouter(ctx: RecallContext): Router {
+export function internalToolsRouter(ctx: RecallContext, internalSecret: string): Router {
   const router = express.Router();
   router.use(
     internalToolRoutes({
@@ -18,6 +19,7 @@ export function internalToolsRouter(ctx: RecallContext): Router {
       mapError: callerGoneAs4xx,
       metrics: ctx.metrics,
       counter: 'recall_tool_calls_total',
+      cursors: new CursorSeal(internalSecret),
     }),
   );
   // Operators rotate a project's data key (docs/recall.md, "Keys"): new files use the new version,

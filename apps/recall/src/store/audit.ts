@@ -32,6 +32,7 @@ export async function listRecallAudit(
   projectId: string,
   filter: { action?: RecallAction; file_id?: string },
   fetch: number,
+  offset = 0,
 ): Promise<AuditRow[]> {
   if (holdsNul(filter.file_id)) return [];
   const where = ['project_id = $1'];
@@ -44,10 +45,10 @@ export async function listRecallAudit(
     params.push(filter.file_id);
     where.push(`file_id = $${params.length}`);
   }
-  params.push(fetch);
+  params.push(fetch, offset);
   const { rows } = await q.query<AuditRow>(
     `SELECT at, action, via, user_id, token_id, file_id, device_id, target_user_id FROM recall_audit
-     WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length}`,
+     WHERE ${where.join(' AND ')} ORDER BY seq DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
   return rows;

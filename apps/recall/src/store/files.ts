@@ -88,6 +88,7 @@ export async function listFiles(
   projectId: string,
   filter: FileFilter,
   fetch: number,
+  offset = 0,
 ): Promise<FileRow[]> {
   if (Object.values(filter).some(holdsNul)) return [];
   const where = ['project_id = $1'];
@@ -100,10 +101,10 @@ export async function listFiles(
   if (filter.user_id !== undefined) add('user_id = ?', filter.user_id);
   if (filter.date !== undefined) add('file_date = ?', filter.date);
   if (filter.q !== undefined) add("lower(file_name) LIKE ? ESCAPE '\\'", fuzzyPattern(filter.q));
-  params.push(fetch);
+  params.push(fetch, offset);
   const { rows } = await q.query<FileRow>(
     `SELECT ${COLUMNS} FROM recall_files WHERE ${where.join(' AND ')}
-     ORDER BY uploaded_at DESC, uploaded_order DESC LIMIT $${params.length}`,
+     ORDER BY uploaded_at DESC, uploaded_order DESC LIMIT $${params.length - 1} OFFSET $${params.length}`,
     params,
   );
   return rows;

@@ -4,8 +4,8 @@ import { listRecallAudit } from '../store/audit';
 import { listPage, serve } from './recall-call';
 
 /** log.audit: the project's recall audit trail, newest first. */
-export const logAuditTool = serve(logAudit, async ({ ctx, projectId }, input) => {
-  const rows = await listRecallAudit(ctx.db, projectId, input, input.limit + 1);
+export const logAuditTool = serve(logAudit, async ({ ctx, projectId, offset }, input) => {
+  const rows = await listRecallAudit(ctx.db, projectId, input, input.limit + 1, offset);
   return listPage(
     rows.map((r) => ({
       ...r,

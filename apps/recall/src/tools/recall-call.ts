@@ -12,6 +12,8 @@ export interface RecallToolCall {
   /** Aborted when the caller goes away. */
   signal: AbortSignal;
   reads: FileReads;
+  /** Where a list's page starts: the offset its cursor carries (0 without one). */
+  offset: number;
 }
 
 /** The limits of file reads and the slots they take turns in, shared by every call. */

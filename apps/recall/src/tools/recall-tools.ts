@@ -45,7 +45,14 @@ export function fileReadsOf(ctx: RecallContext): FileReads {
 export function recallAdmission(ctx: RecallContext): Admit<RecallToolCall> {
   const reads = fileReadsOf(ctx);
   return (call, _tool, answer) =>
-    answer({ ctx, projectId: call.projectId, actor: call.actor(), signal: call.signal, reads });
+    answer({
+      ctx,
+      projectId: call.projectId,
+      actor: call.actor(),
+      signal: call.signal,
+      reads,
+      offset: call.offset,
+    });
 }
 
 /** Nobody reads the answer: a 4xx ends the call without logging a failure of ours. */

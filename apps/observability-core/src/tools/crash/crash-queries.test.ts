@@ -292,7 +292,13 @@ function detail(c: Stored): CrashDetail {
 
 function expectedPage(matching: Stored[], limit: number) {
   const sorted = [...matching].sort(newestFirst);
-  return { items: sorted.slice(0, limit).map(summary), limit, has_more: sorted.length > limit };
+  const hasMore = sorted.length > limit;
+  return {
+    items: sorted.slice(0, limit).map(summary),
+    limit,
+    has_more: hasMore,
+    ...(hasMore ? { next_cursor: expect.any(String) } : {}),
+  };
 }
 
 /** An issue's first and last crash over everything stored; ties: smaller version first, larger last. */
@@ -393,6 +399,7 @@ describe('crash query tools over POST /internal/v1/projects/:project_id/tools/:t
         items: sorted.slice(0, 20).map((c) => ({ ...summary(c), breadcrumbs: breadcrumbsOf(c) })),
         limit: 20,
         has_more: true,
+        next_cursor: expect.any(String),
       });
       expect(body.items.map((i) => i.event_id)).toEqual(expect.arrayContaining(DUPLICATED));
       expect(body.items[0]!.breadcrumbs[1]).toEqual({

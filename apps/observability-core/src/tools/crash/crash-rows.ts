@@ -58,7 +58,7 @@ export async function selectCrashes(
   ctx: CoreToolContext,
   filter: SqlFilter,
   fetch: number,
-  extra: { breadcrumbs?: boolean; frames?: boolean; point?: boolean } = {},
+  extra: { breadcrumbs?: boolean; frames?: boolean; point?: boolean; offset?: number } = {},
 ): Promise<CrashRow[]> {
   const columns = [SUMMARY_COLUMNS];
   if (extra.breadcrumbs) columns.push('breadcrumbs');
@@ -67,8 +67,8 @@ export async function selectCrashes(
     `SELECT ${columns.join(', ')} FROM crashes WHERE ${whereOf(filter)}
      ORDER BY timestamp DESC, event_id ASC
      LIMIT 1 BY event_id
-     LIMIT {fetch:UInt32}`,
-    paramsOf(filter, ctx.projectId, { fetch }),
+     LIMIT {fetch:UInt32} OFFSET {offset:UInt32}`,
+    paramsOf(filter, ctx.projectId, { fetch, offset: extra.offset ?? 0 }),
     extra.point ? pointQuery(ctx.signal) : { signal: ctx.signal },
   );
 }
@@ -84,7 +84,10 @@ export async function crashPage<T>(
   toItem: (row: CrashRow, symbolication: Symbolication | undefined) => T,
   withBreadcrumbs = false,
 ): Promise<Page<T>> {
-  const rows = await selectCrashes(ctx, filter, fetchFor(limit), { breadcrumbs: withBreadcrumbs });
+  const rows = await selectCrashes(ctx, filter, fetchFor(limit), {
+    breadcrumbs: withBreadcrumbs,
+    offset: ctx.offset ?? 0,
+  });
   const symbolications = await selectSymbolications(
     ctx,
     rows.slice(0, limit).map((r) => r.event_id),

@@ -13,6 +13,7 @@ export const symbolListQuery = serve(symbolList, async (ctx, input) => {
   const rows = await listDebugFiles(ctx.ch, ctx.projectId, {
     ...(input.platform ? { platform: input.platform } : {}),
     limit: SYMBOL_LIST_MAX + 1,
+    offset: ctx.offset ?? 0,
     ...(ctx.signal ? { signal: ctx.signal } : {}),
   });
   // A stored file of a kind or platform no upload takes was never usable: it is not listed.

@@ -306,6 +306,45 @@ describe('log tools over POST /internal/v1/projects/:project_id/tools/:tool', ()
     });
   });
 
+  describe('cursors', () => {
+    it('log.by_user pages by next_cursor: every line once, in order, none after the last page', async () => {
+      const user = logsA.find((l) => l.user_id)!.user_id;
+      const expected = logsA.filter((l) => l.user_id === user).sort(newestFirst);
+      expect(expected.length).toBeGreaterThan(14);
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      for (let page = 0; page === 0 || cursor; page += 1) {
+        const body = await call(logByUserOutput, 'log.by_user', {
+          user_id: user,
+          limit: 7,
+          ...(cursor ? { cursor } : {}),
+        });
+        seen.push(...body.items.map(keyOf));
+        expect(body.next_cursor === undefined).toBe(!body.has_more);
+        cursor = body.next_cursor;
+      }
+      expect(seen).toEqual(expected.map(keyOf));
+    });
+
+    it('refuses a cursor given with other arguments or to another project: a 400 naming cursor', async () => {
+      const user = logsA.find((l) => l.user_id)!.user_id;
+      const { next_cursor } = await call(logByUserOutput, 'log.by_user', { user_id: user, limit: 1 });
+      const other = await h.callTool('proj_a', 'log.by_user', {
+        user_id: 'someone_else',
+        cursor: next_cursor,
+      });
+      expect(other.status).toBe(400);
+      expect(other.body.message).toMatch(/cursor belongs to another call/);
+      const project = await h.callTool('proj_b', 'log.by_user', {
+        user_id: user,
+        limit: 1,
+        cursor: next_cursor,
+      });
+      expect(project.status).toBe(400);
+      expect(project.body.details).toEqual([expect.objectContaining({ path: 'cursor' })]);
+    });
+  });
+
   describe('log.aggregate', () => {
     const inWindow = logsA.filter((l) => ms(l) >= NOW - 24 * HOUR && ms(l) <= NOW);
 

@@ -30,8 +30,9 @@ export async function queryPage<R, T>(
   const rows = await ctx.ch.query<R>(
     `SELECT ${query.columns} FROM ${query.from} WHERE ${whereOf(query.filter)}
      ORDER BY ${query.orderBy}
-     LIMIT {fetch:UInt32}`,
-    paramsOf(query.filter, ctx.projectId, { fetch: fetchFor(query.limit) }),
+     LIMIT {fetch:UInt32} OFFSET {offset:UInt32}`,
+    // The call's cursor says where the page starts in this order (ties broken: a stable order).
+    paramsOf(query.filter, ctx.projectId, { fetch: fetchFor(query.limit), offset: ctx.offset ?? 0 }),
     query.point ? pointQuery(ctx.signal) : { signal: ctx.signal },
   );
   return pageOf(rows, query.limit, toItem);

@@ -87,7 +87,7 @@ type Picked = [SummaryRow, TraceDetails];
 
 /** Without an operation: the page's rows in one statement, then their details. */
 async function newestTraces(ctx: CoreToolContext, query: SummaryQuery, limit: number) {
-  const rows = await summaryRows(ctx, query, undefined, fetchFor(limit));
+  const rows = await summaryRows(ctx, query, undefined, fetchFor(limit), ctx.offset);
   const items: Picked[] = [];
   for await (const picked of withDetails(ctx, rows.slice(0, limit))) items.push(picked);
   return { items, hasMore: rows.length > limit };
@@ -105,11 +105,17 @@ async function tracesByOperation(
   limit: number,
 ) {
   const items: Picked[] = [];
+  // A cursor's offset counts kept traces: the ones before it are found again and passed over.
+  let skip = ctx.offset ?? 0;
   let after: SummaryCursor | undefined;
   for (let batch = fetchFor(limit); ; batch = Math.min(batch * BATCH_GROWTH, MAX_BATCH)) {
     const rows = await summaryRows(ctx, query, after, batch);
     for await (const picked of withDetails(ctx, rows)) {
       if (picked[1].root_operation !== operation) continue;
+      if (skip > 0) {
+        skip -= 1;
+        continue;
+      }
       if (items.length === limit) return { items, hasMore: true };
       items.push(picked);
     }

@@ -64,6 +64,7 @@ export async function summaryRows(
   query: SummaryQuery,
   after: SummaryCursor | undefined,
   count: number,
+  offset = 0,
 ): Promise<SummaryRow[]> {
   const having = [...query.having];
   if (query.operation !== undefined) {
@@ -94,10 +95,11 @@ export async function summaryRows(
      GROUP BY trace_id
      ${having.length > 0 ? `HAVING ${having.join(' AND ')}` : ''}
      ORDER BY started_ms DESC, trace_id ASC
-     LIMIT {count:UInt32}`,
+     LIMIT {count:UInt32} OFFSET {offset:UInt32}`,
     paramsOf(query.filter, ctx.projectId, {
       ...query.params,
       count,
+      offset,
       ...(query.operation !== undefined ? { operation: query.operation } : {}),
       ...(after ? { after_ms: after.started_ms, after_hex: after.trace_hex } : {}),
     }),

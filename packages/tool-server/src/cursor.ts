@@ -1,0 +1,136 @@
+import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { invalidInputError } from '@svc/errors';
+
+// A list's `next_cursor`: where the next page starts, sealed so a client can only hand it back.
+// It is an offset into the list's order (every list breaks ties, so the order is stable), bound to
+// the tool, the project, the token and every other argument, and it expires. Signed with an HMAC
+// whose key is derived from the internal secret the gateway, the stdio server and the backends
+// already share: the gateway makes a cursor when it cuts an answer, a backend when its page has
+// more, and each opens the other's. Not encrypted: an offset is no secret, only tampering matters.
+
+/** How long a cursor may be used after it was made. */
+export const CURSOR_TTL_MS = 60 * 60 * 1000;
+/** The deepest offset a cursor may carry: each page reads and drops every row before it. */
+export const CURSOR_MAX_OFFSET = 100_000;
+
+/** What a cursor is bound to: the same call, but for the page. */
+export interface CursorBinding {
+  tool: string;
+  projectId: string;
+  tokenId: string | null;
+  /** The validated input (defaults applied); `cursor` and `limit` are left out of the binding. */
+  input: Record<string, unknown>;
+}
+
+interface Sealed {
+  v: 1;
+  t: string;
+  p: string;
+  k: string | null;
+  a: string;
+  o: number;
+  e: number;
+}
+
+const UNBOUND_ARGUMENTS = new Set(['cursor', 'limit']);
+
+/** JSON with object keys in order, so equal arguments make equal text whatever their order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+function argumentsDigest(input: Record<string, unknown>): string {
+  const bound = Object.fromEntries(Object.entries(input).filter(([k]) => !UNBOUND_ARGUMENTS.has(k)));
+  return createHash('sha256').update(canonical(bound)).digest('base64url').slice(0, 22);
+}
+
+const refused = (tool: string, message: string) => invalidInputError(tool, [{ path: 'cursor', message }]);
+
+/** Seals and opens cursors with a key derived from the deployment's internal secret. */
+export class CursorSeal {
+  readonly #key: Buffer;
+  readonly #now: () => number;
+
+  constructor(internalSecret: string, now: () => number = Date.now) {
+    this.#key = Buffer.from(hkdfSync('sha256', internalSecret, 'svc-cursor', 'svc list cursor v1', 32));
+    this.#now = now;
+  }
+
+  /** The cursor of the page starting at `offset`. */
+  seal(binding: CursorBinding, offset: number): string {
+    const sealed: Sealed = {
+      v: 1,
+      t: binding.tool,
+      p: binding.projectId,
+      k: binding.tokenId,
+      a: argumentsDigest(binding.input),
+      o: offset,
+      e: this.#now() + CURSOR_TTL_MS,
+    };
+    const body = Buffer.from(JSON.stringify(sealed)).toString('base64url');
+    return `${body}.${this.#mac(body)}`;
+  }
+
+  /** The offset a cursor carries; a 400 naming `cursor` when it is not one of ours for this call. */
+  open(cursor: string, binding: CursorBinding): number {
+    const [body, mac, extra] = cursor.split('.');
+    if (!body || !mac || extra !== undefined || !this.#macMatches(body, mac)) {
+      throw refused(binding.tool, 'is not a cursor this service made (pass next_cursor as it came)');
+    }
+    const sealed = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Sealed;
+    const sameCall =
+      sealed.t === binding.tool &&
+      sealed.p === binding.projectId &&
+      sealed.k === binding.tokenId &&
+      sealed.a === argumentsDigest(binding.input);
+    if (!sameCall) {
+      throw refused(binding.tool, 'belongs to another call: repeat the arguments of the page it came with');
+    }
+    if (sealed.e <= this.#now()) throw refused(binding.tool, 'has expired: start again without a cursor');
+    return sealed.o;
+  }
+
+  #mac(body: string): string {
+    return createHmac('sha256', this.#key).update(body).digest('base64url');
+  }
+
+  #macMatches(body: string, mac: string): boolean {
+    const expected = Buffer.from(this.#mac(body));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  }
+}
+
+/** A list page as a tool answers it. */
+interface ListPage {
+  items: unknown[];
+  has_more: boolean;
+  next_cursor?: string;
+}
+
+/** Whether an answer is a list page (`listOf` in tool-kit). */
+export function isListPage(answer: unknown): answer is ListPage {
+  return (
+    answer !== null &&
+    typeof answer === 'object' &&
+    Array.isArray((answer as ListPage).items) &&
+    typeof (answer as ListPage).has_more === 'boolean'
+  );
+}
+
+/** The page with `next_cursor` set when more follow it (its items started at `offset`). */
+export function withNextCursor<T extends ListPage>(
+  page: T,
+  seal: CursorSeal,
+  binding: CursorBinding,
+  offset: number,
+): T {
+  const next = offset + page.items.length;
+  if (!page.has_more || next > CURSOR_MAX_OFFSET) return page;
+  return { ...page, next_cursor: seal.seal(binding, next) };
+}
