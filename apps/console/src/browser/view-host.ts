@@ -65,7 +65,8 @@ function draw(figure: HTMLElement): void {
   const slot = figure.querySelector('[data-tool-view-slot]');
   const json = figure.querySelector('pre.tool-result > code')?.textContent ?? '';
   const result = parsed(json);
-  if (!src || !slot || !isObject(result)) return;
+  // Only the console's own views are framed, whatever markup a page was given.
+  if (!src?.startsWith('/views/') || !slot || !isObject(result)) return;
   drawn.add(figure);
   const input = parsed(figure.dataset.toolInput);
 
