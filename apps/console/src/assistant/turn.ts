@@ -136,11 +136,21 @@ export async function runTurn(deps: AssistantDeps, req: TurnRequest): Promise<vo
     });
   }
   const kept = [...steps.values()];
-  const conversationId = await deps.store.saveTurn(
-    req.owner,
-    req.conversationId,
-    { question: req.question, answer, steps: kept },
-    deps.now(),
-  );
+  let conversationId: string;
+  try {
+    // One transaction: the turn is kept whole or not at all.
+    conversationId = await deps.store.saveTurn(
+      req.owner,
+      req.conversationId,
+      { question: req.question, answer, steps: kept },
+      deps.now(),
+    );
+  } catch (err) {
+    deps.logger.error({ err }, 'assistant: the conversation store failed');
+    return req.emit({
+      type: 'error',
+      message: 'The answer could not be kept (the console’s store failed). Try again.',
+    });
+  }
   req.emit({ type: 'done', conversationId, answer, steps: kept });
 }

@@ -100,7 +100,7 @@ export function assistantRoutes(deps: ConsoleDeps): Router {
     const streamed = req.get('accept')?.includes('application/x-ndjson') ?? false;
     let outcome: TurnEvent | undefined;
     const emit = streamed ? streamTo(res, ctx, question) : () => {};
-    await assistant.ask({
+    const asked = assistant.ask({
       owner: ownerOf(ctx),
       session: sessionOf(res).token,
       projectName: ctx.me.projects.find((p) => p.project_id === ctx.projectId)?.name ?? ctx.projectId,
@@ -113,6 +113,14 @@ export function assistantRoutes(deps: ConsoleDeps): Router {
         emit(event);
       },
     });
+    try {
+      await asked;
+    } catch (err) {
+      // Whatever failed, a streamed page is told and its response ended (never left hanging).
+      deps.logger.error({ err }, 'assistant: the turn failed');
+      outcome = { type: 'error', message: 'The assistant failed. Try again.' };
+      emit(outcome);
+    }
     if (streamed) return void res.end();
     // Without the script: the finished conversation, or the page again with the error and the question.
     if (outcome?.type === 'done') {
