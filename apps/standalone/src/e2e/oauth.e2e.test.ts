@@ -173,6 +173,9 @@ beforeAll(async () => {
   const [gateway, identity, consolePort] = await freePorts(3);
   stack = await spawnStack({
     env: {
+      // The sign-in reads the demo project and checks isolation on records of its own: the demo
+      // needs to exist, not be big.
+      SVC_DEMO_SIZE: '0.05',
       SVC_MCP_HTTP_PORT: String(gateway),
       SVC_IDENTITY_INTERNAL_URL: `http://127.0.0.1:${identity}`,
       SVC_CONSOLE_PORT: String(consolePort),
