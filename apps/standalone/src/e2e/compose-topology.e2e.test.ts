@@ -197,6 +197,10 @@ describeWithPostgres(
       const mcpPage = await fetch(`${consoleUrl}/mcp`, { headers: { cookie: session! } });
       expect(mcpPage.status).toBe(200);
       expect(await mcpPage.text()).toContain('MCP tokens');
+      // The image's console serves the MCP Apps host script its build wrote (dist/view-host.js).
+      const viewHost = await fetch(`${consoleUrl}/static/view-host.js`);
+      expect(viewHost.status).toBe(200);
+      expect(await viewHost.text()).toContain('ui/notifications/tool-result');
 
       // A page whose data comes from a tool: trace.search at the gateway with the console's own token.
       await svcJson(['capability', 'set', '--org', boot.org_id, 'vis_trace', 'on']);
