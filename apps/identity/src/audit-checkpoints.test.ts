@@ -5,6 +5,7 @@ import { checkpointKeyId, checkpointLine, GENESIS_HASH } from '@svc/audit';
 import { createNoopMetrics } from '@svc/metrics';
 import { createPostgres, type Postgres } from '@svc/postgres';
 import { hasPostgresBinaries, startThrowawayCluster, type ThrowawayCluster } from '@svc/postgres/testing';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import request from 'supertest';
 import { createIdentityApp } from './app';
 import type { CheckpointStore } from './checkpoints/checkpoint-store';
@@ -371,7 +372,7 @@ describe('the checkpoint log as verification reads it', () => {
 
 describe('a checkpoint that cannot be written', () => {
   it('answers 503 with the records committed, and the retry anchors them', async () => {
-    const db = await createPostgres({ dataDir: ':memory:' });
+    const db = await memoryPostgres();
     await migrateIdentity(db);
     const real = await openThrowawayCheckpointStore();
     let failures = 1;

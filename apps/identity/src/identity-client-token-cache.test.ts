@@ -12,7 +12,8 @@ import {
 } from '@svc/identity-client';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics, createPromMetrics, type Metrics } from '@svc/metrics';
-import { createPostgres, type Postgres } from '@svc/postgres';
+import type { Postgres } from '@svc/postgres';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import {
   type CheckpointStore,
   createIdentityApp,
@@ -118,7 +119,7 @@ function gateway(cacheMetrics: Metrics = metrics) {
 }
 
 beforeAll(async () => {
-  db = await createPostgres({ dataDir: ':memory:' });
+  db = await memoryPostgres();
   await migrateIdentity(db);
   hub = createInvalidationHub({ db, logger: silentLogger, metrics: hubMetrics, timing: TIMING });
   checkpoints = await openThrowawayCheckpointStore();

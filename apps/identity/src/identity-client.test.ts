@@ -13,7 +13,8 @@ import {
 } from '@svc/identity-client';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { createPostgres, type Postgres } from '@svc/postgres';
+import type { Postgres } from '@svc/postgres';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import express from 'express';
 import { type CheckpointStore, createIdentityApp, migrateIdentity } from './index';
 import { openThrowawayCheckpointStore } from './testing/checkpoints';
@@ -62,7 +63,7 @@ async function listen(app: express.Express): Promise<Server> {
 }
 
 beforeAll(async () => {
-  db = await createPostgres({ dataDir: ':memory:' });
+  db = await memoryPostgres();
   await migrateIdentity(db);
   checkpoints = await openThrowawayCheckpointStore();
   server = await listen(

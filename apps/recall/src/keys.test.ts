@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createPostgres, type Postgres } from '@svc/postgres';
+import type { Postgres } from '@svc/postgres';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import { encodeLogFile } from './file-codec';
 import { bytesInMemory } from './file-store';
 import { createKeyStore, parseMasterKey, unwrapKey, wrapKey } from './keys';
@@ -9,7 +10,7 @@ import { readEntriesPage } from './tools/entries-page';
 
 let db: Postgres;
 beforeAll(async () => {
-  db = await createPostgres({ dataDir: ':memory:' });
+  db = await memoryPostgres();
   await migrateRecall(db);
 });
 afterAll(async () => {

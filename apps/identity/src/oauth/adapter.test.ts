@@ -1,10 +1,11 @@
-import { createPostgres, type Postgres } from '@svc/postgres';
+import type { Postgres } from '@svc/postgres';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import { migrateIdentity } from '../migrations';
 import { pgAdapterClass, purgeExpiredOAuthModels } from './adapter';
 
 let db: Postgres;
 beforeAll(async () => {
-  db = await createPostgres({ dataDir: ':memory:' });
+  db = await memoryPostgres();
   await migrateIdentity(db);
 });
 afterAll(async () => {

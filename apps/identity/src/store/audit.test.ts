@@ -1,5 +1,6 @@
 import { createPostgres, type Postgres, type Queryable } from '@svc/postgres';
 import { hasPostgresBinaries, startThrowawayCluster, type ThrowawayCluster } from '@svc/postgres/testing';
+import { memoryPostgres } from '@svc/postgres/testing/memory';
 import { migrateIdentity } from '../migrations';
 import { auditEntry, expectedChain, uniqueProject } from '../testing/audit-entries';
 import { appendAudit, type KnownHeads, listAudit } from './audit';
@@ -37,7 +38,7 @@ function counting(db: Postgres): { db: Postgres; statements: string[]; transacti
 describe('appendAudit', () => {
   let db: Postgres;
   beforeAll(async () => {
-    db = await createPostgres({ dataDir: ':memory:' });
+    db = await memoryPostgres();
     await migrateIdentity(db);
   });
   afterAll(async () => {
@@ -209,7 +210,7 @@ function describeKnownHeads(open: () => Promise<Postgres>) {
 }
 
 describe('appendAudit from the heads this process knows, on PGlite', () => {
-  describeKnownHeads(() => createPostgres({ dataDir: ':memory:' }));
+  describeKnownHeads(() => memoryPostgres());
 });
 
 // A connection pool: appends of two processes interleave for real.
