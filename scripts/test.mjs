@@ -5,11 +5,12 @@
 // one jest worker). The stack's end-to-end suite alone is about half of all the time, so it starts
 // at once in a lane of its own (left to turbo's order it started after others and the run took
 // that much longer); the lane's remainder is filled with mid-sized suites so both lanes end
-// together (recall's 2-3 minutes moved there when the Go SDK's suite joined the other). Arguments
+// together (recall's and the console's 3-4 minutes moved there when the Go SDK's suite joined the
+// other and the stack's starts got cheaper). Arguments
 // (`pnpm test -- --filter=@svc/x`) run one turbo invocation with them instead.
 import { spawn } from 'node:child_process';
 
-const FIRST_LANE = ['@svc/standalone', '@svc/http-gateway', '@svc/recall'];
+const FIRST_LANE = ['@svc/standalone', '@svc/http-gateway', '@svc/recall', '@svc/console'];
 
 const given = process.argv.slice(2);
 const runs =
