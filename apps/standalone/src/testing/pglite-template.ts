@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createPostgres } from '@svc/postgres';
+import { pgliteTemplateKey } from '@svc/postgres/testing/memory';
 
 // A new PGlite cluster (initdb, in WASM) costs about 10 CPU-seconds and a 500 MB peak, and a first
 // start of the stack makes two (identity's, recall's): on the 2-core test machine that was a large
@@ -16,11 +15,9 @@ import { createPostgres } from '@svc/postgres';
 /** Where identity and recall keep their embedded databases in a data dir (their config.ts). */
 const PGLITE_DIRS = ['identity', join('recall', 'db')];
 
-/** One template per PGlite build: its resolved path names the package and version. */
+/** One template per PGlite build and driver (pgliteTemplateKey). */
 function templateDir(): string {
-  const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const key = createHash('sha256').update(pglite).digest('hex').slice(0, 16);
-  return join(tmpdir(), `svc-pglite-template-${key}`);
+  return join(tmpdir(), `svc-pglite-template-${pgliteTemplateKey()}`);
 }
 
 /** The template cluster, made on first use (by whichever process gets there first). */

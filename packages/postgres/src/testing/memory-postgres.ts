@@ -13,11 +13,20 @@ import type { Postgres } from '../types';
 // per PGlite build) and every later one starts from that dump: the same empty cluster, in about a
 // fifth of the time. What the tests then do to it (migrations, queries) is unchanged.
 
-/** One dump per PGlite build: its resolved path names the package and version. */
-export function emptyClusterDumpFile(): string {
+/**
+ * What an empty cluster depends on: the PGlite build (its resolved path names the package and
+ * version) and how the driver creates and opens clusters (its source). A change to either makes a
+ * new template instead of reusing one left in the temp dir by an earlier run.
+ */
+export function pgliteTemplateKey(): string {
   const pglite = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  const key = createHash('sha256').update(pglite).digest('hex').slice(0, 16);
-  return join(tmpdir(), `svc-pglite-memory-${key}.tar`);
+  const driver = readFileSync(new URL('../pglite-driver.ts', import.meta.url));
+  return createHash('sha256').update(pglite).update(driver).digest('hex').slice(0, 16);
+}
+
+/** The dump's file in the temp dir, one per template key. */
+export function emptyClusterDumpFile(): string {
+  return join(tmpdir(), `svc-pglite-memory-${pgliteTemplateKey()}.tar`);
 }
 
 /** The dump of a new empty cluster, made on first use (by whichever process gets there first). */
