@@ -35,36 +35,46 @@ function draw(data: Health): void {
   render(
     h('h1', {}, 'Release health'),
     h('p', { class: 'muted' }, `${data.window.from} to ${data.window.to}`),
+    // Many versions are wider than a narrow frame: the table scrolls sideways in its own box, the
+    // rest of the view stays put (a cut-off column would hide a version's numbers).
     h(
-      'table',
-      {},
-      h('caption', {}, 'Versions side by side'),
-      h('thead', {}, head),
+      'div',
+      { class: 'scroll-x' },
       h(
-        'tbody',
+        'table',
         {},
-        row(
-          'Score',
-          (r) => [h('span', { 'data-value': exact(r.score) }, r.score === null ? '–' : num(r.score))],
-          'score',
-        ),
-        row('Grade', (r) => [h('span', { class: 'grade' }, r.grade ?? (r.found ? '–' : 'no data'))], 'grade'),
-        row('Sessions', (r) => [num(r.sessions)], 'sessions'),
-        ...COMPONENTS.map((c) =>
+        h('caption', {}, 'Versions side by side'),
+        h('thead', {}, head),
+        h(
+          'tbody',
+          {},
           row(
-            c.label,
-            (r) => [
-              c.measure(r),
-              h('br'),
-              meter(r.components[c.key]),
-              ' ',
-              h(
-                'span',
-                { class: 'muted', 'data-value': exact(r.components[c.key]) },
-                `component ${pct(r.components[c.key])}`,
-              ),
-            ],
-            c.key,
+            'Score',
+            (r) => [h('span', { 'data-value': exact(r.score) }, r.score === null ? '–' : num(r.score))],
+            'score',
+          ),
+          row(
+            'Grade',
+            (r) => [h('span', { class: 'grade' }, r.grade ?? (r.found ? '–' : 'no data'))],
+            'grade',
+          ),
+          row('Sessions', (r) => [num(r.sessions)], 'sessions'),
+          ...COMPONENTS.map((c) =>
+            row(
+              c.label,
+              (r) => [
+                c.measure(r),
+                h('br'),
+                meter(r.components[c.key]),
+                ' ',
+                h(
+                  'span',
+                  { class: 'muted', 'data-value': exact(r.components[c.key]) },
+                  `component ${pct(r.components[c.key])}`,
+                ),
+              ],
+              c.key,
+            ),
           ),
         ),
       ),
