@@ -36,10 +36,11 @@ function draw(data: Health): void {
     h('h1', {}, 'Release health'),
     h('p', { class: 'muted' }, `${data.window.from} to ${data.window.to}`),
     // Many versions are wider than a narrow frame: the table scrolls sideways in its own box, the
-    // rest of the view stays put (a cut-off column would hide a version's numbers).
+    // rest of the view stays put (a cut-off column would hide a version's numbers). Focusable, so
+    // a keyboard can scroll it too.
     h(
       'div',
-      { class: 'scroll-x' },
+      { class: 'scroll-x', tabindex: '0', role: 'region', 'aria-label': 'Versions side by side' },
       h(
         'table',
         {},
