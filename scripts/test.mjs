@@ -1,24 +1,26 @@
 // `pnpm test`: every package's jest suite through turbo, then one closing line that sums them
 // up ("Tests: N passed, N failed"), so CI and people see the total without scrolling.
 //
-// Two lanes, one jest at a time in each (the machine CI runs on has two cores, and each suite is
-// one jest worker). The stack's end-to-end suite alone is about half of all the time, so it starts
-// at once in a lane of its own (left to turbo's order it started after others and the run took
-// that much longer); the lane's remainder is filled with mid-sized suites so both lanes end
-// together (recall's and the console's 3-4 minutes moved there when the Go SDK's suite joined the
-// other and the stack's starts got cheaper). Arguments
+// Three lanes, one package at a time in each. The stack's end-to-end suite (@svc/standalone) is
+// the longest by far, so it has a lane of its own and runs two of its files at a time (its jest
+// config); the other packages share two lanes, the largest (identity, sdk-e2e) in one, the core's
+// and the Go SDK's in the other, so the three end near together. Most of a test's time is a stack
+// starting or a service answering, not the test's own CPU, so four jest processes keep two cores
+// busy where two left them partly idle (the figures: docs/decisions.md, "Test lanes"). Arguments
 // (`pnpm test -- --filter=@svc/x`) run one turbo invocation with them instead.
 import { spawn } from 'node:child_process';
 
-const FIRST_LANE = ['@svc/standalone', '@svc/http-gateway', '@svc/recall', '@svc/console'];
+const STACK_LANE = ['@svc/standalone'];
+const SECOND_LANE = ['@svc/identity', '@svc/sdk-e2e', '@svc/recall', '@svc/http-gateway', '@svc/console'];
 
 const given = process.argv.slice(2);
 const runs =
   given.length > 0
     ? [['--concurrency=2', ...given]]
     : [
-        ['--concurrency=1', ...FIRST_LANE.map((name) => `--filter=${name}`)],
-        ['--concurrency=1', ...FIRST_LANE.map((name) => `--filter=!${name}`)],
+        ['--concurrency=1', ...STACK_LANE.map((name) => `--filter=${name}`)],
+        ['--concurrency=1', ...SECOND_LANE.map((name) => `--filter=${name}`)],
+        ['--concurrency=1', ...[...STACK_LANE, ...SECOND_LANE].map((name) => `--filter=!${name}`)],
       ];
 
 let passed = 0;

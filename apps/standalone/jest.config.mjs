@@ -1,1 +1,6 @@
-export { default } from '../../jest.base.mjs';
+import base from '../../jest.base.mjs';
+
+// Two files at a time: most of an e2e file's time is a spawned stack starting or answering, not
+// the test's own CPU, and this suite is the longest of `pnpm test` (scripts/test.mjs gives it a
+// lane of its own). Every file starts its own stack on free ports and its own data dir.
+export default { ...base, maxWorkers: 2 };
