@@ -178,6 +178,8 @@ export function createMcpServer(options: McpServerOptions): Server {
       'tools/list': TOOL_LIST_CACHE_HINT,
       'server/discover': TOOL_LIST_CACHE_HINT,
       ...(views ? { 'resources/list': TOOL_LIST_CACHE_HINT, 'resources/read': TOOL_LIST_CACHE_HINT } : {}),
+      // The guides listed follow the caller's tools too.
+      ...(guides ? { 'prompts/list': TOOL_LIST_CACHE_HINT } : {}),
     },
   });
 

@@ -82,6 +82,14 @@ describe.each(['modern', 'legacy'] as const)('toolsets and prompts over MCP, %s 
     await handle.close();
   });
 
+  it('lists the guides with the cache hint of tools/list to a modern client', async () => {
+    const { client, handle } = await connect(era);
+    const listed = (await client.listPrompts()) as { ttlMs?: number; cacheScope?: string };
+    if (era === 'modern') expect([listed.ttlMs, listed.cacheScope]).toEqual([60_000, 'private']);
+    else expect(listed.ttlMs).toBeUndefined();
+    await handle.close();
+  });
+
   it('renders a guide with its arguments filled in, leaving out an optional one not given', async () => {
     const { client, handle } = await connect(era);
     const got = await client.getPrompt({ name: 'echo-a-word', arguments: { word: 'hey' } });

@@ -37,6 +37,8 @@ const ERAS: Era[] = [
       'dns-rebinding-protection',
       // The MCP Apps views are resources: listed like any.
       'resources-list',
+      // The investigation guides.
+      'prompts-list',
     ],
     partlyFixtures: {},
   },
@@ -52,12 +54,14 @@ const ERAS: Era[] = [
       // The MCP Apps views: listed, and an unknown URI is -32602 with data.uri.
       'resources-list',
       'sep-2164-resource-not-found',
+      // The investigation guides.
+      'prompts-list',
     ],
     partlyFixtures: {
       // Exercised through diagnostic tools a server lists for the suite only.
       'server-stateless': /^Not testable: server does not list the diagnostic tool/,
-      // The cache hints of lists this server does not have (prompts, resource templates).
-      caching: /^(prompts|resources\/templates)\/list returned JSON-RPC error -32601/,
+      // The cache hints of a list this server does not have (resource templates).
+      caching: /^resources\/templates\/list returned JSON-RPC error -32601/,
     },
   },
 ];
