@@ -73,9 +73,13 @@ describe.each(['modern', 'legacy'] as const)('MCP Apps views on /mcp, %s era', (
       { uri: RECENT.uri, mimeType: RECENT.mimeType, text: RECENT.text, _meta: RECENT._meta },
     ]);
     const { tools } = await client.listTools();
-    const withMeta = tools.filter((t) => t._meta !== undefined);
-    expect(withMeta).toEqual([
-      expect.objectContaining({ name: 'log.recent', _meta: VIEWS.toolMetas['log.recent'] }),
+    // Every tool carries its result size hint; only the tools with a view name one.
+    const withView = tools.filter((t) => (t._meta as { ui?: unknown } | undefined)?.ui !== undefined);
+    expect(withView).toEqual([
+      expect.objectContaining({
+        name: 'log.recent',
+        _meta: { ...VIEWS.toolMetas['log.recent'], 'anthropic/maxResultSizeChars': 100_000 },
+      }),
     ]);
     await client.close();
   });

@@ -117,7 +117,9 @@ describe.each(['modern', 'legacy'] as const)('MCP Apps views over stdio, %s era'
         { uri: echoView.uri, mimeType: echoView.mimeType, text: echoView.text, _meta: echoView._meta },
       ]);
       const { tools } = await client.listTools();
-      expect(tools.map((t) => [t.name, t._meta])).toEqual([['demo.echo', views.toolMetas['demo.echo']]]);
+      expect(tools.map((t) => [t.name, t._meta])).toEqual([
+        ['demo.echo', { ...views.toolMetas['demo.echo'], 'anthropic/maxResultSizeChars': 100_000 }],
+      ]);
     } finally {
       await handle.close();
     }

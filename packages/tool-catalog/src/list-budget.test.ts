@@ -1,4 +1,5 @@
-import { toMcpTool } from '@svc/tool-server';
+import { MAX_RESULT_CHARS_RANGE } from '@svc/tool-kit';
+import { RESULT_BUDGET_META_KEY, toMcpTool } from '@svc/tool-server';
 import { allTools } from './catalog';
 import { SPEC_TOOL_NAMES } from './spec-names';
 import { catalogViews } from './views';
@@ -13,8 +14,20 @@ const ALL_TOOLS = Object.values(SPEC_TOOL_NAMES).flat().length;
 
 const bytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value), 'utf8');
 
+/**
+ * Each tool's result size hint (`_meta["anthropic/maxResultSizeChars"]`) is read by the client
+ * host to size what it keeps of an answer and is not part of what a model is shown (name,
+ * description, schemas): it is left out of the measure, 36 bytes a tool whatever the wording.
+ */
+function withoutSizeHint(tool: ReturnType<typeof toMcpTool>) {
+  const { [RESULT_BUDGET_META_KEY]: _hint, ...meta } = tool._meta ?? {};
+  const { _meta, ...rest } = tool;
+  return Object.keys(meta).length > 0 ? { ...rest, _meta: meta } : rest;
+}
+
 describe('tools/list size', () => {
-  const listed = allTools.map((tool) => toMcpTool(tool, catalogViews.toolMetas[tool.name]));
+  const served = allTools.map((tool) => toMcpTool(tool, catalogViews.toolMetas[tool.name]));
+  const listed = served.map(withoutSizeHint);
   const total = bytes({ tools: listed });
 
   it(`fits the budget: ${BUDGET_BYTES} bytes for ${ALL_TOOLS} tools, pro rata until all exist`, () => {
@@ -24,8 +37,17 @@ describe('tools/list size', () => {
   });
 
   it('measures the list with the views: each tool that has one names it', () => {
-    const named = listed.filter((t) => t._meta !== undefined).map((t) => t.name);
+    const named = listed.filter((t) => '_meta' in t).map((t) => t.name);
     expect(named.sort()).toEqual(Object.keys(catalogViews.toolMetas).sort());
+  });
+
+  it("declares every tool's result budget as its size hint, within the range a call may ask for", () => {
+    const [min, max] = MAX_RESULT_CHARS_RANGE;
+    for (const [i, tool] of served.entries()) {
+      const hint = tool._meta?.[RESULT_BUDGET_META_KEY];
+      expect([tool.name, hint]).toEqual([tool.name, allTools[i]!.maxResultChars]);
+      expect(Number.isInteger(hint) && (hint as number) >= min && (hint as number) <= max).toBe(true);
+    }
   });
 
   it('spends it on descriptions and inputs: no tool takes more than 3 KB', () => {

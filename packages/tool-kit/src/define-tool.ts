@@ -1,6 +1,12 @@
 import type { z } from 'zod';
 import type { BackendName, Capability, ToolContext } from './context';
-import { cursor, isListOutput } from './schemas';
+import {
+  answerBudgetFields,
+  cursor,
+  DEFAULT_MAX_RESULT_CHARS,
+  isListOutput,
+  MAX_RESULT_CHARS_RANGE,
+} from './schemas';
 
 export interface ToolAnnotations {
   title: string;
@@ -21,6 +27,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly backend: BackendName;
   /** An overview (aggregate) of its group: the advice clients get names it as a first call. */
   readonly overview: boolean;
+  /** Characters of JSON one answer carries at most unless a call asks for another budget. */
+  readonly maxResultChars: number;
   /** A typical call's parameters, for the tool reference (docs/tools.md); valid input by test. */
   readonly example: Readonly<z.input<I>>;
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>>;
@@ -42,6 +50,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   overview?: boolean;
   /** A typical call's parameters, shown in the tool reference; the catalog tests parse it. */
   example: z.input<I>;
+  /** Default DEFAULT_MAX_RESULT_CHARS; answers over the call's budget are cut by the executor. */
+  maxResultChars?: number;
   /** Defaults to true: every tool is a query. */
   idempotent?: boolean;
   /**
@@ -63,10 +73,11 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     title: spec.title,
     description: spec.description,
     input: withCursor(spec.input, spec.output),
-    output: spec.output,
+    output: withBudgetFields(spec.output),
     capability: spec.capability,
     backend: spec.backend,
     overview: spec.overview ?? false,
+    maxResultChars: resultBudget(spec.name, spec.maxResultChars),
     example: Object.freeze(spec.example),
     handler: spec.handler ?? forwardToBackend<I, O>(spec.name, spec.backend),
     annotations: Object.freeze({
@@ -86,6 +97,21 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
  */
 function withCursor<I extends z.ZodObject>(input: I, output: z.ZodObject): I {
   return isListOutput(output) ? (input.extend({ cursor }) as unknown as I) : input;
+}
+
+/** A cut answer says so in its own schema (`truncated`, `omitted`); a tool's own `truncated` stays. */
+function withBudgetFields<O extends z.ZodObject>(output: O): O {
+  const { truncated, omitted } = answerBudgetFields;
+  const added = 'truncated' in output.shape ? { omitted } : { truncated, omitted };
+  return output.extend(added) as unknown as O;
+}
+
+function resultBudget(name: string, chars = DEFAULT_MAX_RESULT_CHARS): number {
+  const [min, max] = MAX_RESULT_CHARS_RANGE;
+  if (!Number.isInteger(chars) || chars < min || chars > max) {
+    throw new Error(`tool ${name}: maxResultChars must be an integer from ${min} to ${max}`);
+  }
+  return chars;
 }
 
 /** A tool served by a backend's internal tool endpoint: input goes there as-is, answer comes back. */

@@ -36,8 +36,10 @@ export {
 } from './sanitize';
 export {
   AGGREGATE_LIMIT_MAX,
+  answerBudgetFields,
   cursor,
   DAYS_MAX,
+  DEFAULT_MAX_RESULT_CHARS,
   days,
   identifier,
   isListOutput,
@@ -46,6 +48,7 @@ export {
   LIST_LIMIT_MAX,
   limit,
   listOf,
+  MAX_RESULT_CHARS_RANGE,
   searchText,
   traceId,
   window,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { keyedRecord } from './keyed-record';
 
 // Shared schema pieces, so every tool states limits, windows and lists the same way
 // (docs/semantics.md: limit 1..1000, aggregates up to 10000, days 1..365). Bounds and defaults are
@@ -58,6 +59,26 @@ export function listOf<T extends z.ZodType>(item: T) {
  * naming `cursor` when it is opened (tool-server's cursor.ts), the body limit bounding its length.
  */
 export const cursor = z.string().optional();
+
+/**
+ * A result's budget in characters of JSON: what a tool answers at most unless the client asks for
+ * another per call (about 25,000 tokens, the cap MCP clients commonly apply to one result).
+ */
+export const DEFAULT_MAX_RESULT_CHARS = 100_000;
+/** The budgets a tool may declare and a client may ask for. */
+export const MAX_RESULT_CHARS_RANGE: readonly [min: number, max: number] = [1_000, 1_000_000];
+
+/**
+ * What every output may carry when its answer was cut to the call's result budget (added by
+ * defineTool; a tool that has its own `truncated` keeps it). Left out of tools/list's envelopes:
+ * the tool reference documents them once.
+ */
+export const answerBudgetFields = {
+  truncated: z.literal(true).optional().describe('Present when the answer was cut to the result budget.'),
+  omitted: keyedRecord(z.string(), z.number().int())
+    .optional()
+    .describe('What the cut left out: items per list, by its path.'),
+};
 
 /**
  * Whether an output schema is a list page made by `listOf` (its tool takes a `cursor`). Other

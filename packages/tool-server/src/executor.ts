@@ -28,6 +28,7 @@ import { type AnswerChecker, AnswerWorkersUnavailableError } from './answer-work
 import { CallHoldings } from './call-holdings';
 import type { CursorBinding, CursorSeal } from './cursor';
 import type { ToolRegistry } from './registry';
+import { clientBudgetOf, withinBudget } from './result-budget';
 import { ToolAnswer } from './tool-answer';
 
 export interface ExecutorDeps {
@@ -65,6 +66,11 @@ export interface CallRequest {
   requestId: string;
   traceparent?: string;
   signal?: AbortSignal;
+  /**
+   * The client's result budget as sent (MCP `_meta`, a REST header, as `named`): characters of
+   * JSON; the tool's own budget without one. Checked here (a 400 naming it), alike for both.
+   */
+  resultBudget?: { value: unknown; named: string };
 }
 
 const MAX_AUDITED_PARAMS_CHARS = 8192;
@@ -192,14 +198,27 @@ export class ToolExecutor {
       if (!tool || !this.isVisible(tool, request.principal)) {
         throw new NotFoundError(`Unknown tool: ${toolName}`);
       }
-      const input = this.#validateInput(tool, request.args);
-      this.#openCursor(tool, input, request.principal);
+      const input = this.#validateInput(tool, request.args) as Record<string, unknown>;
+      const budget = clientBudgetOf(
+        request.resultBudget?.value,
+        tool.name,
+        request.resultBudget?.named ?? '',
+      );
+      const offset = this.#openCursor(tool, input, request.principal);
       const ctx = this.#context(request, holdings);
       const raw = await tool.handler(input, ctx);
-      result =
+      const checked =
         raw instanceof UnparsedAnswer
           ? await this.#checkUnparsed(tool, raw, ctx.logger)
           : ToolAnswer.ofValue(this.#validateOutput(tool, raw, ctx.logger));
+      const seal = this.#deps.cursors;
+      const binding = cursorBinding(tool, input, request.principal);
+      result = withinBudget(
+        tool,
+        checked,
+        budget ?? tool.maxResultChars,
+        seal ? { seal, binding, offset } : undefined,
+      );
     } catch (err) {
       failure = asServiceError(err);
       if (failure.code === 'internal' && !request.signal?.aborted) {

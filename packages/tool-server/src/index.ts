@@ -43,6 +43,12 @@ export { type McpToolViewMeta, type McpViewResource, type McpViews, visibleViews
 export { buildOpenApiDocument, type OpenApiOptions, SERVICE_INFO } from './openapi';
 export { ToolRegistry } from './registry';
 export { createRestRouter, REST_TOOL_PATH, type RestBindingOptions } from './rest-binding';
+export {
+  clientBudgetOf,
+  RESULT_BUDGET_HEADER,
+  RESULT_BUDGET_META_KEY,
+  withinBudget,
+} from './result-budget';
 export { ToolAnswer } from './tool-answer';
 export {
   chosenTools,

@@ -83,11 +83,25 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json 
  */
 export function mcpOutputSchema(schema: z.ZodType): Json {
   const out = envelope(toolJsonSchema(schema, 'output'), 1) as Json;
+  withoutBudgetFields(out);
   // A named (recursive) schema is only ever reached below the kept levels, where lists are `array`.
   if (out.$defs !== undefined && !JSON.stringify({ ...out, $defs: undefined }).includes('"#/$defs/')) {
     delete out.$defs;
   }
   return out;
+}
+
+/**
+ * The fields a cut answer adds (`truncated`, `omitted`: tool-kit's answerBudgetFields) are left
+ * out: every tool has them, the reference documents them once, and an envelope without them still
+ * holds every answer. A tool's own required `truncated` stays.
+ */
+function withoutBudgetFields(out: Json): void {
+  const properties = out.properties as Json | undefined;
+  if (!properties) return;
+  const required = new Set((out.required as string[] | undefined) ?? []);
+  delete properties.omitted;
+  if (!required.has('truncated')) delete properties.truncated;
 }
 
 /** Object levels kept with their fields: the result (1) and the objects directly in it (2). */

@@ -67,7 +67,8 @@ describe.each(['modern', 'legacy'] as const)('MCP binding, %s era', (era) => {
     });
     expect(echo.outputSchema).toMatchObject({ type: 'object' });
     expect(echo.title).toBe('Echo');
-    expect(echo._meta).toBeUndefined();
+    // No view: only the result size hint (the tool's own budget, the default here).
+    expect(echo._meta).toEqual({ 'anthropic/maxResultSizeChars': 100_000 });
     expect(echo.annotations).toEqual({
       readOnlyHint: true,
       destructiveHint: false,

@@ -18,6 +18,7 @@ import { usageAdvice } from './guidance';
 import { mcpOutputSchema, toolJsonSchema } from './json-schema';
 import { servePrompts } from './mcp-prompts';
 import { type McpViews, serveViews } from './mcp-views';
+import { RESULT_BUDGET_META_KEY } from './result-budget';
 import { chosenTools, type ToolsetChoice } from './toolsets';
 
 /**
@@ -87,7 +88,8 @@ export function toMcpTool(tool: AnyTool, meta?: Record<string, unknown>): Tool {
     inputSchema: toolJsonSchema(tool.input, 'input') as Tool['inputSchema'],
     outputSchema: mcpOutputSchema(tool.output) as Tool['outputSchema'],
     annotations,
-    ...(meta ? { _meta: meta } : {}),
+    // The size hint clients that cap results read (Claude Code): the answer's own budget.
+    _meta: { ...meta, [RESULT_BUDGET_META_KEY]: tool.maxResultChars },
   };
 }
 
@@ -232,7 +234,11 @@ function serveToolCalls(server: AsSentToolCallServer, options: McpServerOptions)
     refuseOutsideToolsets(name, options.toolsets);
     const traceparent = traceparentOf(ctx);
     try {
+      const budget = (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[RESULT_BUDGET_META_KEY];
       const answer = await executor.execute({
+        ...(budget === undefined
+          ? {}
+          : { resultBudget: { value: budget, named: `_meta.${RESULT_BUDGET_META_KEY}` } }),
         principal: options.principal(),
         tool: name,
         args: params.arguments,

@@ -121,10 +121,12 @@ describe.each(['modern', 'legacy'] as const)('MCP Apps views, %s era', (era) => 
     const { tools } = await client.listTools();
     const metas = Object.fromEntries(tools.map((t) => [t.name, t._meta]));
     expect(Object.keys(metas).sort()).toEqual([echoTool.name, recallTool.name, traceOnlyTool.name].sort());
+    // Every tool also carries its result size hint; only those with a view name one.
+    const hint = { 'anthropic/maxResultSizeChars': 100_000 };
     expect(metas).toEqual({
-      [echoTool.name]: VIEWS.toolMetas[echoTool.name],
-      [traceOnlyTool.name]: VIEWS.toolMetas[traceOnlyTool.name],
-      [recallTool.name]: undefined,
+      [echoTool.name]: { ...VIEWS.toolMetas[echoTool.name], ...hint },
+      [traceOnlyTool.name]: { ...VIEWS.toolMetas[traceOnlyTool.name], ...hint },
+      [recallTool.name]: hint,
     });
     await handle.close();
   });
@@ -159,9 +161,10 @@ describe('MCP Apps views, a client of SDK 1.x (no Apps support)', () => {
   it('gets the same text and structuredContent for a tool with a view', async () => {
     const withViews = await v1Call(VIEWS);
     const plain = await v1Call();
-    expect(withViews.tools.find((t) => t.name === echoTool.name)?._meta).toEqual(
-      VIEWS.toolMetas[echoTool.name],
-    );
+    expect(withViews.tools.find((t) => t.name === echoTool.name)?._meta).toEqual({
+      ...VIEWS.toolMetas[echoTool.name],
+      'anthropic/maxResultSizeChars': 100_000,
+    });
     expect(withViews.result.structuredContent).toMatchObject({ items: [{ word: 'v1', project: 'prj_a' }] });
     expect(withViews.result.content).toEqual(plain.result.content);
     expect(withViews.result.structuredContent).toEqual(plain.result.structuredContent);

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '@svc/errors';
-import type { AnyTool } from '@svc/tool-kit';
+import { type AnyTool, MAX_RESULT_CHARS_RANGE } from '@svc/tool-kit';
 import { usageAdvice } from './guidance';
 import { toolJsonSchema } from './json-schema';
 
@@ -55,6 +55,18 @@ function rewriteRefs(node: unknown): unknown {
   return out;
 }
 
+// Once for every path: the result budget a REST client may set (result-budget.ts).
+const RESULT_BUDGET_PARAMETER = {
+  name: 'X-Max-Result-Chars',
+  in: 'header',
+  required: false,
+  description:
+    "Characters of JSON the answer may take (default: the tool's x-max-result-chars). An answer " +
+    'over it is cut to fit: list items are left out, `truncated: true`, `omitted` counts them, and ' +
+    "a list's `next_cursor` starts at the first left out.",
+  schema: { type: 'integer', minimum: MAX_RESULT_CHARS_RANGE[0], maximum: MAX_RESULT_CHARS_RANGE[1] },
+};
+
 /** OpenAPI 3.1 of the REST binding, generated from the same definitions as the MCP tool list. */
 export function buildOpenApiDocument(
   tools: readonly AnyTool[],
@@ -87,6 +99,8 @@ export function buildOpenApiDocument(
         tags: [tool.name.split('.')[0]],
         security: [{ bearerAuth: [] }],
         'x-capability': tool.capability,
+        'x-max-result-chars': tool.maxResultChars,
+        parameters: [{ $ref: '#/components/parameters/max_result_chars' }],
         requestBody: {
           required: false,
           content: { 'application/json': { schema: { $ref: `#/components/schemas/${key}_input` } } },
@@ -121,6 +135,7 @@ export function buildOpenApiDocument(
     ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
     paths,
     components: {
+      parameters: { max_result_chars: RESULT_BUDGET_PARAMETER },
       schemas,
       securitySchemes: {
         bearerAuth: {

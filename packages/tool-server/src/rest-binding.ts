@@ -3,6 +3,7 @@ import type { Principal, Transport } from '@svc/tool-kit';
 import express, { type Request, type Response, type Router } from 'express';
 import type { ToolExecutor } from './executor';
 import { allowOnly } from './http-errors';
+import { RESULT_BUDGET_HEADER } from './result-budget';
 
 export interface RestBindingOptions {
   executor: ToolExecutor;
@@ -43,6 +44,9 @@ export function createRestRouter(options: RestBindingOptions): Router {
         requestId: options.requestIdOf(req, res),
         ...(req.get('traceparent') ? { traceparent: req.get('traceparent') } : {}),
         signal: abort.signal,
+        ...(req.get(RESULT_BUDGET_HEADER) === undefined
+          ? {}
+          : { resultBudget: { value: req.get(RESULT_BUDGET_HEADER), named: 'X-Max-Result-Chars' } }),
       });
       // JSON the answer workers made is sent as it is: this thread never parses a large answer.
       if (answer.bytes) res.status(200).type('application/json').send(answer.bytes);

@@ -4,7 +4,7 @@ import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { allTools, catalogViews } from '@svc/tool-catalog';
+import { allTools, catalogToolsets, catalogViews } from '@svc/tool-catalog';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
 import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
@@ -133,7 +133,12 @@ describe('stdio server', () => {
       const expected = new Set(
         tools.flatMap((t) => {
           const meta = catalogViews.toolMetas[t.name];
-          expect(t._meta).toEqual(meta);
+          // Beside its view (if any), every tool declares its result size hint.
+          expect(t._meta).toEqual({
+            ...meta,
+            'anthropic/maxResultSizeChars': t._meta?.['anthropic/maxResultSizeChars'],
+          });
+          expect(typeof t._meta?.['anthropic/maxResultSizeChars']).toBe('number');
           return meta ? [meta.ui.resourceUri] : [];
         }),
       );
@@ -193,7 +198,9 @@ describe('stdio server', () => {
       await client.connect(transport(env));
       // The first list holds every group that will be there: the server waits for its first
       // probe round before it serves (a client may never act on list_changed).
-      const names = (await client.listTools()).tools.map((t) => t.name).filter((n) => recallNames.includes(n));
+      const names = (await client.listTools()).tools
+        .map((t) => t.name)
+        .filter((n) => recallNames.includes(n));
       const audit = names.length ? await client.callTool({ name: 'log.audit', arguments: {} }) : undefined;
       await client.close();
       return { names: names.sort(), audit };
@@ -207,4 +214,21 @@ describe('stdio server', () => {
     expect((await listedRecall({ SVC_MCP_ORG_ID: stack.orgId })).names).toEqual([]);
     expect((await listedRecall({ SVC_RECALL_ENDPOINT: stack.recall!.url })).names).toEqual([]);
   });
+
+  it.each(MCP_ERAS)(
+    'serves only the toolsets SVC_MCP_TOOLSETS names, and the guides they hold (%s era)',
+    async (era) => {
+      const client = await connectStdio(era, { SVC_MCP_TOOLSETS: 'crash,apm' });
+      try {
+        const chosen = [...catalogToolsets.crash!, ...catalogToolsets.apm!].map((t) => t.name).sort();
+        expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(chosen);
+        expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['triage-crash-regression']);
+        await expect(client.callTool({ name: 'log.recent', arguments: {} })).rejects.toMatchObject({
+          code: -32602,
+        });
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
