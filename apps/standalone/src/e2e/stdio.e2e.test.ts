@@ -133,7 +133,12 @@ describe('stdio server', () => {
       const expected = new Set(
         tools.flatMap((t) => {
           const meta = catalogViews.toolMetas[t.name];
-          expect(t._meta).toEqual(meta);
+          // Beside its view (if any), every tool declares its result size hint.
+          expect(t._meta).toEqual({
+            ...meta,
+            'anthropic/maxResultSizeChars': t._meta?.['anthropic/maxResultSizeChars'],
+          });
+          expect(typeof t._meta?.['anthropic/maxResultSizeChars']).toBe('number');
           return meta ? [meta.ui.resourceUri] : [];
         }),
       );
