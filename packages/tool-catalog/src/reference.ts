@@ -195,11 +195,10 @@ export function renderToolReference(tools: readonly AnyTool[], views: McpViews =
       '`{items, limit, has_more, next_cursor}`: pass `next_cursor` back as `cursor` (with the same ' +
       'other parameters; `limit` may change) for the next page; it is absent on the last page, opaque, ' +
       'bound to the token, the tool and its parameters, and lasts an hour (after that, or with other ' +
-      'parameters, a 400 names `cursor`). Every answer fits a result budget in characters of JSON: ' +
+      'parameters, a 400 names `cursor`). An MCP answer fits a result budget in characters of JSON: ' +
       "the tool's own (100,000; tools/list declares it as " +
-      '`_meta["anthropic/maxResultSizeChars"]`), or what a call asks for: ' +
-      '`_meta["anthropic/maxResultSizeChars"]` in the MCP request, the `X-Max-Result-Chars` header over ' +
-      'REST (1,000 to 1,000,000). An answer over it is cut, still valid: list items are left out, ' +
+      '`_meta["anthropic/maxResultSizeChars"]`), or the same `_meta` key of the `tools/call` request; a ' +
+      'REST answer is whole unless the `X-Max-Result-Chars` header sets one (1,000 to 1,000,000). An answer over it is cut, still valid: list items are left out, ' +
       "`truncated: true`, `omitted` counts what was left out per list, and a list page's `next_cursor` " +
       'starts at the first item left out. Windowed results state their `window`. Errors: see the README. ' +
       'The machine-readable contract is [`openapi.json`](openapi.json), the same document ' +

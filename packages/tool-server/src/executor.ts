@@ -67,8 +67,10 @@ export interface CallRequest {
   traceparent?: string;
   signal?: AbortSignal;
   /**
-   * The client's result budget as sent (MCP `_meta`, a REST header, as `named`): characters of
-   * JSON; the tool's own budget without one. Checked here (a 400 naming it), alike for both.
+   * The call's result budget (result-budget.ts): present, the answer is cut to `value` as the
+   * client sent it (MCP `_meta`, a REST header, checked here and named `named` in a 400), or to
+   * the tool's own budget when the client sent none. Absent, the answer is not cut: a REST call
+   * without the header, whose clients are programs reading whole answers as before.
    */
   resultBudget?: { value: unknown; named: string };
 }
@@ -213,12 +215,14 @@ export class ToolExecutor {
           : ToolAnswer.ofValue(this.#validateOutput(tool, raw, ctx.logger));
       const seal = this.#deps.cursors;
       const binding = cursorBinding(tool, input, request.principal);
-      result = withinBudget(
-        tool,
-        checked,
-        budget ?? tool.maxResultChars,
-        seal ? { seal, binding, offset } : undefined,
-      );
+      result = request.resultBudget
+        ? withinBudget(
+            tool,
+            checked,
+            budget ?? tool.maxResultChars,
+            seal ? { seal, binding, offset } : undefined,
+          )
+        : checked;
     } catch (err) {
       failure = asServiceError(err);
       if (failure.code === 'internal' && !request.signal?.aborted) {

@@ -236,9 +236,8 @@ function serveToolCalls(server: AsSentToolCallServer, options: McpServerOptions)
     try {
       const budget = (ctx.mcpReq._meta as Record<string, unknown> | undefined)?.[RESULT_BUDGET_META_KEY];
       const answer = await executor.execute({
-        ...(budget === undefined
-          ? {}
-          : { resultBudget: { value: budget, named: `_meta.${RESULT_BUDGET_META_KEY}` } }),
+        // Every MCP answer is for a model's context: the tool's budget unless the client set one.
+        resultBudget: { value: budget, named: `_meta.${RESULT_BUDGET_META_KEY}` },
         principal: options.principal(),
         tool: name,
         args: params.arguments,
