@@ -267,6 +267,25 @@ describe('tools', () => {
     expect(JSON.stringify(await list({ limit: 1000 }))).not.toContain('B-ONLY');
   });
 
+  it('log.list_files pages by next_cursor: every file once, newest first', async () => {
+    const all = (await list({})).items.map((f) => f.file_id);
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list({ limit: 1, ...(cursor ? { cursor } : {}) });
+      seen.push(...page.items.map((f) => f.file_id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual(all);
+    const other = await h.tool(a.projectId, 'log.list_files', {
+      limit: 1,
+      q: 'x',
+      cursor: (await list({ limit: 1 })).next_cursor,
+    });
+    expect(other.status).toBe(400);
+    expect(other.body.details).toEqual([expect.objectContaining({ path: 'cursor' })]);
+  });
+
   it('log.file_entries: fields named like Object.prototype members come back as data; __proto__ is dropped', async () => {
     // Before: zod's z.record in the output schema refused an entry with an own `constructor` key,
     // and the whole page answered 500.
