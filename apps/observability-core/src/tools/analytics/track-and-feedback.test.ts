@@ -59,6 +59,12 @@ function expectedPage<T, O>(
   return { items: matching.slice(0, limit).map(map), limit, has_more: matching.length > limit };
 }
 
+/** A list tool's page (track.recent): with a cursor while more follow. */
+function expectedListPage<T, O>(...args: Parameters<typeof expectedPage<T, O>>) {
+  const page = expectedPage(...args);
+  return page.has_more ? { ...page, next_cursor: expect.any(String) } : page;
+}
+
 /** The documented semantics of `search`: name or properties JSON text, also JSON-escaped. */
 function eventMatches(e: EventIn, needle: string): boolean {
   const n = needle.toLowerCase();
@@ -91,7 +97,7 @@ describe('tracking and feedback tools on chDB', () => {
   describe('track.recent', () => {
     it('lists the newest events with parsed properties, default limit 20', async () => {
       const body = await call(trackRecentOutput, 'track.recent', {});
-      expect(body).toEqual(expectedPage(A.events, () => true, eventOrder, asEvent, 20));
+      expect(body).toEqual(expectedListPage(A.events, () => true, eventOrder, asEvent, 20));
       expect(body.has_more).toBe(true);
     });
 
@@ -108,7 +114,7 @@ describe('tracking and feedback tools on chDB', () => {
       ];
       for (const [input, keep] of cases) {
         const body = await call(trackRecentOutput, 'track.recent', input);
-        expect(body).toEqual(expectedPage(A.events, keep, eventOrder, asEvent, input.limit ?? 20));
+        expect(body).toEqual(expectedListPage(A.events, keep, eventOrder, asEvent, input.limit ?? 20));
       }
     });
 
@@ -117,7 +123,7 @@ describe('tracking and feedback tools on chDB', () => {
       async (needle) => {
         const body = await call(trackRecentOutput, 'track.recent', { search: needle, limit: 1000 });
         expect(body).toEqual(
-          expectedPage(A.events, (e) => eventMatches(e, needle), eventOrder, asEvent, 1000),
+          expectedListPage(A.events, (e) => eventMatches(e, needle), eventOrder, asEvent, 1000),
         );
       },
     );

@@ -87,7 +87,12 @@ function matches(s: Sample, needle: string): boolean {
 
 function expected(keep: (s: Sample) => boolean, limit = 20) {
   const all = A.filter(keep).sort(order);
-  return { items: all.slice(0, limit).map(asItem), limit, has_more: all.length > limit };
+  return {
+    items: all.slice(0, limit).map(asItem),
+    limit,
+    has_more: all.length > limit,
+    ...(all.length > limit ? { next_cursor: expect.any(String) } : {}),
+  };
 }
 
 describe('apm.search on chDB', () => {

@@ -139,6 +139,7 @@ function expected(keep: (t: ReturnType<typeof summaries>[number]) => boolean, li
     items: all.slice(0, limit).map(({ users: _u, sessions: _s, ...t }) => t),
     limit,
     has_more: all.length > limit,
+    ...(all.length > limit ? { next_cursor: expect.any(String) } : {}),
   };
 }
 
