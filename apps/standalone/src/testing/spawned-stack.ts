@@ -62,6 +62,25 @@ export interface SpawnOptions {
  * Each test file gets its own stack and chDB.
  */
 export async function spawnStack(options: SpawnOptions = {}): Promise<SpawnedStack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnOnce(options);
+    } catch (err) {
+      // A free port is free when it is picked, not when the stack binds it: another test's stack
+      // (two files run at a time, other packages beside them) or an outgoing connection may take it
+      // in between. That race, and only it, is tried again on new ports and a new data dir.
+      if (attempt >= PORT_RACE_ATTEMPTS || options.dataDir || !isPortTaken(err)) throw err;
+    }
+  }
+}
+
+/** Starts tried when a picked port was taken before the stack bound it. */
+const PORT_RACE_ATTEMPTS = 3;
+
+const isPortTaken = (err: unknown) =>
+  err instanceof Error && /is already in use\. Is another stack/.test(err.message);
+
+async function spawnOnce(options: SpawnOptions): Promise<SpawnedStack> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'svc-e2e-'));
   if (!options.dataDir && !options.emptyDataDir) await seedEmptyClusters(dataDir);
   const readyFile = join(dataDir, `ready-${Date.now()}.json`);
@@ -117,6 +136,7 @@ export async function spawnStack(options: SpawnOptions = {}): Promise<SpawnedSta
     });
   } catch (err) {
     child.kill('SIGKILL');
+    if (!options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     throw err;
   }
   const internalSecret = readFileSync(join(dataDir, 'internal-secret'), 'utf8').trim();
