@@ -49,7 +49,14 @@ export function page(
   direction: 'desc' | 'asc' = 'desc',
 ) {
   const all = logs.filter(keep).map(entry).sort(byTime(direction));
-  return { items: all.slice(0, limit), limit, has_more: all.length > limit };
+  const hasMore = all.length > limit;
+  // A list answers a cursor while more follow: opaque and sealed per call, matched by its kind.
+  return {
+    items: all.slice(0, limit),
+    limit,
+    has_more: hasMore,
+    ...(hasMore ? { next_cursor: expect.any(String) } : {}),
+  };
 }
 
 export function counts(

@@ -23,6 +23,7 @@ import {
   MCP_ERAS,
   type McpEra,
   MODERN_MCP_VERSION,
+  withCursorMarked,
 } from './support';
 
 // The whole stack as `pnpm start` runs it, driven by the official MCP SDK clients of both protocol
@@ -43,7 +44,7 @@ async function both(tool: string, args: Record<string, unknown>) {
   const answers = await callBoth(stack.ready.urls.gateway, mcp, bearer(token), tool, args);
   const viaModern = await modern.callTool({ name: tool, arguments: args });
   expect(viaModern.isError).toBeFalsy();
-  const modernAnswer = viaModern.structuredContent as Record<string, unknown>;
+  const modernAnswer = withCursorMarked(viaModern.structuredContent as Record<string, unknown>);
   // An answer over a window relative to now (its hourly series shift between two calls) is
   // compared by its totals; every other answer is the same answer.
   if ('window' in answers.mcp) expect(modernAnswer.total).toEqual(answers.mcp.total);
