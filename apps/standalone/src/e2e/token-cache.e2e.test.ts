@@ -87,29 +87,38 @@ afterAll(async () => {
   await stack?.close();
 });
 
+/** This file's longest test may take this long at most. */
+const LONG_TEST_CEILING_MS = 15 * 60_000;
+
 describe('revocation with token caches on two gateway processes', () => {
-  it('refuses a revoked token on the very next call, 200 times in a row, while the caches serve', async () => {
-    await bothLive();
-    const before = proxies.map((p) => p.introspections());
-    let callsBefore = 0;
-    let okAfterRevoke = 0;
-    for (let i = 0; i < 200; i++) {
-      const { token, token_id } = await newToken();
-      for (const g of gateways) {
-        expect(await call(g, token)).toBe(200);
-        expect(await call(g, token)).toBe(200);
-        callsBefore += 2;
+  it(
+    'refuses a revoked token on the very next call, 200 times in a row, while the caches serve',
+    async () => {
+      await bothLive();
+      const before = proxies.map((p) => p.introspections());
+      let callsBefore = 0;
+      let okAfterRevoke = 0;
+      for (let i = 0; i < 200; i++) {
+        const { token, token_id } = await newToken();
+        for (const g of gateways) {
+          expect(await call(g, token)).toBe(200);
+          expect(await call(g, token)).toBe(200);
+          callsBefore += 2;
+        }
+        await revoke(token_id);
+        for (const g of gateways) if ((await call(g, token)) !== 401) okAfterRevoke++;
       }
-      await revoke(token_id);
-      for (const g of gateways) if ((await call(g, token)) !== 401) okAfterRevoke++;
-    }
-    expect(okAfterRevoke).toBe(0);
-    // The caches were really in use: per token and gateway one introspection before the revoke
-    // (the second call is a hit) and one after it; without a cache there would be 3, 1200 in all.
-    const introspections = proxies.reduce((n, p, i) => n + p.introspections() - before[i]!, 0);
-    expect(callsBefore).toBe(800);
-    expect(introspections).toBeLessThanOrEqual(200 * 2 * 2 + 20);
-  });
+      expect(okAfterRevoke).toBe(0);
+      // The caches were really in use: per token and gateway one introspection before the revoke
+      // (the second call is a hit) and one after it; without a cache there would be 3, 1200 in all.
+      const introspections = proxies.reduce((n, p, i) => n + p.introspections() - before[i]!, 0);
+      expect(callsBefore).toBe(800);
+      expect(introspections).toBeLessThanOrEqual(200 * 2 * 2 + 20);
+      // A ceiling, not an expectation: 1,400 calls and 200 revocations outlast jest's 5 minutes on a
+      // machine at load 20 (the e2e files run two at a time beside other suites).
+    },
+    LONG_TEST_CEILING_MS,
+  );
 
   it('stops using the cache when the channel is cut, and stays correct', async () => {
     await bothLive();
