@@ -114,7 +114,7 @@ describe('revocation with token caches on two gateway processes', () => {
       const introspections = proxies.reduce((n, p, i) => n + p.introspections() - before[i]!, 0);
       expect(callsBefore).toBe(800);
       expect(introspections).toBeLessThanOrEqual(200 * 2 * 2 + 20);
-      // A ceiling, not an expectation: 1,400 calls and 200 revocations outlast jest's 5 minutes on a
+      // A ceiling, not an expectation: 1,200 calls and 200 tokens made and revoked outlast jest's 5 minutes on a
       // machine at load 20 (the e2e files run two at a time beside other suites).
     },
     LONG_TEST_CEILING_MS,
