@@ -202,7 +202,6 @@ export const adminOf = (stack: SpawnedStack): IdentityAdmin => ({
   secret: stack.internalSecret,
 });
 
-/** One tool call over REST and over MCP; both must succeed. Returns the two structured answers. */
 /**
  * A list's `next_cursor` is sealed per call (it carries its own expiry), so two calls' cursors
  * differ: compared by presence, as this marker.
@@ -211,6 +210,7 @@ export function withCursorMarked(answer: Record<string, unknown>): Record<string
   return typeof answer.next_cursor === 'string' ? { ...answer, next_cursor: '<next_cursor>' } : answer;
 }
 
+/** One tool call over REST and over MCP; both must succeed. Returns the two structured answers. */
 export async function callBoth(
   gatewayUrl: string,
   mcp: AnyMcpClient,
