@@ -204,6 +204,12 @@ describe('OTLP traces: each refusal names the OTLP field', () => {
       'longer than 200 characters',
     ],
     [
+      'a blank enduser.id',
+      { attributes: [str('enduser.id', ' \t ')] },
+      `${SPAN}.attributes[0].value.stringValue`,
+      'blank (enduser.id is kept as an id',
+    ],
+    [
       'a sampling.rate of 5',
       { attributes: [{ key: 'sampling.rate', value: { doubleValue: 5 } }] },
       `${SPAN}.attributes[0].value.doubleValue`,
@@ -333,6 +339,12 @@ describe('OTLP logs: each refusal names the OTLP field', () => {
       { attributes: [str('user.id', 'u'.repeat(201))] },
       `${LOG}.attributes[0].value.stringValue`,
       'longer than 200 characters',
+    ],
+    [
+      'a blank user.id',
+      { attributes: [str('user.id', ' ')] },
+      `${LOG}.attributes[0].value.stringValue`,
+      'blank (user.id is kept as an id',
     ],
     [
       '64 attributes besides service.name',

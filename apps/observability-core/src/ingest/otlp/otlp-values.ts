@@ -232,10 +232,15 @@ export function idFromAttributes(
   const found = firstOf(attrs, keys);
   if (!found) return undefined;
   const [name, value] = found;
-  if (value.length <= TEXT_MAX.id) return value;
+  // An id is checked as the batch checks one (trimmed: not blank, at most TEXT_MAX.id), here, so
+  // the 400 names the attribute's value rather than the record's attributes as a whole.
+  const trimmed = value.trim();
+  if (trimmed !== '' && trimmed.length <= TEXT_MAX.id) return value;
   out.problem(
     attributePath(parent, 'attributes', path, name),
-    `longer than ${TEXT_MAX.id} characters (${name} is kept as an id)`,
+    trimmed === ''
+      ? `blank (${name} is kept as an id, which needs a character other than spaces)`
+      : `longer than ${TEXT_MAX.id} characters (${name} is kept as an id)`,
   );
   return undefined;
 }
