@@ -1,15 +1,10 @@
-import { createHash } from 'node:crypto';
 import { MCP_SCOPE } from '@svc/auth';
-import { NotFoundError } from '@svc/errors';
 import type { Router } from 'express';
 import type { IdentityContext } from '../../context';
 import { parseRequest } from '../../http';
 import { issueToken } from '../../issue-token';
 import { consoleToolTokenBody } from '../../schemas';
-import { getProject } from '../../store/projects';
-import { findLiveSession } from '../../store/sessions';
-
-const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
+import { liveSessionProject } from './session-project';
 
 /**
  * How long the assistant's token lives: one conversation turn (a model's answer and its tool
@@ -30,14 +25,11 @@ export const ASSISTANT_TOKEN_NAME = 'console assistant';
 export function addAssistantTokenRoute(router: Router, ctx: IdentityContext, resource: string): void {
   router.post('/v1/console-sessions/assistant-token', async (req, res) => {
     const body = parseRequest(consoleToolTokenBody, req.body);
-    const hash = sha256(body.session_token);
-    const now = ctx.clock();
-    const session = await findLiveSession(ctx.db, hash, now);
-    const project = session && (await getProject(ctx.db, body.project_id));
-    if (!session || !project || project.org_id !== session.org_id) {
-      throw new NotFoundError('No live console session for this project.');
-    }
-    const sessionLeft = Math.floor((session.expires_at.getTime() - now.getTime()) / 1000);
+    const { session, sessionHash, project, now, secondsLeft } = await liveSessionProject(
+      ctx,
+      body.session_token,
+      body.project_id,
+    );
     const issued = await issueToken(
       ctx.db,
       {
@@ -45,9 +37,9 @@ export function addAssistantTokenRoute(router: Router, ctx: IdentityContext, res
         userId: session.user_id,
         name: ASSISTANT_TOKEN_NAME,
         days: 1,
-        expiresInSeconds: Math.max(1, Math.min(ASSISTANT_TOKEN_SECONDS, sessionLeft)),
+        expiresInSeconds: Math.max(1, Math.min(ASSISTANT_TOKEN_SECONDS, secondsLeft)),
         scopes: [MCP_SCOPE],
-        consoleSession: hash,
+        consoleSession: sessionHash,
         audience: resource,
       },
       now,

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { MCP_SCOPE } from '@svc/auth';
-import { NotFoundError } from '@svc/errors';
 import type { Router } from 'express';
 import type { IdentityContext } from '../../context';
 import { parseRequest } from '../../http';
@@ -10,6 +9,7 @@ import { enabledCapabilities } from '../../store/orgs';
 import { getProject } from '../../store/projects';
 import { findLiveSession } from '../../store/sessions';
 import { addAssistantTokenRoute } from './assistant-token';
+import { liveSessionProject } from './session-project';
 
 const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').digest('hex');
 
@@ -44,14 +44,11 @@ export function addConsoleSessionRoutes(router: Router, ctx: IdentityContext, re
   // revoked at logout.
   router.post('/v1/console-sessions/tool-token', async (req, res) => {
     const body = parseRequest(consoleToolTokenBody, req.body);
-    const hash = sha256(body.session_token);
-    const now = ctx.clock();
-    const session = await findLiveSession(ctx.db, hash, now);
-    const project = session && (await getProject(ctx.db, body.project_id));
-    if (!session || !project || project.org_id !== session.org_id) {
-      // No live session, or not its org's project: nothing to say which.
-      throw new NotFoundError('No live console session for this project.');
-    }
+    const { session, sessionHash, project, now, secondsLeft } = await liveSessionProject(
+      ctx,
+      body.session_token,
+      body.project_id,
+    );
     const issued = await issueToken(
       ctx.db,
       {
@@ -59,9 +56,9 @@ export function addConsoleSessionRoutes(router: Router, ctx: IdentityContext, re
         userId: session.user_id,
         name: 'web console',
         days: 1,
-        expiresInSeconds: Math.max(1, Math.floor((session.expires_at.getTime() - now.getTime()) / 1000)),
+        expiresInSeconds: Math.max(1, secondsLeft),
         scopes: [MCP_SCOPE],
-        consoleSession: hash,
+        consoleSession: sessionHash,
       },
       now,
     );
