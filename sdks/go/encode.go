@@ -85,7 +85,7 @@ func (s *Span) httpAttributes() []attribute {
 	}
 	attrs := []attribute{{"http.method", s.method}}
 	if s.statusCode > 0 {
-		attrs = append(attrs, attribute{"http.status_code", statusText(s.statusCode)})
+		attrs = append(attrs, attribute{"http.status_code", strconv.Itoa(s.statusCode)})
 	}
 	return attrs
 }
@@ -102,24 +102,9 @@ func appendHTTPAttributes(out []byte, method string, status int) []byte {
 	return out
 }
 
-// httpKeys are the attributes the SDK writes itself on HTTP spans: the app's own of these names
+// isHTTPKey names the attributes the SDK writes itself on HTTP spans: the app's own of these names
 // are left out there.
 func isHTTPKey(key string) bool { return key == "http.method" || key == "http.status_code" }
-
-// statusText is the decimal status code, without allocating for the usual ones.
-func statusText(code int) string {
-	if code >= 100 && code < 600 {
-		return statusCodes[code-100]
-	}
-	return strconv.Itoa(code)
-}
-
-var statusCodes = func() (codes [500]string) {
-	for i := range codes {
-		codes[i] = strconv.Itoa(i + 100)
-	}
-	return
-}()
 
 func appendLog(out []byte, r *logRecord) []byte {
 	out = append(out, `{"timestamp":`...)

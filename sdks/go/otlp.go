@@ -49,7 +49,13 @@ func otlpTraces(spans []*Span, e *exporter) []byte {
 		out = appendNanos(out, "startTimeUnixNano", s.start.UnixNano())
 		out = appendNanos(out, "endTimeUnixNano", s.start.Add(s.duration).UnixNano())
 		out = append(out, `,"attributes":[`...)
-		attrs := append(s.httpAttributes(), s.attrs...)
+		attrs := s.httpAttributes()
+		for _, a := range s.attrs {
+			// The SDK's own HTTP facts win, as in the batch format.
+			if s.method == "" || !isHTTPKey(a.key) {
+				attrs = append(attrs, a)
+			}
+		}
 		if s.userID != "" {
 			attrs = append(attrs, attribute{"enduser.id", s.userID})
 		}
