@@ -7,6 +7,7 @@ import { type EngineFloorReport, runEngineFloor } from '../engine-floor';
 import { type LoadRequest, load } from '../load';
 import { loadAverage, processCpuUs, processTreeCpuUs } from '../proc-cpu';
 import { FIXTURES, freePort, type Service, startProcess } from '../services';
+import { median } from '../stats';
 import {
   type Identity,
   MCP_ACCEPT,
@@ -207,12 +208,6 @@ async function firstAnswer(call: PreparedCall): Promise<{ status: number; body: 
   const res = await fetch(call.url, { method: 'POST', headers: req.headers, body: req.body });
   return { status: res.status, body: await res.text() };
 }
-
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 export interface CallCostOptions {
   turnMs: number;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { findGo } from '@svc/sdk-go/find-go';
 import { textTable } from '../report';
+import { median } from '../stats';
 
 // What the Go SDK adds to a request: `go test -bench` of the middleware and the round tripper over
 // real loopback HTTP (httptest), each beside the same request without the SDK (sdks/go/bench_test.go).
@@ -28,12 +29,6 @@ export interface GoSdkRow {
   addedNs: number;
   addedAllocs: number;
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 function runOne(binary: string, benchmark: string): Figures {
   const out = execFileSync(
