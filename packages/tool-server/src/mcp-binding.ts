@@ -17,7 +17,9 @@ import type { ToolExecutor } from './executor';
 import { usageAdvice } from './guidance';
 import { mcpOutputSchema, toolJsonSchema } from './json-schema';
 import { servePrompts } from './mcp-prompts';
-import { type McpViews, serveViews } from './mcp-views';
+import { type ResourceShelf, serveResources } from './mcp-resources';
+import { SKILLS_EXTENSION, serveSkills, skillShelf } from './mcp-skills';
+import { type McpViews, viewShelf } from './mcp-views';
 import { RESULT_BUDGET_META_KEY } from './result-budget';
 import { chosenTools, type ToolsetChoice } from './toolsets';
 
@@ -70,7 +72,10 @@ export interface McpServerOptions {
    * Absent: the full catalog.
    */
   toolsets?: ToolsetChoice;
-  /** Investigation guides served as prompts (mcp-prompts.ts). Absent: no `prompts` capability. */
+  /**
+   * Investigation guides, served as prompts (mcp-prompts.ts) and as skills (mcp-skills.ts: the
+   * Skills extension, its SKILL.md files read as resources). Absent: neither capability.
+   */
   guides?: readonly InvestigationGuide[];
 }
 
@@ -165,8 +170,8 @@ export function createMcpServer(options: McpServerOptions): Server {
   // legacy era still declares it (logging/setLevel answered, as 2025 clients expect).
   const capabilities: ServerCapabilities = {
     tools: { listChanged: true },
-    ...(views ? { resources: {} } : {}),
-    ...(guides ? { prompts: {} } : {}),
+    ...(views || guides ? { resources: {} } : {}),
+    ...(guides ? { prompts: {}, extensions: SKILLS_EXTENSION } : {}),
     ...(options.era === 'legacy' ? { logging: {} } : {}),
   };
   const serves = (method: string) => options.method === undefined || options.method === method;
@@ -179,8 +184,10 @@ export function createMcpServer(options: McpServerOptions): Server {
     cacheHints: {
       'tools/list': TOOL_LIST_CACHE_HINT,
       'server/discover': TOOL_LIST_CACHE_HINT,
-      ...(views ? { 'resources/list': TOOL_LIST_CACHE_HINT, 'resources/read': TOOL_LIST_CACHE_HINT } : {}),
-      // The guides listed follow the caller's tools too.
+      ...(views || guides
+        ? { 'resources/list': TOOL_LIST_CACHE_HINT, 'resources/read': TOOL_LIST_CACHE_HINT }
+        : {}),
+      // The guides listed follow the caller's tools too (as skills: mcp-skills.ts sets its own).
       ...(guides ? { 'prompts/list': TOOL_LIST_CACHE_HINT } : {}),
     },
   });
@@ -190,9 +197,18 @@ export function createMcpServer(options: McpServerOptions): Server {
       tools: visible().map(listed),
     }));
   }
-  if (views && (serves('resources/list') || serves('resources/read'))) serveViews(server, views, visible);
-  if (guides && (serves('prompts/list') || serves('prompts/get')))
-    servePrompts(server, guides, () => new Set(visible().map((tool) => tool.name)));
+  const visibleNames = () => new Set(visible().map((tool) => tool.name));
+  const shelves: ResourceShelf[] = [
+    ...(views ? [viewShelf(views, visible)] : []),
+    ...(guides ? [skillShelf(guides, visibleNames)] : []),
+  ];
+  if (shelves.length > 0 && (serves('resources/list') || serves('resources/read')))
+    serveResources(server, shelves);
+  if (guides && (serves('prompts/list') || serves('prompts/get'))) servePrompts(server, guides, visibleNames);
+  if (guides) {
+    const cacheFields = options.era === 'modern' ? TOOL_LIST_CACHE_HINT : {};
+    serveSkills(server, guides, visibleNames, { serves, cacheFields });
+  }
   if (serves('tools/call')) serveToolCalls(server, options);
   return server;
 }

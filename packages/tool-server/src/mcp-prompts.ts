@@ -17,10 +17,7 @@ export function servePrompts(
   guides: readonly InvestigationGuide[],
   visibleToolNames: () => ReadonlySet<string>,
 ): void {
-  const served = () => {
-    const visible = visibleToolNames();
-    return guides.filter((guide) => guide.steps.every((step) => visible.has(step.tool)));
-  };
+  const served = () => guidesWithin(guides, visibleToolNames());
   server.setRequestHandler('prompts/list', async () => ({ prompts: served().map(toPrompt) }));
   server.setRequestHandler('prompts/get', async (request) => {
     const { name, arguments: args } = request.params;
@@ -28,6 +25,17 @@ export function servePrompts(
     if (!guide) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${name}`);
     return renderGuide(guide, args ?? {});
   });
+}
+
+/**
+ * The guides whose every tool the caller can see: the one rule for prompts and skills alike (a
+ * guide half of whose tools are missing would send a model to calls it cannot make).
+ */
+export function guidesWithin(
+  guides: readonly InvestigationGuide[],
+  visible: ReadonlySet<string>,
+): InvestigationGuide[] {
+  return guides.filter((guide) => guide.steps.every((step) => visible.has(step.tool)));
 }
 
 function toPrompt(guide: InvestigationGuide): Prompt {
@@ -59,20 +67,27 @@ export function renderGuide(
       `Prompt ${guide.name} needs the argument${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
     );
   }
+  const text = [
+    `${guide.title}. ${guide.description}`,
+    'Call these tools in order; values in <...> come from an earlier answer:',
+    ...guideSteps(guide, args),
+  ].join('\n');
+  return { description: guide.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
+}
+
+/**
+ * The guide's steps, numbered: each a tool call written as JSON with `args` filled in, then what
+ * to look for. The prompt and the skill's SKILL.md (mcp-skills.ts) both say their steps with it.
+ */
+export function guideSteps(guide: InvestigationGuide, args: Readonly<Record<string, string>>): string[] {
   const argumentValue = (name: string) =>
     args[name] || guide.arguments.find((a) => a.name === name)?.fallback;
   const fill = (text: string) =>
     text.replace(/\{(\w+)\}/g, (all, name: string) => argumentValue(name) ?? all);
-  const steps = guide.steps.map(
+  return guide.steps.map(
     (step, i) =>
       `${i + 1}. ${step.tool} ${JSON.stringify(callArgs(step, fill))}\n   Look for: ${fill(step.lookFor)}`,
   );
-  const text = [
-    `${guide.title}. ${guide.description}`,
-    'Call these tools in order; values in <...> come from an earlier answer:',
-    ...steps,
-  ].join('\n');
-  return { description: guide.description, messages: [{ role: 'user', content: { type: 'text', text } }] };
 }
 
 function callArgs(step: GuideStep, fill: (text: string) => string): Record<string, unknown> {

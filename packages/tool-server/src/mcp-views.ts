@@ -2,8 +2,8 @@
 // that draw tool results, and the `_meta` that names a tool's view in tools/list. The views
 // themselves (HTML, CSP metadata) come from the caller (@svc/mcp-views through the catalog).
 
-import { ResourceNotFoundError, type Server } from '@modelcontextprotocol/server';
 import type { AnyTool } from '@svc/tool-kit';
+import type { ResourceShelf } from './mcp-resources';
 
 /** One view as resources/read serves it: an HTML document and its `_meta.ui` (CSP, border). */
 export interface McpViewResource {
@@ -40,18 +40,16 @@ export function visibleViews(views: McpViews, tools: readonly AnyTool[]): McpVie
 }
 
 /**
- * resources/list (each visible view without its HTML) and resources/read (one view's HTML; any
- * other URI is the protocol's resource-not-found, -32602 with `data.uri`, in both eras). The
- * server must declare the `resources` capability.
+ * The views as a resource shelf (mcp-resources.ts): resources/list shows each visible view without
+ * its HTML, resources/read answers one view's HTML.
  */
-export function serveViews(server: Server, views: McpViews, visibleTools: () => readonly AnyTool[]): void {
-  server.setRequestHandler('resources/list', async () => ({
-    resources: visibleViews(views, visibleTools()).map(({ text: _text, ...listed }) => listed),
-  }));
-  server.setRequestHandler('resources/read', async (request) => {
-    const { uri } = request.params;
-    const view = visibleViews(views, visibleTools()).find((resource) => resource.uri === uri);
-    if (!view) throw new ResourceNotFoundError(uri);
-    return { contents: [{ uri: view.uri, mimeType: view.mimeType, text: view.text, _meta: view._meta }] };
-  });
+export function viewShelf(views: McpViews, visibleTools: () => readonly AnyTool[]): ResourceShelf {
+  return {
+    list: () => visibleViews(views, visibleTools()).map(({ text: _text, ...listed }) => listed),
+    read: async (uri) => {
+      const view = visibleViews(views, visibleTools()).find((resource) => resource.uri === uri);
+      if (!view) return undefined;
+      return { contents: [{ uri: view.uri, mimeType: view.mimeType, text: view.text, _meta: view._meta }] };
+    },
+  };
 }
