@@ -66,7 +66,7 @@ function constraints(s: Schema): string {
 // list tool); the reference says what they mean.
 const SHARED_MEANINGS: Record<string, string> = {
   limit: 'Most items to return.',
-  cursor: 'The `next_cursor` of the previous page.',
+  cursor: 'The `next_cursor` of the previous page, or of the cut answer to go on with.',
 };
 
 function parameters(tool: AnyTool): string[] {
@@ -200,7 +200,10 @@ export function renderToolReference(tools: readonly AnyTool[], views: McpViews =
       '`_meta["anthropic/maxResultSizeChars"]`), or the same `_meta` key of the `tools/call` request; a ' +
       'REST answer is whole unless the `X-Max-Result-Chars` header sets one (1,000 to 1,000,000). An answer over it is cut, still valid: list items are left out, ' +
       "`truncated: true`, `omitted` counts what was left out per list, and a list page's `next_cursor` " +
-      'starts at the first item left out. Windowed results state their `window`. Errors: see the README. ' +
+      'starts at the first item left out. Any other cut answer has a `next_cursor` too: the same call ' +
+      'with it as `cursor` (every other parameter, `limit` included, the same) is answered afresh, each ' +
+      "cut list going on where the last part stopped (`continued` gives each one's index in the whole " +
+      'list) and the lists that were whole left empty. Windowed results state their `window`. Errors: see the README. ' +
       'The machine-readable contract is [`openapi.json`](openapi.json), the same document ' +
       '`GET /openapi.json` serves. Semantics (windows, percentiles, statistics): [semantics.md](semantics.md). ' +
       'The examples assume `URL=http://localhost:8092` and a token in `TOKEN` (see the README).',

@@ -1,10 +1,12 @@
 import type { z } from 'zod';
 import type { BackendName, Capability, ToolContext } from './context';
+import type { PagedAnswer } from './paged-answer';
 import {
   answerBudgetFields,
   cursor,
   DEFAULT_MAX_RESULT_CHARS,
   isListOutput,
+  listPathsOf,
   MAX_RESULT_CHARS_RANGE,
 } from './schemas';
 
@@ -31,6 +33,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly maxResultChars: number;
   /** A typical call's parameters, for the tool reference (docs/tools.md); valid input by test. */
   readonly example: Readonly<z.input<I>>;
+  /** Set by a tool that pages an answer other than a list's items (its count and budget cut). */
+  readonly pages?: PagedAnswer;
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>>;
 }
 
@@ -50,6 +54,8 @@ export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> {
   overview?: boolean;
   /** A typical call's parameters, shown in the tool reference; the catalog tests parse it. */
   example: z.input<I>;
+  /** For an answer that pages something other than `items` (trace.get's spans): see PagedAnswer. */
+  pages?: PagedAnswer<z.output<O>>;
   /** Default DEFAULT_MAX_RESULT_CHARS; answers over the call's budget are cut by the executor. */
   maxResultChars?: number;
   /** Defaults to true: every tool is a query. */
@@ -79,6 +85,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     overview: spec.overview ?? false,
     maxResultChars: resultBudget(spec.name, spec.maxResultChars),
     example: Object.freeze(spec.example),
+    ...(spec.pages ? { pages: spec.pages as unknown as PagedAnswer } : {}),
     handler: spec.handler ?? forwardToBackend<I, O>(spec.name, spec.backend),
     annotations: Object.freeze({
       title: spec.title,
@@ -91,18 +98,24 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
 }
 
 /**
- * A list tool takes the `cursor` its pages answer, declared here once rather than by every list
- * tool. The handlers never read it: the executor and the backends' tool route turn it into an
- * offset, so the input's static type leaves it out.
+ * A tool whose answer has lists takes a `cursor`, declared here once rather than by every tool: a
+ * list page's `next_cursor`, or the continuation of an answer a result budget cut. The handlers
+ * never read it: the executor and the backends' tool route turn it into an offset (a list) or cut
+ * lists' positions (any other answer), so the input's static type leaves it out.
  */
 function withCursor<I extends z.ZodObject>(input: I, output: z.ZodObject): I {
-  return isListOutput(output) ? (input.extend({ cursor }) as unknown as I) : input;
+  const continues = isListOutput(output) || listPathsOf(output).length > 0;
+  return continues ? (input.safeExtend({ cursor }) as unknown as I) : input;
 }
 
-/** A cut answer says so in its own schema (`truncated`, `omitted`); a tool's own `truncated` stays. */
+/**
+ * A cut answer says so in its own schema (`truncated`, `omitted`, `next_cursor`, `continued`); a
+ * tool's own `truncated` or `next_cursor` stays as it declared it.
+ */
 function withBudgetFields<O extends z.ZodObject>(output: O): O {
-  const { truncated, omitted } = answerBudgetFields;
-  const added = 'truncated' in output.shape ? { omitted } : { truncated, omitted };
+  const added = Object.fromEntries(
+    Object.entries(answerBudgetFields).filter(([field]) => !(field in output.shape)),
+  );
   return output.extend(added) as unknown as O;
 }
 

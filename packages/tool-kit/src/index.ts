@@ -26,6 +26,7 @@ export { defineGuide, type GuideArgument, type GuideStep, type InvestigationGuid
 export { keyedRecord } from './keyed-record';
 export type { Logger } from './logger';
 export { fetchFor, type Page, pageOf } from './page';
+export type { PagedAnswer } from './paged-answer';
 export {
   FIELD_LIMITS,
   sanitizeAttributes,
@@ -48,6 +49,7 @@ export {
   LIST_LIMIT_MAX,
   limit,
   listOf,
+  listPathsOf,
   MAX_RESULT_CHARS_RANGE,
   searchText,
   traceId,

@@ -70,15 +70,60 @@ export const MAX_RESULT_CHARS_RANGE: readonly [min: number, max: number] = [1_00
 
 /**
  * What every output may carry when its answer was cut to the call's result budget (added by
- * defineTool; a tool that has its own `truncated` keeps it). Left out of tools/list's envelopes:
- * the tool reference documents them once.
+ * defineTool; a tool that has its own `truncated` or `next_cursor` keeps it). An answer that is not
+ * a list page continues by `next_cursor` too: the same call with `cursor` answers the cut lists from
+ * where they stopped, `continued` saying where. Left out of tools/list's envelopes: the tool
+ * reference documents them once.
  */
 export const answerBudgetFields = {
   truncated: z.literal(true).optional().describe('Present when the answer was cut to the result budget.'),
   omitted: keyedRecord(z.string(), z.number().int())
     .optional()
     .describe('What the cut left out: items per list, by its path.'),
+  next_cursor: z
+    .string()
+    .optional()
+    .describe('Pass as `cursor` with the same arguments for the rest of the cut lists.'),
+  continued: keyedRecord(z.string(), z.number().int())
+    .optional()
+    .describe(
+      'On an answer asked for with a continuation cursor: each list that goes on, by path, with the ' +
+        'index its first item had in the whole list. Every other list was whole in an earlier part ' +
+        'and is empty here.',
+    ),
 };
+
+/** A schema without its optional/nullable/default wrappers. */
+function unwrapped(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  while (
+    current instanceof z.ZodOptional ||
+    current instanceof z.ZodNullable ||
+    current instanceof z.ZodDefault
+  ) {
+    current = current.unwrap() as z.ZodType;
+  }
+  return current;
+}
+
+/**
+ * The paths of the lists an answer of this output carries at its top level and one level down
+ * (a detail's `channels`, a summary's `by_version`): what a result budget cuts in an answer that
+ * is not a list page, and what its continuation goes on with.
+ */
+export function listPathsOf(output: z.ZodObject): string[][] {
+  const paths: string[][] = [];
+  for (const [key, field] of Object.entries(output.shape)) {
+    const schema = unwrapped(field as z.ZodType);
+    if (schema instanceof z.ZodArray) paths.push([key]);
+    else if (schema instanceof z.ZodObject) {
+      for (const [inner, innerField] of Object.entries(schema.shape)) {
+        if (unwrapped(innerField as z.ZodType) instanceof z.ZodArray) paths.push([key, inner]);
+      }
+    }
+  }
+  return paths;
+}
 
 /**
  * Whether an output schema is a list page made by `listOf` (its tool takes a `cursor`). Other

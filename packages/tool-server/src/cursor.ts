@@ -18,9 +18,15 @@ export interface CursorBinding {
   tool: string;
   projectId: string;
   tokenId: string | null;
-  /** The validated input (defaults applied); `cursor` and `limit` are left out of the binding. */
+  /** The validated input (defaults applied); `cursor` (and a page's `limit`) are left out of the binding. */
   input: Record<string, unknown>;
 }
+
+/**
+ * Where an answer cut by a result budget goes on (one that is not a list page): each cut list's
+ * path (dotted, e.g. `logs.items`) and the index of its first item left out.
+ */
+export type ListPositions = Record<string, number>;
 
 interface Sealed {
   v: 1;
@@ -30,9 +36,9 @@ interface Sealed {
   a: string;
   o: number;
   e: number;
+  /** Present on a continuation cursor: the cut lists' positions. */
+  r?: ListPositions;
 }
-
-const UNBOUND_ARGUMENTS = new Set(['cursor', 'limit']);
 
 /** JSON with object keys in order, so equal arguments make equal text whatever their order. */
 function canonical(value: unknown): string {
@@ -44,10 +50,19 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-function argumentsDigest(input: Record<string, unknown>): string {
-  const bound = Object.fromEntries(Object.entries(input).filter(([k]) => !UNBOUND_ARGUMENTS.has(k)));
+/**
+ * A page's cursor leaves `limit` unbound (the budget's cut of a page relies on it); a continuation
+ * binds it, since the cut lists' positions hold only for answers of the same size.
+ */
+type CursorKind = 'page' | 'continuation';
+
+function argumentsDigest(input: Record<string, unknown>, kind: CursorKind): string {
+  const unbound = (k: string) => k === 'cursor' || (kind === 'page' && k === 'limit');
+  const bound = Object.fromEntries(Object.entries(input).filter(([k]) => !unbound(k)));
   return createHash('sha256').update(canonical(bound)).digest('base64url').slice(0, 22);
 }
+
+const ANOTHER_CALL = 'belongs to another call: repeat the arguments of the page it came with';
 
 const refused = (tool: string, message: string) => invalidInputError(tool, [{ path: 'cursor', message }]);
 
@@ -63,21 +78,44 @@ export class CursorSeal {
 
   /** The cursor of the page starting at `offset`. */
   seal(binding: CursorBinding, offset: number): string {
+    return this.#sealed(binding, offset, undefined);
+  }
+
+  /** The cursor that continues a cut answer's lists at `positions`. */
+  sealContinuation(binding: CursorBinding, positions: ListPositions): string {
+    return this.#sealed(binding, 0, positions);
+  }
+
+  /** The offset a cursor carries; a 400 naming `cursor` when it is not one of ours for this call. */
+  open(cursor: string, binding: CursorBinding): number {
+    const sealed = this.#opened(cursor, binding, 'page');
+    if (sealed.r !== undefined) throw refused(binding.tool, ANOTHER_CALL);
+    return sealed.o;
+  }
+
+  /** The positions a continuation cursor carries; a 400 naming `cursor` when it is not one for this call. */
+  openContinuation(cursor: string, binding: CursorBinding): ListPositions {
+    const sealed = this.#opened(cursor, binding, 'continuation');
+    if (sealed.r === undefined) throw refused(binding.tool, ANOTHER_CALL);
+    return sealed.r;
+  }
+
+  #sealed(binding: CursorBinding, offset: number, positions: ListPositions | undefined): string {
     const sealed: Sealed = {
       v: 1,
       t: binding.tool,
       p: binding.projectId,
       k: binding.tokenId,
-      a: argumentsDigest(binding.input),
+      a: argumentsDigest(binding.input, positions ? 'continuation' : 'page'),
       o: offset,
       e: this.#now() + CURSOR_TTL_MS,
+      ...(positions ? { r: positions } : {}),
     };
     const body = Buffer.from(JSON.stringify(sealed)).toString('base64url');
     return `${body}.${this.#mac(body)}`;
   }
 
-  /** The offset a cursor carries; a 400 naming `cursor` when it is not one of ours for this call. */
-  open(cursor: string, binding: CursorBinding): number {
+  #opened(cursor: string, binding: CursorBinding, kind: CursorKind): Sealed {
     const [body, mac, extra] = cursor.split('.');
     if (!body || !mac || extra !== undefined || !this.#macMatches(body, mac)) {
       throw refused(binding.tool, 'is not a cursor this service made (pass next_cursor as it came)');
@@ -87,12 +125,10 @@ export class CursorSeal {
       sealed.t === binding.tool &&
       sealed.p === binding.projectId &&
       sealed.k === binding.tokenId &&
-      sealed.a === argumentsDigest(binding.input);
-    if (!sameCall) {
-      throw refused(binding.tool, 'belongs to another call: repeat the arguments of the page it came with');
-    }
+      sealed.a === argumentsDigest(binding.input, kind);
+    if (!sameCall) throw refused(binding.tool, ANOTHER_CALL);
     if (sealed.e <= this.#now()) throw refused(binding.tool, 'has expired: start again without a cursor');
-    return sealed.o;
+    return sealed;
   }
 
   #mac(body: string): string {

@@ -15,6 +15,7 @@ import {
   type AnyTool,
   type BackendName,
   type Backends,
+  isListOutput,
   type Logger,
   type Principal,
   type ToolContext,
@@ -26,9 +27,9 @@ import type { AnswerBudget } from './answer-budget';
 import { checkAnswer, checkAnswerBytes } from './answer-check';
 import { type AnswerChecker, AnswerWorkersUnavailableError } from './answer-workers';
 import { CallHoldings } from './call-holdings';
-import type { CursorBinding, CursorSeal } from './cursor';
+import type { CursorBinding, CursorSeal, ListPositions } from './cursor';
 import type { ToolRegistry } from './registry';
-import { clientBudgetOf, withinBudget } from './result-budget';
+import { clientBudgetOf, continuedAt, withinBudget } from './result-budget';
 import { ToolAnswer } from './tool-answer';
 
 export interface ExecutorDeps {
@@ -206,13 +207,16 @@ export class ToolExecutor {
         tool.name,
         request.resultBudget?.named ?? '',
       );
-      const offset = this.#openCursor(tool, input, request.principal);
+      const { offset, continued } = this.#openCursor(tool, input, request.principal);
       const ctx = this.#context(request, holdings);
-      const raw = await tool.handler(input, ctx);
-      const checked =
+      // A continuation's cursor is this executor's alone: the backend answers the call afresh.
+      const { cursor: _continuation, ...asked } = input;
+      const raw = await tool.handler(continued ? asked : input, ctx);
+      const whole =
         raw instanceof UnparsedAnswer
           ? await this.#checkUnparsed(tool, raw, ctx.logger)
           : ToolAnswer.ofValue(this.#validateOutput(tool, raw, ctx.logger));
+      const checked = continued ? ToolAnswer.ofValue(continuedAt(whole.value, continued)) : whole;
       const seal = this.#deps.cursors;
       const binding = cursorBinding(tool, input, request.principal);
       result = request.resultBudget
@@ -220,7 +224,7 @@ export class ToolExecutor {
             tool,
             checked,
             budget ?? tool.maxResultChars,
-            seal ? { seal, binding, offset } : undefined,
+            seal ? { seal, binding, offset, ...(continued ? { continued } : {}) } : undefined,
           )
         : checked;
     } catch (err) {
@@ -252,12 +256,23 @@ export class ToolExecutor {
     return parseInput(tool.input, args === undefined ? {} : args, tool.name);
   }
 
-  /** The offset a list call's cursor carries (0 without one); a cursor of another call is a 400. */
-  #openCursor(tool: AnyTool, input: unknown, principal: Principal): number {
-    const args = input as Record<string, unknown>;
+  /**
+   * Where the call's `cursor` starts it: a list page's offset (0 without one), or the positions a
+   * cut answer's lists go on from. A cursor of another call is a 400 naming it.
+   */
+  #openCursor(
+    tool: AnyTool,
+    input: Record<string, unknown>,
+    principal: Principal,
+  ): { offset: number; continued?: ListPositions } {
     const seal = this.#deps.cursors;
-    if (!seal || typeof args.cursor !== 'string') return 0;
-    return seal.open(args.cursor, cursorBinding(tool, args, principal));
+    if (typeof input.cursor !== 'string') return { offset: 0 };
+    const binding = cursorBinding(tool, input, principal);
+    if (isListOutput(tool.output)) return { offset: seal ? seal.open(input.cursor, binding) : 0 };
+    if (!seal) {
+      throw invalidInputError(tool.name, [{ path: 'cursor', message: 'is not a cursor this service made' }]);
+    }
+    return { offset: 0, continued: seal.openContinuation(input.cursor, binding) };
   }
 
   #validateOutput(tool: AnyTool, raw: unknown, logger: Logger): Record<string, unknown> {

@@ -92,16 +92,19 @@ export function mcpOutputSchema(schema: z.ZodType): Json {
 }
 
 /**
- * The fields a cut answer adds (`truncated`, `omitted`: tool-kit's answerBudgetFields) are left
- * out: every tool has them, the reference documents them once, and an envelope without them still
- * holds every answer. A tool's own required `truncated` stays.
+ * The fields a cut answer adds (tool-kit's answerBudgetFields: `truncated`, `omitted`, and on an
+ * answer that is not a list page `next_cursor` and `continued`) are left out: every tool has them,
+ * the reference documents them once, and an envelope without them still holds every answer. A
+ * tool's own required `truncated` and a page's own `next_cursor` stay.
  */
 function withoutBudgetFields(out: Json): void {
   const properties = out.properties as Json | undefined;
   if (!properties) return;
   const required = new Set((out.required as string[] | undefined) ?? []);
   delete properties.omitted;
+  delete properties.continued;
   if (!required.has('truncated')) delete properties.truncated;
+  if (!('has_more' in properties)) delete properties.next_cursor;
 }
 
 /** Object levels kept with their fields: the result (1) and the objects directly in it (2). */

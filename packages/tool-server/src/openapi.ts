@@ -64,7 +64,8 @@ const RESULT_BUDGET_PARAMETER = {
     'Characters of JSON the answer may take (without it the answer is whole; MCP calls default to ' +
     "the tool's x-max-result-chars). An answer " +
     'over it is cut to fit: list items are left out, `truncated: true`, `omitted` counts them, and ' +
-    "a list's `next_cursor` starts at the first left out.",
+    "`next_cursor` goes on from the first left out (a list page's next page; any other answer again, " +
+    'each cut list from where it stopped, `continued` saying where).',
   schema: { type: 'integer', minimum: MAX_RESULT_CHARS_RANGE[0], maximum: MAX_RESULT_CHARS_RANGE[1] },
 };
 

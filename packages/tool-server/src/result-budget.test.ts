@@ -2,7 +2,7 @@ import { UserInputError } from '@svc/errors';
 import { defineTool, listOf } from '@svc/tool-kit';
 import { z } from 'zod';
 import { CursorSeal } from './cursor';
-import { clientBudgetOf, withinBudget } from './result-budget';
+import { clientBudgetOf, continuedAt, withinBudget } from './result-budget';
 import { ToolAnswer } from './tool-answer';
 
 const listTool = defineTool({
@@ -87,5 +87,72 @@ describe('clientBudgetOf', () => {
     expect(() => clientBudgetOf(value, 'demo.list', 'X-Max-Result-Chars')).toThrow(
       /X-Max-Result-Chars must be an integer from 1000 to 1000000/,
     );
+  });
+});
+
+describe('continuing a cut answer that is not a list page', () => {
+  const detailBinding = { tool: 'demo.detail', projectId: 'p', tokenId: 't', input: {} };
+  const many = Array.from({ length: 400 }, (_, i) => `line ${i}`);
+  const tags = Array.from({ length: 150 }, (_, i) => `tag-${i}`);
+  const whole = { id: 'u1', logs: { total: 400, items: many }, tags };
+
+  // What the executor does with each call: the whole answer, continued at the cursor's positions, cut.
+  function part(budget: number, cursor: string | undefined) {
+    const continued = cursor === undefined ? undefined : seal.openContinuation(cursor, detailBinding);
+    const value = continued ? continuedAt(whole, continued) : whole;
+    const paging = { seal, binding: detailBinding, offset: 0, ...(continued ? { continued } : {}) };
+    return detailTool.output.parse(withinBudget(detailTool, ToolAnswer.ofValue(value), budget, paging).value);
+  }
+
+  it('gives every item of every list once, in order, each part within the budget', () => {
+    const seen = { lines: [] as string[], tags: [] as string[] };
+    let cursor: string | undefined;
+    let parts = 0;
+    do {
+      const answer = part(1200, cursor);
+      expect(JSON.stringify(answer).length).toBeLessThanOrEqual(1200);
+      expect(answer.id).toBe('u1');
+      seen.lines.push(...answer.logs.items);
+      seen.tags.push(...answer.tags);
+      cursor = answer.next_cursor;
+      parts += 1;
+    } while (cursor !== undefined && parts < 200);
+    expect(parts).toBeGreaterThan(2);
+    expect(seen).toEqual({ lines: many, tags });
+  });
+
+  it('says where each continued list starts, and leaves the lists that were whole empty', () => {
+    const first = part(3000, undefined);
+    // The cut took what the budget could not hold from the longest list (the lines) and kept the tags whole.
+    expect(first.omitted).toEqual({ 'logs.items': 400 - first.logs.items.length });
+    expect(first.tags).toEqual(tags);
+    const second = part(1_000_000, first.next_cursor);
+    expect(second.continued).toEqual({ 'logs.items': first.logs.items.length });
+    expect(second.tags).toEqual([]);
+    expect(second.logs.items).toEqual(many.slice(first.logs.items.length));
+    expect(second.truncated).toBeUndefined();
+    expect(second.next_cursor).toBeUndefined();
+  });
+
+  it("moves on by one item when each list's first item alone is over the budget", () => {
+    const big = { id: 'u1', logs: { total: 2, items: ['x'.repeat(2000), 'y'] }, tags: [] };
+    const cut = withinBudget(detailTool, ToolAnswer.ofValue(big), 1000, {
+      seal,
+      binding: detailBinding,
+      offset: 0,
+    }).value as { next_cursor: string; logs: { items: string[] } };
+    expect(cut.logs.items).toEqual([big.logs.items[0]]);
+    expect(seal.openContinuation(cut.next_cursor, detailBinding)).toEqual({ 'logs.items': 1 });
+  });
+
+  it('binds the cursor to the arguments limit included, and keeps it apart from a page cursor', () => {
+    const limited = { ...detailBinding, input: { limit: 5 } };
+    const cursor = seal.sealContinuation(limited, { tags: 3 });
+    expect(() => seal.openContinuation(cursor, { ...detailBinding, input: { limit: 6 } })).toThrow(
+      UserInputError,
+    );
+    expect(() => seal.open(cursor, limited)).toThrow(UserInputError);
+    expect(() => seal.openContinuation(seal.seal(limited, 3), limited)).toThrow(UserInputError);
+    expect(seal.openContinuation(cursor, limited)).toEqual({ tags: 3 });
   });
 });

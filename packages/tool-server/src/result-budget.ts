@@ -1,6 +1,6 @@
 import { invalidInputError } from '@svc/errors';
 import { type AnyTool, isListOutput, MAX_RESULT_CHARS_RANGE } from '@svc/tool-kit';
-import { type CursorBinding, type CursorSeal, isListPage } from './cursor';
+import { type CursorBinding, type CursorSeal, isListPage, type ListPositions } from './cursor';
 import { ToolAnswer } from './tool-answer';
 
 // A call's result budget: the characters of JSON a client can afford. Each tool declares its own
@@ -9,7 +9,9 @@ import { ToolAnswer } from './tool-answer';
 // `X-Max-Result-Chars` header). An answer over it is cut here, once, after the backend answered
 // and the answer passed its schema: never by each tool. The cut is still valid JSON of the tool's
 // output schema: list items are left out (never bytes), `truncated: true`, `omitted` counts what
-// was left out, and a list's `next_cursor` starts at the first item left out.
+// was left out, and `next_cursor` goes on from there: a list page's at its first item left out, any
+// other answer's at each cut list's first item left out (the same call with that cursor is
+// answered again, its lists from those positions: `continuedAt`).
 
 /** The request `_meta` key (MCP) a client sets its budget with; the same key tools/list declares. */
 export const RESULT_BUDGET_META_KEY = 'anthropic/maxResultSizeChars';
@@ -29,6 +31,16 @@ export function clientBudgetOf(value: unknown, tool: string, field: string): num
 
 type Json = Record<string, unknown>;
 
+/** How a cut answer's cursor is made: the call it belongs to, and where this answer started. */
+export interface Paging {
+  seal: CursorSeal;
+  binding: CursorBinding;
+  /** A list page's offset. */
+  offset: number;
+  /** An answer asked for with a continuation cursor: where its lists started. */
+  continued?: ListPositions;
+}
+
 const size = (value: unknown) => JSON.stringify(value).length;
 
 /** The answer within `budget` characters; the same answer when it fits. */
@@ -36,23 +48,24 @@ export function withinBudget(
   tool: AnyTool,
   answer: ToolAnswer,
   budget: number,
-  paging: { seal: CursorSeal; binding: CursorBinding; offset: number } | undefined,
+  paging: Paging | undefined,
 ): ToolAnswer {
   // UTF-8 bytes are never fewer than characters: JSON that came as bytes within it fits unread.
   if ((answer.bytes ? answer.bytes.length : answer.text.length) <= budget) return answer;
   if (answer.text.length <= budget) return answer;
   const value = answer.value;
+  // A tool paging something other than items cuts its own page (trace.get: the spans of a tree).
+  if (tool.pages) {
+    const cursorAt = (kept: number) => paging?.seal.seal(paging.binding, paging.offset + kept);
+    return ToolAnswer.ofValue(tool.pages.cut(value, budget, cursorAt));
+  }
   if (isListOutput(tool.output) && isListPage(value))
     return ToolAnswer.ofValue(cutPage(value, budget, paging));
-  return ToolAnswer.ofValue(cutLists(value, budget));
+  return ToolAnswer.ofValue(cutLists(value, budget, paging));
 }
 
 /** The most items that fit, with a cursor at the first left out. */
-function cutPage(
-  page: Json & { items: unknown[] },
-  budget: number,
-  paging: { seal: CursorSeal; binding: CursorBinding; offset: number } | undefined,
-): Json {
+function cutPage(page: Json & { items: unknown[] }, budget: number, paging: Paging | undefined): Json {
   const total = page.items.length;
   const cutAt = (kept: number): Json => {
     const { next_cursor: _dropped, ...rest } = page;
@@ -78,25 +91,84 @@ function cutPage(
 
 /**
  * An answer that is not a list page: its longest lists (at the top level and one level down, e.g.
- * a detail's channels) are shortened from their ends until it fits; `omitted` counts each by path.
+ * a detail's channels) are shortened from their ends until it fits; `omitted` counts each by path,
+ * and `next_cursor` (room kept for it) continues each cut list where it stopped.
  */
-function cutLists(value: Json, budget: number): Json {
+function cutLists(value: Json, budget: number, paging: Paging | undefined): Json {
   const lists = listsOf(value);
+  const cursorAt = (positions: ListPositions) =>
+    paging ? { next_cursor: paging.seal.sealContinuation(paging.binding, positions) } : {};
+  // A cursor's length grows with its positions' digits: one with every list's whole length is never shorter.
+  const room = size(cursorAt(positionsAfter(lists, {}, paging))) - 1;
   const omitted: Record<string, number> = {};
   let out = value;
   for (const list of lists.sort((a, b) => size(b.items) - size(a.items))) {
+    const path = list.path.join('.');
     const attempt = (kept: number) => withList(out, list.path, list.items.slice(0, kept));
     const marked = (kept: number) => ({
       ...attempt(kept),
       truncated: true,
-      omitted: { ...omitted, [list.path.join('.')]: list.items.length - kept },
+      omitted: { ...omitted, [path]: list.items.length - kept },
     });
-    const kept = mostThatFit(list.items.length, (k) => size(marked(k)) <= budget);
-    if (kept < list.items.length) omitted[list.path.join('.')] = list.items.length - kept;
+    const kept = mostThatFit(list.items.length, (k) => size(marked(k)) + room <= budget);
+    if (kept < list.items.length) omitted[path] = list.items.length - kept;
     out = attempt(kept);
-    if (size({ ...out, truncated: true, omitted }) <= budget) break;
+    if (size({ ...out, truncated: true, omitted }) + room <= budget) break;
   }
-  return Object.keys(omitted).length === 0 ? value : { ...out, truncated: true, omitted };
+  if (Object.keys(omitted).length === 0) return value;
+  out = withOneItemMoved(out, lists, omitted);
+  if (Object.keys(omitted).length === 0) return value;
+  return { ...out, truncated: true, omitted, ...cursorAt(positionsAfter(lists, omitted, paging)) };
+}
+
+/**
+ * When no list kept an item (each one's first alone is over the budget), the first cut list keeps
+ * one anyway: else the cursor would point where this answer started, and following it would never
+ * end.
+ */
+function withOneItemMoved(
+  out: Json,
+  lists: { path: string[]; items: unknown[] }[],
+  omitted: Record<string, number>,
+): Json {
+  const kept = lists.some((list) => list.items.length > (omitted[list.path.join('.')] ?? 0));
+  if (kept) return out;
+  const first = lists.find((list) => omitted[list.path.join('.')] !== undefined);
+  if (!first) return out;
+  const path = first.path.join('.');
+  omitted[path] = (omitted[path] as number) - 1;
+  if (omitted[path] === 0) delete omitted[path];
+  return withList(out, first.path, first.items.slice(0, 1));
+}
+
+/** Where each cut list goes on: its start in this answer plus the items kept of it. */
+function positionsAfter(
+  lists: { path: string[]; items: unknown[] }[],
+  omitted: Record<string, number>,
+  paging: Paging | undefined,
+): ListPositions {
+  const positions: ListPositions = {};
+  const cutOnly = Object.keys(omitted).length > 0;
+  for (const list of lists) {
+    const path = list.path.join('.');
+    const left = omitted[path] ?? 0;
+    if (cutOnly && left === 0) continue;
+    positions[path] = (paging?.continued?.[path] ?? 0) + list.items.length - left;
+  }
+  return positions;
+}
+
+/**
+ * The answer to a call with a continuation cursor: each list the cursor names from its position,
+ * every other list empty (it was whole in an earlier part), `continued` saying where each starts.
+ */
+export function continuedAt(value: Json, positions: ListPositions): Json {
+  let out = value;
+  for (const list of listsOf(value)) {
+    const start = positions[list.path.join('.')];
+    out = withList(out, list.path, start === undefined ? [] : list.items.slice(start));
+  }
+  return { ...out, continued: positions };
 }
 
 function listsOf(value: Json): { path: string[]; items: unknown[] }[] {
