@@ -39,7 +39,18 @@ describe('keyedRecord in JSON Schema', () => {
         attributes: { type: 'object', additionalProperties: { type: 'string' } },
         fields: { type: 'object', additionalProperties: true },
       },
-      required: ['attributes', 'fields'],
+    });
+  });
+
+  it('leaves required and format out of the envelope; the whole schema keeps them', () => {
+    const dated = z.strictObject({ at: z.iso.datetime(), note: z.string().optional() });
+    expect(mcpOutputSchema(dated)).toEqual({
+      type: 'object',
+      properties: { at: { type: 'string' }, note: { type: 'string' } },
+    });
+    expect(toolJsonSchema(dated, 'output')).toMatchObject({
+      properties: { at: { type: 'string', format: 'date-time' } },
+      required: ['at'],
     });
   });
 

@@ -74,9 +74,10 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json 
 
 /**
  * The output schema as tools/list carries it: the result's top-level fields with their types,
- * `required`, enums, formats and nullability; the fields of the objects directly in it (a window,
- * a crash) with their types; lists and deeper objects typed as `array` / `object`. No field prose:
- * the tool's description says what comes back, and /openapi.json has every field described.
+ * enums and nullability; the fields of the objects directly in it (a window, a crash) with their
+ * types; lists and deeper objects typed as `array` / `object`. No field prose, no `required` and
+ * no `format`: clients check `structuredContent` with it and seldom show it to a model, the tool's
+ * description says what comes back, and /openapi.json has every field described and required.
  * Still a true schema of the result (every result validates), so clients that check
  * `structuredContent` keep working; no `additionalProperties: false`, so an added field is not a
  * breaking change for a client holding an older list.
@@ -122,7 +123,7 @@ function envelope(node: unknown, level: number): unknown {
   for (const [key, value] of Object.entries(source)) {
     if (key === 'description' || key === 'title') continue;
     if (key === 'additionalProperties' && value === false) continue;
-    if (key === 'required' && level > 1) continue;
+    if (key === 'required' || key === 'format') continue;
     out[key] =
       key === 'properties' ? mapValues(value, (v) => envelope(v, level + 1)) : envelope(value, level);
   }
