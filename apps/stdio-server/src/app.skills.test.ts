@@ -18,7 +18,8 @@ const EXTENSION = 'io.modelcontextprotocol/skills';
 const GUIDE_NAMES = investigationGuides.map((g) => g.name).sort();
 const TOOL_NAMES = new Set(allTools.map((t) => t.name));
 
-function connect(era: 'modern' | 'legacy', toolsets?: string) {
+/** The stdio app over an in-memory pipe; the client's opening decides the era. */
+function connect(toolsets?: string) {
   // Every backend up and every org switch on: each guide's tools are visible (no tool is called).
   const executor = new ToolExecutor({
     registry: new ToolRegistry(allTools),
@@ -49,7 +50,7 @@ const capabilities = { extensions: { [EXTENSION]: {} } };
 
 describe('stdio skills, modern client', () => {
   it('lists the four guides as skills and reads each verified SKILL.md naming catalog tools', async () => {
-    const { clientSide, handle } = connect('modern');
+    const { clientSide, handle } = connect();
     const client = new Client(
       { name: 'v2', version: '0' },
       { versionNegotiation: { mode: 'auto' }, capabilities },
@@ -75,7 +76,7 @@ describe('stdio skills, legacy client', () => {
   });
 
   it('lists the four guides as skills; each SKILL.md is what its entry says', async () => {
-    const { clientSide, handle } = connect('legacy');
+    const { clientSide, handle } = connect();
     const client = new V1Client({ name: 'v1', version: '0' }, { capabilities } as never);
     await client.connect(clientSide as never);
     expect((client.getServerCapabilities() as { extensions?: unknown }).extensions).toEqual({
@@ -98,7 +99,7 @@ describe('stdio skills, legacy client', () => {
   });
 
   it('serves only the skills whose tools are all in SVC_MCP_TOOLSETS, as the prompts', async () => {
-    const { clientSide, handle } = connect('legacy', 'users,logs,analytics,trace,crash');
+    const { clientSide, handle } = connect('users,logs,analytics,trace,crash');
     const client = new V1Client({ name: 'v1', version: '0' }, { capabilities } as never);
     await client.connect(clientSide as never);
     const { skills } = await client.request({ method: 'skills/list', params: {} }, List);
