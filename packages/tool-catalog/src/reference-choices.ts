@@ -6,7 +6,7 @@ const code = (s: string) => `\`${s}\``;
 
 /**
  * The tool reference's paragraphs on what a client chooses and reads: toolsets, the compact text
- * content, the investigation guides served as prompts (only the toolsets and guides whose tools
+ * content, the investigation guides served as prompts and skills (only the toolsets and guides whose tools
  * are all in `tools`).
  */
 export function choicesPreface(tools: readonly AnyTool[]): string[] {
@@ -30,8 +30,10 @@ export function choicesPreface(tools: readonly AnyTool[]): string[] {
     '',
     ...(guides.length > 0
       ? [
-          'Investigation guides, served as MCP prompts (`prompts/list`, `prompts/get`): each names the tools to ' +
-            'call in order and what to look for.',
+          'Investigation guides, served as MCP prompts (`prompts/list`, `prompts/get`) and, to clients of the MCP ' +
+            'Skills extension (`io.modelcontextprotocol/skills` in the server capabilities), as skills ' +
+            '(`skills/list`, then `resources/read` of `skill://<name>/SKILL.md`): each names the tools to call in ' +
+            'order and what to look for. A guide is offered while all its tools are in the chosen toolsets.',
           '',
           ...guides.map(
             (g) =>
