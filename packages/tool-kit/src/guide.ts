@@ -1,9 +1,9 @@
 /**
  * An investigation guide: which tools to call, in which order, with which arguments, and what to
  * look for in each answer. Served over MCP as a prompt and as a skill (the Skills extension), both
- * written from this one record. Steps name tools and parameters as data, so a meta-test can check that each
- * tool exists and each parameter is in its input schema: a renamed tool or field fails a test
- * instead of misleading a model.
+ * written from this one record. Steps name tools and parameters as data, so a meta-test can check
+ * that each tool exists and each parameter is in its input schema: a renamed tool or field fails a
+ * test instead of misleading a model.
  */
 export interface InvestigationGuide {
   /** The prompt's name: lowercase words with dashes. */
