@@ -162,6 +162,12 @@ describe.each(ERAS)('skills on /mcp, %s era', (era) => {
       for (const tool of tools) expect(CATALOG_NAMES.has(tool)).toBe(true);
     }
     await client.close();
+    // Counted by name in the requests metric, not as `other`.
+    const metrics = await h.metrics.render();
+    for (const method of ['skills/list', 'skills/get'])
+      expect(metrics).toMatch(
+        new RegExp(`svc_gateway_mcp_requests_total\\{era="${era}",method="${method}"\\} [1-9]`),
+      );
   });
 
   it('a client without the extension still gets the guides as prompts', async () => {

@@ -236,6 +236,11 @@ const KNOWN_METHODS = new Set([
   'server/discover',
   'subscriptions/listen',
   'logging/setLevel',
+  // The investigation guides, as prompts and as skills (the Skills extension's methods).
+  'prompts/list',
+  'prompts/get',
+  'skills/list',
+  'skills/get',
 ]);
 
 /**
