@@ -33,6 +33,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   readonly maxResultChars: number;
   /** A typical call's parameters, for the tool reference (docs/tools.md); valid input by test. */
   readonly example: Readonly<z.input<I>>;
+  /**
+   * Its answers are pages (a `listOf` list, or entries paged by `pages`): its `cursor` is an offset
+   * the backend's tool route opens. Decided from the output as the tool declared it, before
+   * defineTool added the budget fields (`next_cursor` among them) every output may carry.
+   */
+  readonly paged: boolean;
   /** Set by a tool that pages an answer other than a list's items (its count and budget cut). */
   readonly pages?: PagedAnswer;
   readonly handler: (input: z.output<I>, ctx: ToolContext) => Promise<z.input<O>>;
@@ -84,6 +90,7 @@ export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(
     backend: spec.backend,
     overview: spec.overview ?? false,
     maxResultChars: resultBudget(spec.name, spec.maxResultChars),
+    paged: isListOutput(spec.output),
     example: Object.freeze(spec.example),
     ...(spec.pages ? { pages: spec.pages as unknown as PagedAnswer } : {}),
     handler: spec.handler ?? forwardToBackend<I, O>(spec.name, spec.backend),

@@ -15,7 +15,6 @@ import {
   type AnyTool,
   type BackendName,
   type Backends,
-  isListOutput,
   type Logger,
   type Principal,
   type ToolContext,
@@ -268,7 +267,7 @@ export class ToolExecutor {
     const seal = this.#deps.cursors;
     if (typeof input.cursor !== 'string') return { offset: 0 };
     const binding = cursorBinding(tool, input, principal);
-    if (isListOutput(tool.output)) return { offset: seal ? seal.open(input.cursor, binding) : 0 };
+    if (tool.paged) return { offset: seal ? seal.open(input.cursor, binding) : 0 };
     if (!seal) {
       throw invalidInputError(tool.name, [{ path: 'cursor', message: 'is not a cursor this service made' }]);
     }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError, parseInput, UserInputError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
-import { type CallActor, isListOutput } from '@svc/tool-kit';
+import type { CallActor } from '@svc/tool-kit';
 import express, { type RequestHandler, type Response, type Router } from 'express';
 import { type CursorSeal, isListPage, withNextCursor } from './cursor';
 import { callActorOf, INTERNAL_PROJECT_ID } from './internal-auth';
@@ -98,7 +98,7 @@ function pagingOf(
   input: Record<string, unknown>,
   actor: () => CallActor,
 ): { offset: number; next: <T>(answer: T) => T } | undefined {
-  if (!seal || !isListOutput(tool.output)) return undefined;
+  if (!seal || !tool.definition.paged) return undefined;
   let tokenId: string | null = null;
   try {
     tokenId = actor().token_id;

@@ -90,6 +90,13 @@ describe('clientBudgetOf', () => {
   });
 });
 
+interface BudgetFields {
+  truncated?: true;
+  omitted?: Record<string, number>;
+  next_cursor?: string;
+  continued?: Record<string, number>;
+}
+
 describe('continuing a cut answer that is not a list page', () => {
   const detailBinding = { tool: 'demo.detail', projectId: 'p', tokenId: 't', input: {} };
   const many = Array.from({ length: 400 }, (_, i) => `line ${i}`);
@@ -101,7 +108,8 @@ describe('continuing a cut answer that is not a list page', () => {
     const continued = cursor === undefined ? undefined : seal.openContinuation(cursor, detailBinding);
     const value = continued ? continuedAt(whole, continued) : whole;
     const paging = { seal, binding: detailBinding, offset: 0, ...(continued ? { continued } : {}) };
-    return detailTool.output.parse(withinBudget(detailTool, ToolAnswer.ofValue(value), budget, paging).value);
+    const cut = withinBudget(detailTool, ToolAnswer.ofValue(value), budget, paging).value;
+    return detailTool.output.parse(cut) as ReturnType<typeof detailTool.output.parse> & BudgetFields;
   }
 
   it('gives every item of every list once, in order, each part within the budget', () => {

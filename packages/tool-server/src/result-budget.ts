@@ -1,5 +1,5 @@
 import { invalidInputError } from '@svc/errors';
-import { type AnyTool, isListOutput, MAX_RESULT_CHARS_RANGE } from '@svc/tool-kit';
+import { type AnyTool, MAX_RESULT_CHARS_RANGE } from '@svc/tool-kit';
 import { type CursorBinding, type CursorSeal, isListPage, type ListPositions } from './cursor';
 import { ToolAnswer } from './tool-answer';
 
@@ -59,8 +59,7 @@ export function withinBudget(
     const cursorAt = (kept: number) => paging?.seal.seal(paging.binding, paging.offset + kept);
     return ToolAnswer.ofValue(tool.pages.cut(value, budget, cursorAt));
   }
-  if (isListOutput(tool.output) && isListPage(value))
-    return ToolAnswer.ofValue(cutPage(value, budget, paging));
+  if (tool.paged && isListPage(value)) return ToolAnswer.ofValue(cutPage(value, budget, paging));
   return ToolAnswer.ofValue(cutLists(value, budget, paging));
 }
 
