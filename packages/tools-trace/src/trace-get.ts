@@ -1,8 +1,20 @@
-import { defineTool, keyedRecord, traceId } from '@svc/tool-kit';
+import { defineTool, keyedRecord, limit, traceId } from '@svc/tool-kit';
 import { z } from 'zod';
+import { cutTracePage, tracePageLength } from './trace-page-cut';
 
-/** Most spans one answer carries; a larger trace comes back cut, earliest spans first. */
+/** Most spans one page carries (the `limit` a caller may ask for); the next page by `cursor`. */
 export const TRACE_GET_MAX_SPANS = 2000;
+/**
+ * Spans of a page unless the caller sets `limit`: a span with a few attributes is 400 to 900
+ * characters of JSON, so a page and the trace's summary stay well within the default result budget.
+ */
+export const TRACE_GET_DEFAULT_SPANS = 100;
+/** Steps of the critical path an answer carries at most (from the root). */
+export const CRITICAL_PATH_MAX_STEPS = 50;
+/** Error spans an answer lists at most (the earliest); `error_span_count` counts them all. */
+export const ERROR_SPANS_MAX = 20;
+/** Rows of the summary at most (by service and kind, the most self time first). */
+export const SUMMARY_MAX_ROWS = 50;
 /** Deepest nesting of one answer: clients' JSON parsers recurse, and some stop at a few hundred. */
 export const TRACE_GET_MAX_DEPTH = 64;
 
@@ -23,6 +35,10 @@ const spanFields = {
       'True for a top-level span that names a parent: the parent is not in the trace, the span is ' +
         `its own ancestor (a cycle), or it lies deeper than ${TRACE_GET_MAX_DEPTH} levels.`,
     ),
+  parent_on_other_page: z
+    .literal(true)
+    .optional()
+    .describe('At the top of this page: its parent is in the trace, on another page.'),
   sample_rate: z.number().describe('Head-sampling rate in force when the span was kept.'),
   user_id: z.string().nullable(),
   session_id: z.string().nullable(),
@@ -41,6 +57,7 @@ export interface TraceSpanNode {
   duration_ms: number;
   self_ms: number;
   orphan: boolean;
+  parent_on_other_page?: true;
   sample_rate: number;
   user_id: string | null;
   session_id: string | null;
@@ -60,6 +77,33 @@ export const traceSpanNode: z.ZodType<TraceSpanNode> = z
 
 export const traceGetInput = z.strictObject({
   trace_id: traceId,
+  limit: limit(TRACE_GET_DEFAULT_SPANS, TRACE_GET_MAX_SPANS),
+});
+
+const summaryRow = z.strictObject({
+  service: z.string().nullable(),
+  kind: z.string(),
+  spans: z.number().int(),
+  errors: z.number().int(),
+  duration_ms: z.number(),
+  self_ms: z.number(),
+});
+
+const pathStep = z.strictObject({
+  span_id: z.string(),
+  operation: z.string(),
+  service: z.string().nullable(),
+  duration_ms: z.number(),
+  self_ms: z.number(),
+});
+
+const errorSpan = z.strictObject({
+  span_id: z.string(),
+  operation: z.string(),
+  service: z.string().nullable(),
+  kind: z.string(),
+  offset_ms: z.number(),
+  duration_ms: z.number(),
 });
 
 export const traceGetOutput = z.strictObject({
@@ -70,14 +114,22 @@ export const traceGetOutput = z.strictObject({
   span_count: z.number().int().describe('Spans of the trace in storage.'),
   error: z.boolean().describe('True when any span has status error.'),
   services: z.array(z.string()),
-  truncated: z
-    .boolean()
-    .describe(
-      `True when the trace has more than ${TRACE_GET_MAX_SPANS} spans: the earliest are in the tree.`,
-    ),
+  truncated: z.boolean().describe('True when this page holds fewer than all spans of the trace.'),
   spans: z
     .array(traceSpanNode)
     .describe('Top-level spans by start time: the root, and the orphans (flagged) whose parent is missing.'),
+  has_more: z.boolean().describe('More spans follow, by start time.'),
+  next_cursor: z.string().optional(),
+  summary: z
+    .array(summaryRow)
+    .describe(`All spans by service and kind, most self time first (${SUMMARY_MAX_ROWS} rows at most).`),
+  critical_path: z
+    .array(pathStep)
+    .describe(
+      `From the root, each step its child that ends last (${CRITICAL_PATH_MAX_STEPS} steps at most).`,
+    ),
+  error_spans: z.array(errorSpan).describe(`The earliest ${ERROR_SPANS_MAX} spans with status error.`),
+  error_span_count: z.number().int(),
 });
 
 export const traceGet = defineTool({
@@ -87,10 +139,12 @@ export const traceGet = defineTool({
     "One trace's span tree: spans nested under their parents by start time, each with service, " +
     'operation, status, offset, duration and self time; orphans (parent missing) at the top, flagged.' +
     ' Returns {trace_id, found, duration_ms, span_count, error, services, truncated, spans: ' +
-    '[{span_id, ..., children}], ...}; found is false for an unknown id. Find trace ids with ' +
-    "trace.search (or a log line's trace_id).",
+    '[{span_id, ..., children}], summary, critical_path, error_spans, ...}: the tree is one page of ' +
+    'spans by start time (next_cursor for more), the rest covers the whole trace; found is false ' +
+    "for an unknown id. Find trace ids with trace.search (or a log line's trace_id).",
   input: traceGetInput,
   output: traceGetOutput,
+  pages: { length: tracePageLength, cut: cutTracePage },
   capability: 'vis_trace',
   backend: 'core',
   example: { trace_id: '4bf92f3577b34da6a3ce929d0e0e4736' },

@@ -1,4 +1,10 @@
-import { traceGetOutput, traceSearchOutput } from '@svc/tools-trace';
+import {
+  CRITICAL_PATH_MAX_STEPS,
+  TRACE_GET_DEFAULT_SPANS,
+  type TraceSpanNode,
+  traceGetOutput,
+  traceSearchOutput,
+} from '@svc/tools-trace';
 import { type CoreHarness, createCoreHarness, type TestKey } from '../../testing/core-harness';
 import { type OtlpTestSpan, postOtlpTraces } from '../../testing/otlp-spans';
 
@@ -90,6 +96,91 @@ function summaries(spans: readonly Span[]) {
   );
 }
 
+const micro = (ms: number) => Math.round(ms * 1000) / 1000;
+
+function childrenOf(spans: readonly Span[]): Map<string, Span[]> {
+  const out = new Map<string, Span[]>();
+  for (const s of spans) {
+    if (!s.parent_span_id) continue;
+    const siblings = out.get(s.parent_span_id);
+    if (siblings) siblings.push(s);
+    else out.set(s.parent_span_id, [s]);
+  }
+  return out;
+}
+
+/** A span's time not covered by its children: its interval less their merged, clipped intervals. */
+function selfOf(s: Span, children: readonly Span[]): number {
+  const end = s.start_ms + s.duration_ms;
+  const parts = children
+    .map((c) => [Math.max(s.start_ms, c.start_ms), Math.min(end, c.start_ms + c.duration_ms)])
+    .filter(([a, b]) => b! > a!)
+    .sort((x, y) => x[0]! - y[0]!);
+  const merged: number[][] = [];
+  for (const [a, b] of parts) {
+    const last = merged.at(-1);
+    if (last && a! <= last[1]!) last[1] = Math.max(last[1]!, b!);
+    else merged.push([a!, b!]);
+  }
+  return s.duration_ms - merged.reduce((n, [a, b]) => n + b! - a!, 0);
+}
+
+/** trace.get's summary, critical path and error spans of one trace (no cycles), by plain loops. */
+function overviewOf(spans: readonly Span[]) {
+  const kids = childrenOf(spans);
+  const start = Math.min(...spans.map((s) => s.start_ms));
+  const groups = new Map<
+    string,
+    { service: string; kind: string; spans: number; errors: number; duration_ms: number; self_ms: number }
+  >();
+  for (const s of spans) {
+    const g = groups.get(s.service!) ?? {
+      service: s.service!,
+      kind: 'server',
+      spans: 0,
+      errors: 0,
+      duration_ms: 0,
+      self_ms: 0,
+    };
+    g.spans++;
+    g.errors += s.status === 'error' ? 1 : 0;
+    g.duration_ms += s.duration_ms;
+    g.self_ms += selfOf(s, kids.get(s.span_id) ?? []);
+    groups.set(s.service!, g);
+  }
+  const summary = [...groups.values()]
+    .map((g) => ({ ...g, duration_ms: micro(g.duration_ms), self_ms: micro(g.self_ms) }))
+    .sort((a, b) => b.self_ms - a.self_ms || (a.service < b.service ? -1 : 1));
+  const ids = new Set(spans.map((s) => s.span_id));
+  const ordered = [...spans].sort((a, b) => a.start_ms - b.start_ms || (a.span_id < b.span_id ? -1 : 1));
+  const path = [ordered.find((s) => !s.parent_span_id || !ids.has(s.parent_span_id))!];
+  const endOf = (s: Span) => s.start_ms + s.duration_ms;
+  while (path.length < CRITICAL_PATH_MAX_STEPS) {
+    const children = kids.get(path.at(-1)!.span_id) ?? [];
+    if (children.length === 0) break;
+    path.push(children.reduce((a, b) => (endOf(b) > endOf(a) ? b : a)));
+  }
+  const errors = ordered.filter((s) => s.status === 'error');
+  return {
+    summary,
+    critical_path: path.map((s) => ({
+      span_id: s.span_id,
+      operation: s.operation,
+      service: s.service!,
+      duration_ms: s.duration_ms,
+      self_ms: micro(selfOf(s, kids.get(s.span_id) ?? [])),
+    })),
+    error_spans: errors.map((s) => ({
+      span_id: s.span_id,
+      operation: s.operation,
+      service: s.service!,
+      kind: 'server',
+      offset_ms: micro(s.start_ms - start),
+      duration_ms: s.duration_ms,
+    })),
+  };
+}
+
 const countNodes = (nodes: readonly { children: readonly unknown[] }[]): number =>
   nodes.reduce((n, c) => n + 1 + countNodes(c.children as { children: unknown[] }[]), 0);
 
@@ -152,20 +243,75 @@ describe('a trace of 10,000 spans', () => {
     });
   });
 
-  it('trace.get answers the earliest 2000 spans, truncated, with totals over all 10,000', async () => {
+  it('trace.get answers a first page within 100,000 characters, with summary, critical path and error spans of all 10,000', async () => {
     const [big] = summaries(bigTrace);
-    const got = traceGetOutput.parse(await call('trace.get', { trace_id: BIG }));
+    const body = await call('trace.get', { trace_id: BIG });
+    expect(JSON.stringify(body).length).toBeLessThan(100_000);
+    const got = traceGetOutput.parse(body);
+    const expected = overviewOf(bigTrace);
     expect(got).toMatchObject({
       trace_id: BIG,
       found: true,
       truncated: true,
+      has_more: true,
+      next_cursor: expect.any(String),
       span_count: BIG_SPANS,
       started_at: big!.started_at,
       duration_ms: big!.duration_ms,
       error: true,
       services: big!.services,
+      summary: expected.summary,
+      critical_path: expected.critical_path,
+      error_spans: expected.error_spans,
+      error_span_count: 1,
     });
-    expect(countNodes(got.spans)).toBe(2000);
+    expect(countNodes(got.spans)).toBe(TRACE_GET_DEFAULT_SPANS);
+  });
+
+  it('trace.get pages by next_cursor through every span once, in start order, self time over all children', async () => {
+    const kids = childrenOf(bigTrace);
+    const expectedSelf = new Map(
+      bigTrace.map((s) => [s.span_id, micro(selfOf(s, kids.get(s.span_id) ?? []))]),
+    );
+    const inOrder = [...bigTrace]
+      .sort((a, b) => a.start_ms - b.start_ms || (a.span_id < b.span_id ? -1 : 1))
+      .map((s) => s.span_id);
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const got = traceGetOutput.parse(
+        await call('trace.get', { trace_id: BIG, limit: 2000, ...(cursor ? { cursor } : {}) }),
+      );
+      const ids: string[] = [];
+      const onPage = new Set<string>();
+      const stack = [...got.spans];
+      for (let next = stack.pop(); next; next = stack.pop()) {
+        onPage.add(next.span_id);
+        stack.push(...next.children);
+      }
+      const walk = (nodes: TraceSpanNode[], top: boolean) => {
+        for (const n of nodes) {
+          ids.push(n.span_id);
+          expect([n.span_id, n.self_ms, n.orphan]).toEqual([n.span_id, expectedSelf.get(n.span_id), false]);
+          // At the top with a parent: the parent is on another page, and marked so.
+          if (top && n.parent_span_id)
+            expect([n.span_id, n.parent_on_other_page, onPage.has(n.parent_span_id)]).toEqual([
+              n.span_id,
+              true,
+              false,
+            ]);
+          walk(n.children, false);
+        }
+      };
+      walk(got.spans, true);
+      pages.push(ids);
+      cursor = got.next_cursor;
+      expect(got.has_more).toBe(cursor !== undefined);
+    } while (cursor);
+    expect(pages.map((p) => p.length)).toEqual([2000, 2000, 2000, 2000, 2000]);
+    expect(pages.map((p) => [...p].sort())).toEqual(
+      pages.map((_, i) => inOrder.slice(i * 2000, (i + 1) * 2000).sort()),
+    );
   });
 
   it('trace.aggregate counts every span of the large trace', async () => {

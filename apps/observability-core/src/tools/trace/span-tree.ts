@@ -15,12 +15,14 @@ export interface TreeSpan {
  * of the cycle moves to the top, flagged like an orphan). A span deeper than maxDepth levels starts
  * a new top-level subtree, flagged the same way: JSON parsers (and schema validators) recurse, and
  * many stop at a few hundred levels. A parent id carried by several spans (a duplicate) adopts the
- * children through its first span.
+ * children through its first span. `outside` holds, by parent span id, the children that are not
+ * among `spans` (on other pages of the trace): they count in their parent's self time.
  */
 export function nestSpans<S extends TreeSpan, N extends TraceSpanNode>(
   spans: readonly S[],
   toNode: (span: S, orphan: boolean, selfMs: number) => Omit<N, 'children'>,
   maxDepth: number = TRACE_GET_MAX_DEPTH,
+  outside: ReadonlyMap<string, readonly TreeSpan[]> = new Map(),
 ): N[] {
   const firstById = new Map<string, number>();
   spans.forEach((s, i) => {
@@ -69,10 +71,10 @@ export function nestSpans<S extends TreeSpan, N extends TraceSpanNode>(
     }
   }
   const self = spans.map((s, i) =>
-    selfTime(
-      s,
-      children[i]!.map((c) => spans[c]!),
-    ),
+    selfTime(s, [
+      ...children[i]!.map((c) => spans[c]!),
+      ...((firstById.get(s.span_id) === i && outside.get(s.span_id)) || []),
+    ]),
   );
   const nodes = spans.map(
     (s, i) => ({ ...toNode(s, top[i]! && s.parent_span_id !== '', self[i]!), children: [] }) as unknown as N,

@@ -1,4 +1,5 @@
 import {
+  CRITICAL_PATH_MAX_STEPS,
   TRACE_GET_MAX_DEPTH,
   TRACE_GET_MAX_SPANS,
   type TraceSpanNode,
@@ -140,6 +141,71 @@ function node(
   };
 }
 
+const byEnd = (a: Span, b: Span) =>
+  Date.parse(b.start_time) + b.duration_ms - (Date.parse(a.start_time) + a.duration_ms) || byStart(a, b);
+
+/** Summary, critical path and error spans of a trace without cycles, by plain loops. */
+function overviewOf(spans: Span[]) {
+  const start = Math.min(...spans.map((s) => Date.parse(s.start_time)));
+  const childrenOf = (s: Span) => spans.filter((c) => c.parent_span_id === s.span_id);
+  const groups = new Map<
+    string,
+    {
+      service: string | null;
+      kind: string;
+      spans: number;
+      errors: number;
+      duration_ms: number;
+      self_ms: number;
+    }
+  >();
+  for (const s of spans) {
+    const key = `${s.service}/${s.kind}`;
+    const g = groups.get(key) ?? {
+      service: s.service ?? null,
+      kind: s.kind,
+      spans: 0,
+      errors: 0,
+      duration_ms: 0,
+      self_ms: 0,
+    };
+    g.spans++;
+    if (s.status === 'error') g.errors++;
+    g.duration_ms += s.duration_ms;
+    g.self_ms += selfByTicks(s, childrenOf(s));
+    groups.set(key, g);
+  }
+  const ids = new Set(spans.map((s) => s.span_id));
+  const path: Span[] = [
+    [...spans].sort(byStart).find((s) => !s.parent_span_id || !ids.has(s.parent_span_id))!,
+  ];
+  for (let next = childrenOf(path.at(-1)!).sort(byEnd)[0]; next; next = childrenOf(next).sort(byEnd)[0])
+    path.push(next);
+  const errors = spans.filter((s) => s.status === 'error').sort(byStart);
+  return {
+    has_more: false,
+    summary: [...groups.values()].sort(
+      (a, b) => b.self_ms - a.self_ms || (a.service! < b.service! ? -1 : 1) || (a.kind < b.kind ? -1 : 1),
+    ),
+    critical_path: path.map((s) => ({
+      span_id: s.span_id,
+      operation: s.operation,
+      service: s.service ?? null,
+      duration_ms: s.duration_ms,
+      self_ms: selfByTicks(s, childrenOf(s)),
+    })),
+    error_spans: errors.map((s) => ({
+      span_id: s.span_id,
+      operation: s.operation,
+      service: s.service ?? null,
+      kind: s.kind,
+      offset_ms: Date.parse(s.start_time) - start,
+      duration_ms: s.duration_ms,
+    })),
+    error_span_count: errors.length,
+  };
+}
+
 /** Trace without cycles: the top is every span without a parent in the trace. */
 function expectedTrace(traceId: string) {
   const spans = A.filter((s) => s.trace_id === traceId);
@@ -157,6 +223,7 @@ function expectedTrace(traceId: string) {
     services: [...new Set(spans.map((s) => s.service!))].sort(),
     truncated: false,
     spans: top.map((s) => node(s, spans, start, !!s.parent_span_id)),
+    ...overviewOf(spans),
   };
 }
 
@@ -172,8 +239,8 @@ describe('trace.get on chDB', () => {
     await h.close();
   });
 
-  async function get(traceId: string, project = 'tg_a') {
-    const res = await h.callTool(project, 'trace.get', { trace_id: traceId });
+  async function get(traceId: string, project = 'tg_a', more: Record<string, unknown> = {}) {
+    const res = await h.callTool(project, 'trace.get', { trace_id: traceId, ...more });
     expect(res.status).toBe(200);
     return traceGetOutput.parse(res.body);
   }
@@ -212,9 +279,11 @@ describe('trace.get on chDB', () => {
   });
 
   it(`carries the first ${TRACE_GET_MAX_SPANS} spans of a longer trace, totals over all of them`, async () => {
-    const body = await get(LONG);
+    const body = await get(LONG, 'tg_a', { limit: TRACE_GET_MAX_SPANS });
     const spans = A.filter((s) => s.trace_id === LONG);
     expect(body.truncated).toBe(true);
+    expect(body.has_more).toBe(true);
+    expect(body.critical_path).toHaveLength(CRITICAL_PATH_MAX_STEPS);
     expect(body.span_count).toBe(spans.length);
     expect(body.duration_ms).toBe(TRACE_GET_MAX_SPANS + 10);
     // The chain comes in pieces of TRACE_GET_MAX_DEPTH levels, each piece flagged at the top.
@@ -232,6 +301,48 @@ describe('trace.get on chDB', () => {
     expect(pieces.map((p) => p.orphan)).toEqual(pieces.map((_, i) => i > 0));
   });
 
+  it('pages the tree by start time: every span once, a parent on another page marked, self time whole', async () => {
+    const whole = new Map<string, TraceSpanNode>();
+    const walk = (nodes: TraceSpanNode[], visit: (n: TraceSpanNode, top: boolean) => void, top = true) => {
+      for (const n of nodes) {
+        visit(n, top);
+        walk(n.children, visit, false);
+      }
+    };
+    walk(expectedTrace(TREE).spans, (n) => whole.set(n.span_id, n));
+    const seen: string[] = [];
+    const pages: string[][] = [];
+    let cursor: string | undefined;
+    do {
+      const body = await get(TREE, 'tg_a', { limit: 2, ...(cursor ? { cursor } : {}) });
+      const ids: string[] = [];
+      walk(body.spans, (n, top) => {
+        ids.push(n.span_id);
+        expect(n.self_ms).toBe(whole.get(n.span_id)!.self_ms);
+        const parentHere = !!n.parent_span_id && ids.includes(n.parent_span_id);
+        // On top with its parent elsewhere in the trace: marked, and not an orphan.
+        expect([n.span_id, top && n.parent_span_id ? n.parent_on_other_page : undefined]).toEqual([
+          n.span_id,
+          top && n.parent_span_id && !parentHere ? true : undefined,
+        ]);
+        expect(n.orphan).toBe(false);
+      });
+      expect(body).toMatchObject({ truncated: true, span_count: 7, summary: expectedTrace(TREE).summary });
+      expect(body.has_more).toBe(!!body.next_cursor);
+      pages.push(ids);
+      seen.push(...ids);
+      cursor = body.next_cursor;
+    } while (cursor);
+    const inOrder = A.filter((s) => s.trace_id === TREE)
+      .sort(byStart)
+      .map((s) => s.span_id);
+    // Each page holds the next spans by start time, then span id (its tree in its own order).
+    expect(pages.map((p) => [...p].sort())).toEqual(
+      [0, 2, 4, 6].map((from) => inOrder.slice(from, from + 2).sort()),
+    );
+    expect(seen).toHaveLength(inOrder.length);
+  });
+
   it('answers found: false for an unknown id and for a trace of another project', async () => {
     const empty = {
       found: false,
@@ -242,6 +353,11 @@ describe('trace.get on chDB', () => {
       services: [],
       truncated: false,
       spans: [],
+      has_more: false,
+      summary: [],
+      critical_path: [],
+      error_spans: [],
+      error_span_count: 0,
     };
     expect(await get(hex(0xdead, 32))).toEqual({ trace_id: hex(0xdead, 32), ...empty });
     expect(await get(B_ONLY)).toEqual({ trace_id: B_ONLY, ...empty });
