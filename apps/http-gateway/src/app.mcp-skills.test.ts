@@ -189,14 +189,16 @@ describe.each(ERAS)('skills on /mcp, %s era', (era) => {
     await client.close();
   });
 
-  it('leaves the views as they were: resources/list holds the views, each still read', async () => {
+  it('lists the views as before beside the skills, and still reads each view', async () => {
     const client = await connect(era);
     const listed = await client.listResources();
-    expect(listed.length).toBeGreaterThan(0);
-    expect(listed.every((uri) => uri.startsWith('ui://'))).toBe(true);
-    const view = await client.readResource(listed[0]!);
-    expect(view.uri).toBe(listed[0]);
-    expect(view.text).toContain('<');
+    const views = catalogViews.resources.map((r) => r.uri);
+    expect(listed.filter((uri) => uri.startsWith('ui://')).sort()).toEqual([...views].sort());
+    expect(listed.filter((uri) => !uri.startsWith('ui://')).sort()).toEqual(
+      GUIDE_NAMES.map((name) => `skill://${name}/SKILL.md`).sort(),
+    );
+    const view = await client.readResource(views[0]!);
+    expect(view).toMatchObject({ uri: views[0], text: catalogViews.resources[0]!.text });
     await client.close();
   });
 });

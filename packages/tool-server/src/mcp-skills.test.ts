@@ -104,8 +104,14 @@ describe.each(['modern', 'legacy'] as const)('guides as skills over MCP, %s era'
 
   it('serves the views and the skills from the same resources handlers', async () => {
     const { client, handle } = await connect(era);
-    // resources/list is the views' (skills are found by skills/list).
-    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(['ui://demo/echo.html']);
+    // resources/list: the view as before, then each skill's SKILL.md named as its frontmatter.
+    const listed = (await client.listResources()).resources;
+    expect(listed.map((r) => r.uri)).toEqual(['ui://demo/echo.html', ECHO_SKILL, RECALL_SKILL]);
+    expect(listed[1]).toMatchObject({
+      name: 'echo-a-word',
+      description: `${echoGuide.description} Uses the tools demo.echo.`,
+      mimeType: 'text/markdown',
+    });
     const view = await client.readResource({ uri: 'ui://demo/echo.html' });
     expect(view.contents[0]).toMatchObject({ text: '<!doctype html><title>echo</title>' });
     const skill = await client.readResource({ uri: ECHO_SKILL });
@@ -121,6 +127,10 @@ describe.each(['modern', 'legacy'] as const)('guides as skills over MCP, %s era'
     const { client, skills, handle } = await connect(era, TOOLSETS.choose(['demo']));
     expect((await skills.list()).skills.map((s) => s.uri)).toEqual([ECHO_SKILL]);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['echo-a-word']);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual([
+      'ui://demo/echo.html',
+      ECHO_SKILL,
+    ]);
     await expect(skills.get(RECALL_SKILL)).rejects.toMatchObject({
       code: -32602,
       message: expect.stringContaining(`No skill is served at ${RECALL_SKILL}`),

@@ -41,12 +41,11 @@ export function skillMarkdown(guide: InvestigationGuide): string {
   const inputs = guide.arguments.map(
     (a) => `- \`${a.name}\`${a.required ? '' : ' (optional)'}: ${a.description}`,
   );
-  const tools = [...new Set(guide.steps.map((step) => step.tool))].join(', ');
   return [
     '---',
     `name: ${guide.name}`,
     // JSON's string form is a YAML double-quoted scalar: no character of a description can break it.
-    `description: ${JSON.stringify(`${guide.description} Uses the tools ${tools}.`)}`,
+    `description: ${JSON.stringify(skillDescription(guide))}`,
     '---',
     `# ${guide.title}`,
     '',
@@ -63,9 +62,20 @@ export function skillMarkdown(guide: InvestigationGuide): string {
   ].join('\n');
 }
 
+/** The skill's frontmatter description: when to use it, and the tools it calls. */
+function skillDescription(guide: InvestigationGuide): string {
+  const tools = [...new Set(guide.steps.map((step) => step.tool))].join(', ');
+  return `${guide.description} Uses the tools ${tools}.`;
+}
+
 // Entries are written once per guide (skillEntry hashes with WebCrypto: async): the guides are
 // constants of the process, and every server made for a request or a session shares them.
 const writtenSkills = new WeakMap<InvestigationGuide, Promise<GuideSkill>>();
+
+/** Where a guide's SKILL.md is served: the extension's default `skill://` base, the name as its folder. */
+function skillUri(guide: InvestigationGuide): string {
+  return `skill://${guide.name}/SKILL.md`;
+}
 
 function skillOf(guide: InvestigationGuide): Promise<GuideSkill> {
   let written = writtenSkills.get(guide);
@@ -127,15 +137,24 @@ export function serveSkills(
 }
 
 /**
- * The skills' files as a resource shelf: resources/read of a served skill's SKILL.md. Nothing is
- * added to resources/list: a client finds skills by skills/list (as the SDK's own catalog does).
+ * The skills' files as a resource shelf: resources/list shows each served skill's SKILL.md with
+ * its frontmatter's name and description (as the SDK's own catalog lists them, and as the
+ * extension asks, so a client that only knows resources still finds them); resources/read
+ * answers it.
  */
 export function skillShelf(
   guides: readonly InvestigationGuide[],
   visibleToolNames: () => ReadonlySet<string>,
 ): ResourceShelf {
   return {
-    list: () => [],
+    list: () =>
+      guidesWithin(guides, visibleToolNames()).map((guide) => ({
+        uri: skillUri(guide),
+        name: guide.name,
+        description: skillDescription(guide),
+        mimeType: SKILL_MD_MIME_TYPE,
+        size: new TextEncoder().encode(skillMarkdown(guide)).byteLength,
+      })),
     read: async (uri) => {
       const skills = await servedSkills(guides, visibleToolNames);
       const skill = skills.find((s) => s.entry.uri === uri);
