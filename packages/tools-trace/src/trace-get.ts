@@ -136,12 +136,10 @@ export const traceGet = defineTool({
   name: 'trace.get',
   title: 'One trace as a span tree',
   description:
-    "One trace's span tree: spans nested under their parents by start time, each with service, " +
-    'operation, status, offset, duration and self time; orphans (parent missing) at the top, flagged.' +
-    ' Returns {trace_id, found, duration_ms, span_count, error, services, truncated, spans: ' +
-    '[{span_id, ..., children}], summary, critical_path, error_spans, ...}: the tree is one page of ' +
-    'spans by start time (next_cursor for more), the rest covers the whole trace; found is false ' +
-    "for an unknown id. Find trace ids with trace.search (or a log line's trace_id).",
+    'One trace: summary by service and kind, critical path and error spans over all its spans, and ' +
+    'a page of its span tree by start time (next_cursor for more): spans under their parents, each ' +
+    'with service, operation, status, offset, duration and self time; orphans (parent missing) at ' +
+    "the top, flagged. found is false for an unknown id. Find trace ids with trace.search (or a log line's trace_id).",
   input: traceGetInput,
   output: traceGetOutput,
   pages: { length: tracePageLength, cut: cutTracePage },
