@@ -6,6 +6,7 @@ import type { traceGetOutput } from '@svc/tools-trace';
 import type { z } from 'zod';
 import { AXIS_WIDTH, barClasses, isError, layoutWaterfall, type TraceSpan } from '../waterfall-layout';
 import { connectView } from './bridge';
+import { table } from './charts';
 import { h, render, renderMessage, svg } from './dom';
 import { exact, ms, num } from './format';
 
@@ -48,6 +49,7 @@ function details(span: TraceSpan): HTMLElement {
       ...fact('Self time', ms(span.self_ms)),
       ...fact('Sample rate', num(span.sample_rate)),
       ...(span.orphan ? fact('Orphan', 'its parent is not in this trace') : []),
+      ...(span.parent_on_other_page ? fact('Parent', 'on another page of this trace') : []),
     ),
     attributes.length
       ? h(
@@ -63,6 +65,40 @@ function details(span: TraceSpan): HTMLElement {
           ),
         )
       : h('p', { class: 'muted' }, 'No attributes.'),
+  );
+}
+
+/** Where the trace's time went, over all its spans (not only this page): summary and critical path. */
+function overview(trace: TraceGet): HTMLElement[] {
+  const numeric = [false, false, true, true, true, true];
+  const summary = table(
+    'Spans by service and kind (the whole trace)',
+    ['Service', 'Kind', 'Spans', 'Errors', 'Self time', 'Duration'],
+    trace.summary.map((g) => ({
+      cells: [g.service ?? '–', g.kind, num(g.spans), num(g.errors), ms(g.self_ms), ms(g.duration_ms)],
+    })),
+    numeric,
+  );
+  const path = table(
+    'Critical path: from the root, each step the child that ends last',
+    ['Step', 'Service', 'Operation', 'Duration', 'Self time'],
+    trace.critical_path.map((step, i) => ({
+      cells: [num(i + 1), step.service ?? '–', step.operation, ms(step.duration_ms), ms(step.self_ms)],
+      attributes: { 'data-span-id': step.span_id },
+    })),
+    [true, false, false, true, true],
+  );
+  return trace.summary.length > 0 ? [summary, path] : [];
+}
+
+/** What the page shows of the trace: all of it, or the spans of one page by start time. */
+function pageNote(trace: TraceGet, shown: number): HTMLElement | null {
+  if (!trace.truncated) return null;
+  const more = trace.has_more ? ' More follow by next_cursor.' : '';
+  return h(
+    'p',
+    { class: 'muted', 'data-field': 'page' },
+    `One page of the trace: ${num(shown)} of its ${num(trace.span_count)} spans, by start time.${more}`,
   );
 }
 
@@ -128,11 +164,10 @@ function draw(trace: TraceGet): void {
       h('li', {}, h('strong', {}, trace.services.join(', ') || '–'), 'services'),
       trace.error ? h('li', {}, h('strong', {}, 'error'), 'a span failed') : null,
     ),
-    trace.truncated
-      ? h('p', { class: 'muted' }, 'More spans than one answer carries: the earliest are shown.')
-      : null,
+    pageNote(trace, rows.length),
     legend(),
     list,
+    ...overview(trace),
   );
 }
 
