@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,10 +9,17 @@ import request from 'supertest';
 import { auditEntry, uniqueProject } from '../testing/audit-entries';
 import { type Harness, SECRET, startHarness } from '../testing/harness';
 
-/** A ceiling for one CLI run, not an expectation: a loaded machine starts tsx slowly (jest's is 300 s). */
+/** A ceiling for one CLI run, not an expectation: a loaded machine starts node slowly (jest's is 300 s). */
 const PROCESS_CEILING_MS = 240_000;
 
 const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/**
+ * The CLI as the image ships it (`dist/svc.js`, made by the package's `pnpm build`), built once here
+ * into the package's node_modules/.cache (its npm dependencies resolve from there). Its ~56 runs
+ * under tsx cost ~0.8 CPU-s each to start, the bundle ~0.25.
+ */
+let bundle: string;
 
 let h: Harness;
 let server: Server;
@@ -27,12 +34,19 @@ beforeAll(async () => {
   const address = server.address();
   url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
   workDir = await mkdtemp(join(tmpdir(), 'svc-cli-'));
+  const cache = join(PACKAGE_DIR, 'node_modules', '.cache');
+  await mkdir(cache, { recursive: true });
+  bundle = join(await mkdtemp(join(cache, 'svc-cli-test-')), 'svc.js');
+  execFileSync(process.execPath, ['../../scripts/build-app.mjs', 'src/cli/main.ts', bundle], {
+    cwd: PACKAGE_DIR,
+  });
 });
 
 afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
   await h?.close();
   if (workDir) await rm(workDir, { recursive: true, force: true });
+  if (bundle) await rm(dirname(bundle), { recursive: true, force: true });
 });
 
 interface Run {
@@ -54,7 +68,7 @@ function cli(
   return new Promise((resolve) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/main.ts', ...args],
+      [bundle, ...args],
       { cwd: PACKAGE_DIR, env: { ...base, ...env }, timeout: PROCESS_CEILING_MS },
       (err, stdout, stderr) => {
         const code = err ? ((err as { code?: number }).code ?? 1) : 0;
