@@ -1,7 +1,15 @@
 import { allTools } from '@svc/tool-catalog';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
-import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
-import { bearer, connectMcp, connectModernMcp } from './support';
+import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
+import {
+  adminCall,
+  adminOf,
+  bearer,
+  connectMcp,
+  connectModernMcp,
+  type IngestKey,
+  ingestBatch,
+} from './support';
 
 // Answers an agent can afford, over the whole stack (one spawned stack, a handful of calls): a
 // result budget set per call (REST header, MCP `_meta` in both eras) cuts a list to valid JSON of
@@ -33,6 +41,66 @@ beforeAll(async () => {
 afterAll(async () => {
   await stack?.dispose();
 });
+
+// A trace of 3,000 spans (a tree four wide, five services, some failed, a few attributes each)
+// stored once in the stack's demo project, for trace.get's pages.
+const BIG_TRACE = 'b16b16b16b16b16b16b16b16b16b16b1';
+const BIG_SPANS = 3000;
+const spanId = (i: number) => (0x5000 + i).toString(16).padStart(16, '0');
+const bigTrace = Array.from({ length: BIG_SPANS }, (_, i) => ({
+  trace_id: BIG_TRACE,
+  span_id: spanId(i),
+  ...(i === 0 ? {} : { parent_span_id: spanId(Math.floor((i - 1) / 4)) }),
+  kind: i % 3 === 0 ? 'server' : 'client',
+  status: i % 750 === 7 ? ('error' as const) : ('ok' as const),
+  operation: i === 0 ? 'GET /big' : `call ${i % 17}`,
+  service: `svc-${i % 5}`,
+  start_time: new Date(Date.now() - 10 * 60_000 + i).toISOString(),
+  duration_ms: i === 0 ? 5000 : (i % 40) + 1,
+  attributes: { 'http.route': `/route/${i % 10}`, 'peer.service': `svc-${(i + 1) % 5}` },
+}));
+
+interface TracePage {
+  span_count: number;
+  truncated: boolean;
+  has_more: boolean;
+  next_cursor?: string;
+  spans: { span_id: string; children: unknown[] }[];
+  summary: { spans: number; errors: number }[];
+  critical_path: { span_id: string }[];
+  error_spans: unknown[];
+  error_span_count: number;
+}
+const traceGetOutput = { parse: (v: unknown) => outputOf('trace.get').parse(v) as unknown as TracePage };
+const spanIdsOf = (nodes: TracePage['spans']): string[] =>
+  nodes.flatMap((n) => [n.span_id, ...spanIdsOf(n.children as TracePage['spans'])]);
+
+let bigTraceStored: Promise<void> | undefined;
+/** Stores the large trace once (the first test that needs it), and waits until all of it reads back. */
+function storeBigTrace(): Promise<void> {
+  bigTraceStored ??= (async () => {
+    const key = await adminCall<IngestKey>(adminOf(stack), 'POST', '/internal/v1/admin/ingest-keys', {
+      project_id: stack.ready.project_id,
+    });
+    for (let i = 0; i < BIG_SPANS; i += 1000) {
+      const res = await ingestBatch(stack.ready.urls.core, key, { spans: bigTrace.slice(i, i + 1000) });
+      expect(res.status).toBe(200);
+    }
+    await eventually('the large trace stored whole', async () => {
+      const { body } = await rest('trace.get', { trace_id: BIG_TRACE, limit: 1 });
+      return body.span_count === BIG_SPANS;
+    });
+  })();
+  return bigTraceStored;
+}
+
+/** What every page of the large trace says of the whole trace. */
+function expectWholeTrace(page: TracePage): void {
+  expect(page.span_count).toBe(BIG_SPANS);
+  expect(page.summary.reduce((n, g) => n + g.spans, 0)).toBe(BIG_SPANS);
+  expect(page.error_span_count).toBe(bigTrace.filter((s) => s.status === 'error').length);
+  expect(page.critical_path[0]?.span_id).toBe(spanId(0));
+}
 
 async function rest(tool: string, args: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${stack.ready.urls.gateway}/v1/tools/${tool}`, {
@@ -85,6 +153,65 @@ describe('result budgets and cursors over the stack', () => {
     const budget = await rest('log.recent', { limit: 2 }, { 'X-Max-Result-Chars': '10' });
     expect(budget.status).toBe(400);
     expect(budget.body.message).toContain('X-Max-Result-Chars must be an integer from 1000');
+  });
+
+  it('REST: trace.get of 3,000 spans under the default budget is cut to the spans that fit, and its cursors page through every span once', async () => {
+    await storeBigTrace();
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    let pages = 0;
+    do {
+      const res = await rest(
+        'trace.get',
+        { trace_id: BIG_TRACE, limit: 2000, ...(cursor ? { cursor } : {}) },
+        { 'X-Max-Result-Chars': '100000' },
+      );
+      expect(res.status).toBe(200);
+      expect(res.text.length).toBeLessThanOrEqual(100_000);
+      const page = traceGetOutput.parse(res.body);
+      expectWholeTrace(page);
+      seen.push(...spanIdsOf(page.spans));
+      cursor = page.next_cursor;
+      expect(page.has_more).toBe(cursor !== undefined);
+      pages += 1;
+    } while (cursor);
+    // More pages than 2,000 spans a page would make: the budget cut them, and each cut went on.
+    expect(pages).toBeGreaterThan(2);
+    expect(seen).toHaveLength(BIG_SPANS);
+    expect(new Set(seen)).toEqual(new Set(bigTrace.map((s) => s.span_id)));
+  });
+
+  it('MCP, both eras: trace.get of 3,000 spans answers within the budget with the whole trace summed up, and its cursor pages on', async () => {
+    await storeBigTrace();
+    const legacy = await connectMcp(stack.ready.urls.mcp, authorization);
+    const modern = await connectModernMcp(stack.ready.urls.mcp, authorization);
+    try {
+      for (const mcp of [legacy, modern]) {
+        const first = await mcp.callTool({
+          name: 'trace.get',
+          arguments: { trace_id: BIG_TRACE, limit: 2000 },
+        });
+        expect(JSON.stringify(first.structuredContent).length).toBeLessThanOrEqual(100_000);
+        const page = traceGetOutput.parse(first.structuredContent);
+        expectWholeTrace(page);
+        expect(page).toMatchObject({ truncated: true, has_more: true, next_cursor: expect.any(String) });
+        const next = await mcp.callTool({
+          name: 'trace.get',
+          arguments: { trace_id: BIG_TRACE, limit: 2000, cursor: page.next_cursor },
+        });
+        const second = traceGetOutput.parse(next.structuredContent);
+        // The second page starts where the first stopped, in start order.
+        const firstIds = spanIdsOf(page.spans);
+        const secondIds = spanIdsOf(second.spans);
+        expect(firstIds.length + secondIds.length).toBeLessThanOrEqual(BIG_SPANS);
+        expect(new Set([...firstIds, ...secondIds])).toEqual(
+          new Set(bigTrace.slice(0, firstIds.length + secondIds.length).map((s) => s.span_id)),
+        );
+      }
+    } finally {
+      await legacy.close();
+      await modern.close();
+    }
   });
 
   it('MCP, both eras: every tool declares its size hint, and a call’s _meta budget cuts the answer', async () => {
