@@ -91,6 +91,11 @@ describe('the waterfall page', () => {
     services: ['checkout', 'payments'],
     truncated: false,
     spans: [root, orphan],
+    has_more: false,
+    summary: [],
+    critical_path: [],
+    error_spans: [],
+    error_span_count: 1,
   };
   const html = renderToString(h(TraceWaterfallPage, { ctx, trace }));
   const rows = rowsOf(html);

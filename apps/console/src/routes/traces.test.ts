@@ -1,4 +1,5 @@
 import { BackendUnavailableError } from '@svc/errors';
+import { TRACE_GET_MAX_SPANS } from '@svc/tools-trace';
 import { type ConsoleTestBed, recordingTools, signIn, startConsoleTestBed } from '../testing/console-harness';
 import type { ToolAnswer, ToolCaller } from '../tool-calls';
 
@@ -118,7 +119,9 @@ describe('GET /traces/:trace_id', () => {
     const { tools, calls } = recordingTools(() => ({ ok: true, status: 200, result: trace }));
     const { agent, projectId } = await signedIn(tools, 'waterfall');
     const res = await agent.get(`/traces/${TRACE_ID}`).query({ project: projectId }).expect(200);
-    expect(calls).toEqual([{ projectId, tool: 'trace.get', input: { trace_id: TRACE_ID } }]);
+    expect(calls).toEqual([
+      { projectId, tool: 'trace.get', input: { trace_id: TRACE_ID, limit: TRACE_GET_MAX_SPANS } },
+    ]);
     expect(res.text).toContain('data-span-id="a"');
     expect(res.text).toContain('data-span-id="b" data-parent-span-id="a" data-depth="1"');
   });

@@ -1,4 +1,5 @@
 /** @jsxRuntime automatic @jsxImportSource preact */
+import { TRACE_GET_MAX_SPANS } from '@svc/tools-trace';
 import express, { type Response, type Router } from 'express';
 import type { ConsoleDeps } from '../console-deps';
 import { pageContext } from '../page-context';
@@ -71,8 +72,10 @@ export function traceRoutes(deps: ConsoleDeps): Router {
 
   router.get('/traces/:trace_id', async (req, res) => {
     const ctx = pageContext(deps, req, res);
+    // The largest page: the waterfall shows up to that many spans, as it did before trace.get paged.
     const outcome = await callTool<TraceGetResult>(deps, res, ctx, 'trace.get', {
       trace_id: req.params.trace_id,
+      limit: TRACE_GET_MAX_SPANS,
     });
     if (!outcome.ok) {
       return sendPage(res, <TraceProblemPage ctx={ctx} problem={outcome.problem} />, outcome.problem.status);

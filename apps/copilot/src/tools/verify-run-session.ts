@@ -13,6 +13,13 @@ import {
 import type { Translator } from '../llm/translator';
 import { serve } from './copilot-call';
 
+/**
+ * Spans read of each trace: trace.get's largest page (its default page is sized for a model's
+ * context, not for a check that reads every span it can). A longer trace is checked as far as this
+ * goes: a pass over part of it is inconclusive (`truncated`).
+ */
+const TRACE_SPANS_READ = 2000;
+
 type Input = z.output<typeof verifyRunSessionInput>;
 type Output = z.input<typeof verifyRunSessionOutput>;
 
@@ -75,7 +82,12 @@ export async function runVerifySession(ctx: CopilotContext, scope: CallScope, in
   // One at a time: a batch of 20 traces should not take 20 of the core's query slots at once.
   if (expectations.length > 0)
     for (const id of ids)
-      traces.push((await callCore(ctx.core, scope, 'trace.get', { trace_id: id })) as FetchedTrace);
+      traces.push(
+        (await callCore(ctx.core, scope, 'trace.get', {
+          trace_id: id,
+          limit: TRACE_SPANS_READ,
+        })) as FetchedTrace,
+      );
   const results = expectations.map(({ text, expectation }) => {
     const findings = traces.map((t) => checkTrace(expectation, t));
     return {
