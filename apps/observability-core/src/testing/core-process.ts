@@ -9,9 +9,9 @@ import { migrateCore } from '../storage/migrate';
 import { openStorage } from '../storage/open';
 import { INTERNAL_SECRET, staticIngestKeys, type TestKey } from './core-harness';
 
-// Test fixture run as a process of its own (crash-retry.test.ts): the core app on an embedded
-// store in a data dir, listening on loopback, as main.ts runs it (ingest keys are test data). The
-// test kills it with SIGKILL and starts it again on the same data dir.
+// Test fixture run as a process of its own (crash-retry.test.ts, which bundles it once): the core
+// app on an embedded store in a data dir, listening on loopback, as main.ts runs it (ingest keys are
+// test data). The test kills it with SIGKILL and starts it again on the same data dir.
 //
 //   node --import tsx core-process.ts serve <data dir> <keys JSON> [<fault JSON>]
 //     prints {"port": n} once listening. A fault kills the process itself with SIGKILL at a
