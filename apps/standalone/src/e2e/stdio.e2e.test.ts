@@ -144,7 +144,12 @@ describe('stdio server', () => {
       );
       expect(expected.size).toBeGreaterThan(0);
       const { resources } = await client.listResources();
-      expect(resources.map((r) => r.uri).sort()).toEqual([...expected].sort());
+      // Beside the views: the investigation guides' SKILL.md files (the Skills extension).
+      const uris = resources.map((r) => r.uri);
+      const views = uris.filter((uri) => uri.startsWith('ui://'));
+      const others = uris.filter((uri) => !uri.startsWith('ui://'));
+      expect(views.sort()).toEqual([...expected].sort());
+      for (const uri of others) expect(uri).toMatch(/^skill:\/\/[a-z-]+\/SKILL\.md$/);
       const uri = [...expected][0]!;
       const read = await client.readResource({ uri });
       expect(read.contents).toEqual([

@@ -97,7 +97,12 @@ describeInBrowser('MCP Apps views from the running stack', () => {
         .map((t) => (t._meta as { ui?: { resourceUri?: string } } | undefined)?.ui?.resourceUri)
         .filter(Boolean),
     );
-    expect(resources.map((r) => r.uri).sort()).toEqual([...named].sort());
+    // Beside the views: the investigation guides' SKILL.md files (the Skills extension).
+    const uris = resources.map((r) => r.uri);
+    const views = uris.filter((uri) => uri.startsWith('ui://'));
+    const others = uris.filter((uri) => !uri.startsWith('ui://'));
+    expect(views.sort()).toEqual([...named].sort());
+    for (const uri of others) expect(uri).toMatch(/^skill:\/\/[a-z-]+\/SKILL\.md$/);
     expect(resources.every((r) => !('text' in r))).toBe(true);
   });
 
