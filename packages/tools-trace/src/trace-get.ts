@@ -136,7 +136,7 @@ export const traceGet = defineTool({
   name: 'trace.get',
   title: 'One trace as a span tree',
   description:
-    'One trace: summary by service and kind, critical path and error spans over all its spans, and ' +
+    'Returns one trace: summary by service and kind, critical path and error spans over all its spans, and ' +
     'a page of its span tree by start time (next_cursor for more): spans under their parents, each ' +
     'with service, operation, status, offset, duration and self time; orphans (parent missing) at ' +
     "the top, flagged. found is false for an unknown id. Find trace ids with trace.search (or a log line's trace_id).",
