@@ -15,7 +15,8 @@ let authorization: string;
 const namesOf = (set: string) => (catalogToolsets[set] ?? []).map((t) => t.name);
 
 beforeAll(async () => {
-  stack = await spawnStack();
+  // The smallest demo: these checks read the catalog and five log lines, never the demo's stories.
+  stack = await spawnStack({ env: { SVC_DEMO_SIZE: '0.05' } });
   authorization = bearer(stack.ready.token!);
 }, STACK_SETUP_TIMEOUT_MS);
 
