@@ -15,14 +15,15 @@ const SPANS = `spans_of_trace AS (
   FROM spans WHERE ${WHERE})`;
 
 /**
- * Each span with its self time: its duration less the union of its children's intervals clipped
- * to it (children that overlap count once), as span-tree.ts's selfTime counts it. A child is any
- * span naming it as parent, itself aside.
+ * The spans that `ofSpan` (a condition on a span id) holds with their self time: each one's duration
+ * less the union of its children's intervals clipped to it (children that overlap count once), as
+ * span-tree.ts's selfTime counts it. A child is any span naming it as parent, itself aside.
  */
-const TIMED = `${SPANS},
+const timed = (ofSpan: (column: string) => string) => `
   children_of AS (
     SELECT parent_span_id AS parent, groupArray((start_ms, start_ms + duration_ms)) AS intervals
-    FROM spans_of_trace WHERE parent_span_id != '' AND parent_span_id != span_id
+    FROM spans_of_trace
+    WHERE parent_span_id != '' AND parent_span_id != span_id AND ${ofSpan('parent_span_id')}
     GROUP BY parent_span_id),
   timed AS (
     SELECT s.*, greatest(0., s.duration_ms - arrayFold(
@@ -30,7 +31,8 @@ const TIMED = `${SPANS},
         arraySort(arrayFilter(x -> x.2 > x.1,
           arrayMap(x -> (greatest(x.1, s.start_ms), least(x.2, s.start_ms + s.duration_ms)), c.intervals))),
         (0., s.start_ms)).1) AS self_ms
-    FROM spans_of_trace AS s LEFT JOIN children_of AS c ON c.parent = s.span_id)`;
+    FROM spans_of_trace AS s LEFT JOIN children_of AS c ON c.parent = s.span_id
+    WHERE ${ofSpan('s.span_id')})`;
 
 type Params = { project_id: string; trace_id: string };
 
@@ -60,7 +62,7 @@ interface GroupRow {
 /** Every (service, kind) group of the trace's spans (none: the trace is not stored). */
 export async function summaryGroups(ctx: CoreToolContext, params: Params): Promise<SummaryGroup[]> {
   const rows = await ctx.ch.query<GroupRow>(
-    `WITH ${TIMED}
+    `WITH ${SPANS}, ${timed(() => '1')}
      SELECT service, kind, count() AS spans, countIf(status = 'error') AS errors,
             sum(duration_ms) AS total_ms, sum(self_ms) AS total_self_ms,
             min(start_ms) AS first_ms, max(start_ms + duration_ms) AS last_ms
@@ -91,31 +93,29 @@ export interface PathStep {
 /**
  * The critical path: from the root (the earliest span naming no parent or one the trace lacks;
  * else the earliest span), each step the child that ends last (ties: the earliest start, then the
- * smallest span id), never a span twice, at most CRITICAL_PATH_MAX_STEPS steps.
+ * smallest span id), never a span twice, at most CRITICAL_PATH_MAX_STEPS steps. The walk is a fold
+ * over a map of each parent's last child, made once (a recursive query would group every step).
  */
 export async function criticalPath(ctx: CoreToolContext, params: Params): Promise<PathStep[]> {
   return ctx.ch.query<PathStep>(
-    `WITH RECURSIVE ${TIMED},
+    `WITH ${SPANS},
        last_child AS (
          SELECT parent_span_id AS parent,
                 arraySort(x -> (-x.2, x.3, x.1), groupArray((span_id, start_ms + duration_ms, start_ms)))[1].1 AS child
          FROM spans_of_trace WHERE parent_span_id != '' AND parent_span_id != span_id
          GROUP BY parent_span_id),
-       root AS (
-         SELECT span_id FROM spans_of_trace
-         ORDER BY (parent_span_id = '' OR parent_span_id NOT IN (SELECT span_id FROM spans_of_trace)) DESC,
-                  start_ms, span_id
-         LIMIT 1),
-       path AS (
-         SELECT toUInt32(1) AS step, span_id, [span_id] AS seen FROM root
-         UNION ALL
-         SELECT path.step + 1 AS step, c.child AS span_id, arrayPushBack(path.seen, c.child) AS seen
-         FROM path JOIN last_child AS c ON c.parent = path.span_id
-         WHERE path.step < {steps:UInt32} AND NOT has(path.seen, c.child))
-     SELECT t.span_id AS span_id, t.operation AS operation, t.service AS service,
-            t.duration_ms AS duration_ms, t.self_ms AS self_ms
-     FROM path JOIN timed AS t ON t.span_id = path.span_id
-     ORDER BY path.step LIMIT 1 BY path.step`,
+       (SELECT mapFromArrays(groupArray(parent), groupArray(child)) FROM last_child) AS next_of,
+       (SELECT span_id FROM spans_of_trace
+        ORDER BY (parent_span_id = '' OR parent_span_id NOT IN (SELECT span_id FROM spans_of_trace)) DESC,
+                 start_ms, span_id
+        LIMIT 1) AS root_id,
+       (SELECT arrayFold(
+          (path, step) -> if(mapContains(next_of, path[-1]) AND NOT has(path, next_of[path[-1]]),
+                             arrayPushBack(path, next_of[path[-1]]), path),
+          range({steps:UInt32} - 1), [root_id])) AS path,
+       ${timed((column) => `${column} IN path`)}
+     SELECT span_id, operation, service, duration_ms, self_ms
+     FROM timed ORDER BY indexOf(path, span_id) LIMIT 1 BY span_id`,
     { ...params, steps: CRITICAL_PATH_MAX_STEPS },
     { signal: ctx.signal },
   );
