@@ -1,10 +1,11 @@
 import { FIELD_LIMITS, sanitizeAttributes, sanitizeOptional, sanitizeText } from '@svc/tool-kit';
 import { SUMMARY_MAX_ROWS, type TraceSpanNode, traceGet } from '@svc/tools-trace';
 import { isoFromMs } from '../../storage/time';
-import { serve } from '../core-tool';
-import { nestSpans } from './span-tree';
+import { type CoreToolContext, serve } from '../core-tool';
+import { nestSpans, type TreeSpan } from './span-tree';
 import { criticalPath, errorSpans, type SummaryGroup, summaryGroups } from './trace-overview';
-import { childrenElsewhere, type PageRow, pageRows } from './trace-page';
+import { overviewOfRows } from './trace-overview-rows';
+import { childrenElsewhere, type PageRow, pageRows, parentsInTrace } from './trace-page';
 import { toMicrosecond } from './trace-search';
 
 const id = (text: string) => sanitizeText(text, FIELD_LIMITS.id);
@@ -46,31 +47,47 @@ function summaryOf(groups: readonly SummaryGroup[]) {
     .slice(0, SUMMARY_MAX_ROWS);
 }
 
+type Params = { project_id: string; trace_id: string };
+
 /**
- * One trace: totals, summary, critical path and error spans over every span (trace-overview.ts),
- * and one page of its spans by start time as a tree (span-tree.ts). A span whose parent is on
- * another page is at the top of its page, marked so (not an orphan: the parent is in the trace).
+ * The whole trace's fields for a page that is not the whole trace, read in storage over every
+ * span (trace-overview.ts), with what the page's tree needs from the other pages: its spans'
+ * children there (self time) and which parents named are in the trace.
+ */
+async function overviewInStorage(ctx: CoreToolContext, params: Params, offset: number, page: PageRow[]) {
+  const [groups, path, errors, elsewhere, parents] = await Promise.all([
+    summaryGroups(ctx, params),
+    criticalPath(ctx, params),
+    errorSpans(ctx, params),
+    page.length > 0 ? childrenElsewhere(ctx, params, offset, page) : new Map<string, TreeSpan[]>(),
+    page.length > 0 ? parentsInTrace(ctx, params, offset, page) : new Set<string>(),
+  ]);
+  return { groups, path, errors, elsewhere, parents };
+}
+
+/**
+ * One trace: totals, summary, critical path and error spans over every span, and one page of its
+ * spans by start time as a tree (span-tree.ts). A trace that one page holds whole is read once and
+ * summed up from its rows (trace-overview-rows.ts); a longer one in storage (trace-overview.ts). A
+ * span whose parent is on another page is at the top of its page, marked so (not an orphan: the
+ * parent is in the trace).
  */
 export const traceGetQuery = serve(traceGet, async (ctx, input) => {
   const params = { project_id: ctx.projectId, trace_id: input.trace_id };
   const offset = ctx.offset ?? 0;
-  const [groups, rows] = await Promise.all([
-    summaryGroups(ctx, params),
-    pageRows(ctx, params, offset, input.limit + 1),
-  ]);
-  if (groups.length === 0) return notFound(input.trace_id);
-  const totals = totalsOf(groups);
+  const rows = await pageRows(ctx, params, offset, input.limit + 1);
   const has_more = rows.length > input.limit;
   const page = rows.slice(0, input.limit);
   const paged = offset > 0 || has_more;
-  const [path, errors, elsewhere] = await Promise.all([
-    criticalPath(ctx, params),
-    totals.error_span_count > 0 ? errorSpans(ctx, params) : [],
-    paged && page.length > 0 ? childrenElsewhere(ctx, params, offset, page) : new Map(),
-  ]);
+  if (!paged && page.length === 0) return notFound(input.trace_id);
+  const { groups, path, errors, elsewhere, parents } = paged
+    ? await overviewInStorage(ctx, params, offset, page)
+    : { ...overviewOfRows(page), elsewhere: new Map<string, TreeSpan[]>(), parents: new Set<string>() };
+  if (groups.length === 0) return notFound(input.trace_id);
+  const totals = totalsOf(groups);
   const onPage = new Set(page.map((s) => s.span_id));
   const toNode = (s: PageRow, orphan: boolean, selfMs: number): Omit<TraceSpanNode, 'children'> => {
-    const otherPage = orphan && s.parent_in_trace && !onPage.has(s.parent_span_id);
+    const otherPage = orphan && parents.has(s.parent_span_id) && !onPage.has(s.parent_span_id);
     return {
       span_id: id(s.span_id),
       parent_span_id: sanitizeOptional(s.parent_span_id),

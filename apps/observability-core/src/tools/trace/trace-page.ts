@@ -4,10 +4,11 @@ import type { TreeSpan } from './span-tree';
 
 // One page of trace.get's tree: the trace's spans by start time, then span id (a total order for
 // distinct spans, so pages at consecutive offsets hold every span once), read with OFFSET from the
-// call's cursor. Both statements name project_id and trace_id exactly (the by_trace projection).
+// call's cursor. Every statement names project_id and trace_id exactly (the by_trace projection).
 
 const WHERE = 'project_id = {project_id:String} AND trace_id = {trace_id:String}';
-const PAGE = `SELECT span_id FROM spans WHERE ${WHERE}
+/** A column of the page's spans, as a subquery. */
+const pageOf = (column: string) => `SELECT ${column} FROM spans WHERE ${WHERE}
   ORDER BY start_time, span_id LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
 
 type Params = { project_id: string; trace_id: string };
@@ -25,14 +26,9 @@ export interface PageRow {
   user_id: string;
   session_id: string;
   attributes: Record<string, string>;
-  /** Its parent is a span of the trace (on this page or another). */
-  parent_in_trace: boolean;
 }
 
-type StoredRow = Omit<PageRow, 'start_ms' | 'parent_in_trace'> & {
-  start_ms: string;
-  parent_in_trace: number;
-};
+type StoredRow = Omit<PageRow, 'start_ms'> & { start_ms: string };
 
 /** Up to `fetch` spans from `offset` on, in page order. */
 export async function pageRows(
@@ -44,19 +40,14 @@ export async function pageRows(
   const rows = await ctx.ch.query<StoredRow>(
     `SELECT span_id, parent_span_id, operation, service, kind, status,
             toUnixTimestamp64Milli(start_time) AS start_ms, ${SPAN_DURATION_SQL} AS duration_ms,
-            ${SAMPLE_RATE_SQL} AS sample_rate, user_id, session_id, attributes,
-            parent_span_id IN (SELECT span_id FROM spans WHERE ${WHERE}) AS parent_in_trace
+            ${SAMPLE_RATE_SQL} AS sample_rate, user_id, session_id, attributes
      FROM spans WHERE ${WHERE}
      ORDER BY start_time, span_id
      LIMIT {fetch:UInt32} OFFSET {offset:UInt64}`,
     { ...params, fetch, offset },
     { signal: ctx.signal },
   );
-  return rows.map((r) => ({
-    ...r,
-    start_ms: Number(r.start_ms),
-    parent_in_trace: Boolean(r.parent_in_trace),
-  }));
+  return rows.map((r) => ({ ...r, start_ms: Number(r.start_ms) }));
 }
 
 /**
@@ -72,7 +63,7 @@ export async function childrenElsewhere(
   const rows = await ctx.ch.query<TreeSpan & { start_ms: string }>(
     `SELECT span_id, parent_span_id, toUnixTimestamp64Milli(start_time) AS start_ms,
             ${SPAN_DURATION_SQL} AS duration_ms
-     FROM spans WHERE ${WHERE} AND parent_span_id != span_id AND parent_span_id IN (${PAGE})`,
+     FROM spans WHERE ${WHERE} AND parent_span_id != span_id AND parent_span_id IN (${pageOf('span_id')})`,
     { ...params, offset, limit: page.length },
     { signal: ctx.signal },
   );
@@ -86,4 +77,20 @@ export async function childrenElsewhere(
     else byParent.set(r.parent_span_id, [child]);
   }
   return byParent;
+}
+
+/** The parents the page's spans name that are spans of the trace (on this page or another). */
+export async function parentsInTrace(
+  ctx: CoreToolContext,
+  params: Params,
+  offset: number,
+  page: readonly PageRow[],
+): Promise<Set<string>> {
+  const rows = await ctx.ch.query<{ span_id: string }>(
+    `SELECT DISTINCT span_id FROM spans
+     WHERE ${WHERE} AND span_id IN (${pageOf('parent_span_id')})`,
+    { ...params, offset, limit: page.length },
+    { signal: ctx.signal },
+  );
+  return new Set(rows.map((r) => r.span_id));
 }
