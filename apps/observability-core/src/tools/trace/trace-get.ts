@@ -4,12 +4,11 @@ import { isoFromMs } from '../../storage/time';
 import { type CoreToolContext, serve } from '../core-tool';
 import { nestSpans, type TreeSpan } from './span-tree';
 import { criticalPath, errorSpans, type SummaryGroup, summaryGroups } from './trace-overview';
-import { overviewOfRows } from './trace-overview-rows';
+import { byText, overviewOfRows } from './trace-overview-rows';
 import { childrenElsewhere, type PageRow, pageRows, parentsInTrace } from './trace-page';
 import { toMicrosecond } from './trace-search';
 
 const id = (text: string) => sanitizeText(text, FIELD_LIMITS.id);
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The whole trace's totals, from its (service, kind) groups (at least one). */
 function totalsOf(groups: readonly SummaryGroup[]) {

@@ -7,7 +7,8 @@ import type { PageRow } from './trace-page';
 // a few dozen spans): computed from the rows already read, by the rules trace-overview.ts states
 // in SQL for a trace read in pages, so a small trace costs one statement, as before it paged.
 
-const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/** Text in code unit order (span ids are hex: their byte order, as ClickHouse sorts them). */
+export const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byStart = (a: PageRow, b: PageRow) => a.start_ms - b.start_ms || byText(a.span_id, b.span_id);
 const endOf = (s: PageRow) => s.start_ms + s.duration_ms;
 

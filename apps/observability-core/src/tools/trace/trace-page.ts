@@ -8,7 +8,7 @@ import type { TreeSpan } from './span-tree';
 
 const WHERE = 'project_id = {project_id:String} AND trace_id = {trace_id:String}';
 /** A column of the page's spans, as a subquery. */
-const pageOf = (column: string) => `SELECT ${column} FROM spans WHERE ${WHERE}
+const pageColumn = (column: string) => `SELECT ${column} FROM spans WHERE ${WHERE}
   ORDER BY start_time, span_id LIMIT {limit:UInt32} OFFSET {offset:UInt64}`;
 
 type Params = { project_id: string; trace_id: string };
@@ -63,7 +63,7 @@ export async function childrenElsewhere(
   const rows = await ctx.ch.query<TreeSpan & { start_ms: string }>(
     `SELECT span_id, parent_span_id, toUnixTimestamp64Milli(start_time) AS start_ms,
             ${SPAN_DURATION_SQL} AS duration_ms
-     FROM spans WHERE ${WHERE} AND parent_span_id != span_id AND parent_span_id IN (${pageOf('span_id')})`,
+     FROM spans WHERE ${WHERE} AND parent_span_id != span_id AND parent_span_id IN (${pageColumn('span_id')})`,
     { ...params, offset, limit: page.length },
     { signal: ctx.signal },
   );
@@ -88,7 +88,7 @@ export async function parentsInTrace(
 ): Promise<Set<string>> {
   const rows = await ctx.ch.query<{ span_id: string }>(
     `SELECT DISTINCT span_id FROM spans
-     WHERE ${WHERE} AND span_id IN (${pageOf('parent_span_id')})`,
+     WHERE ${WHERE} AND span_id IN (${pageColumn('parent_span_id')})`,
     { ...params, offset, limit: page.length },
     { signal: ctx.signal },
   );
