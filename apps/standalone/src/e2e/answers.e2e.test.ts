@@ -112,13 +112,55 @@ async function rest(tool: string, args: unknown, headers: Record<string, string>
   return { status: res.status, text, body: JSON.parse(text) as Record<string, unknown> };
 }
 
+/** An answer's lists by path (top level and one level down), as a result budget cuts them. */
+function listsByPath(answer: Record<string, unknown>): Map<string, unknown[]> {
+  const lists = new Map<string, unknown[]>();
+  for (const [key, value] of Object.entries(answer)) {
+    if (Array.isArray(value)) lists.set(key, value);
+    else if (value && typeof value === 'object') {
+      for (const [inner, v] of Object.entries(value)) if (Array.isArray(v)) lists.set(`${key}.${inner}`, v);
+    }
+  }
+  return lists;
+}
+
+/** The session with the most log lines among the latest 200: a detail answer of some size. */
+async function busySession(): Promise<string> {
+  const recent = logRecentOutput.parse((await rest('log.recent', { limit: 200 })).body);
+  const counts = new Map<string, number>();
+  for (const l of recent.items)
+    if (l.session_id) counts.set(l.session_id, (counts.get(l.session_id) ?? 0) + 1);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1])[0]![0];
+}
+
+/**
+ * Follows a cut answer's continuation cursors to the end (`ask` makes one call), checking each part
+ * against the tool's schema and the budget; answers every list's items put back together.
+ */
+async function followContinuation(
+  tool: string,
+  budget: number,
+  ask: (cursor: string | undefined) => Promise<{ text: string; body: Record<string, unknown> }>,
+): Promise<{ parts: number; lists: Map<string, unknown[]> }> {
+  const lists = new Map<string, unknown[]>();
+  let cursor: string | undefined;
+  let parts = 0;
+  do {
+    const { text, body } = await ask(cursor);
+    outputOf(tool).parse(body);
+    expect(text.length).toBeLessThanOrEqual(budget);
+    expect(body.continued === undefined).toBe(parts === 0);
+    for (const [path, items] of listsByPath(body)) lists.set(path, [...(lists.get(path) ?? []), ...items]);
+    cursor = body.next_cursor as string | undefined;
+    if (cursor) expect(body.truncated).toBe(true);
+    parts += 1;
+  } while (cursor && parts < 200);
+  return { parts, lists };
+}
+
 describe('result budgets and cursors over the stack', () => {
   it('REST: a session paged under a 1,000-character budget is the whole session, once, in order', async () => {
-    const recent = logRecentOutput.parse((await rest('log.recent', { limit: 200 })).body);
-    const counts = new Map<string, number>();
-    for (const l of recent.items)
-      if (l.session_id) counts.set(l.session_id, (counts.get(l.session_id) ?? 0) + 1);
-    const [session] = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]!;
+    const session = await busySession();
     const whole = logBySessionOutput.parse(
       (await rest('log.by_session', { session_id: session, limit: 1000 })).body,
     );
@@ -235,6 +277,45 @@ describe('result budgets and cursors over the stack', () => {
         });
         expect(structured.omitted?.items).toBe(50 - structured.items.length);
       }
+    } finally {
+      await legacy.close();
+      await modern.close();
+    }
+  });
+
+  it('a cut answer that is not a list (session.detail) continues by next_cursor to every item of every list, over REST and MCP in both eras', async () => {
+    const session = await busySession();
+    const args = { session_id: session, limit: 40 };
+    const whole = await rest('session.detail', args);
+    expect(whole.text.length).toBeGreaterThan(12_000);
+    const expected = listsByPath(whole.body);
+    const viaRest = await followContinuation('session.detail', 6000, async (cursor) =>
+      rest('session.detail', { ...args, ...(cursor ? { cursor } : {}) }, { 'X-Max-Result-Chars': '6000' }),
+    );
+    expect(viaRest.parts).toBeGreaterThan(2);
+    expect(viaRest.lists).toEqual(expected);
+    const legacy = await connectMcp(stack.ready.urls.mcp, authorization);
+    const modern = await connectModernMcp(stack.ready.urls.mcp, authorization);
+    try {
+      for (const mcp of [legacy, modern]) {
+        const viaMcp = await followContinuation('session.detail', 6000, async (cursor) => {
+          const answer = await mcp.callTool({
+            name: 'session.detail',
+            arguments: { ...args, ...(cursor ? { cursor } : {}) },
+            _meta: { [HINT]: 6000 },
+          });
+          return {
+            text: JSON.stringify(answer.structuredContent),
+            body: answer.structuredContent as Record<string, unknown>,
+          };
+        });
+        expect(viaMcp.lists).toEqual(expected);
+      }
+      // Another session's arguments with this cursor are refused, naming cursor.
+      const first = await rest('session.detail', args, { 'X-Max-Result-Chars': '2000' });
+      const other = await rest('session.detail', { ...args, limit: 99, cursor: first.body.next_cursor });
+      expect(other.status).toBe(400);
+      expect(other.body.details).toEqual([expect.objectContaining({ path: 'cursor' })]);
     } finally {
       await legacy.close();
       await modern.close();
