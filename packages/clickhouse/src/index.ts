@@ -9,4 +9,9 @@ export type {
   ServerOptions,
 } from './options';
 export { renderQueryParams } from './render-params';
-export { createTestClickHouse, dropTestClickHouse } from './test-database';
+export {
+  createTestClickHouse,
+  createTestClickHouseFrom,
+  dropTestClickHouse,
+  type TestTemplate,
+} from './test-database';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
@@ -15,7 +15,7 @@ import {
 import type { Express } from 'express';
 import request from 'supertest';
 import { createCoreApp } from '../app';
-import { migrateCore } from '../storage/migrate';
+import { createCoreTestDatabase } from '../testing/core-database';
 import { INTERNAL_SECRET, staticIngestKeys, type TestIngestKey } from '../testing/core-harness';
 import {
   type BreakpadFunc,
@@ -209,8 +209,7 @@ describe('symbolication end to end', () => {
   };
 
   beforeAll(async () => {
-    ch = await createTestClickHouse('symbolication');
-    await migrateCore(ch);
+    ch = await createCoreTestDatabase('symbolication');
     dir = mkdtempSync(join(tmpdir(), 'symbolication-test-'));
     files = createDebugFileStore(dir);
     symbolicator = createSymbolicator({ ch, files, logger: silentLogger });

@@ -1,4 +1,4 @@
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { type IngestKey, type IngestKeyResolver, signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
@@ -6,6 +6,7 @@ import type { Express } from 'express';
 import request from 'supertest';
 import { createCoreApp } from '../app';
 import { migrateCore } from '../storage/migrate';
+import { createCoreTestDatabase } from './core-database';
 
 // Test fixture: a real core app on a fresh chDB database. The ingest keys are test data in a
 // map (identity's resolver has its own test against an HTTP stand-in of identity).
@@ -42,8 +43,8 @@ export function staticIngestKeys(keys: Map<string, TestIngestKey>): IngestKeyRes
 }
 
 /**
- * A core on `ch` when given (e.g. a database of its own on a ClickHouse server), else on a fresh
- * chDB database; either is migrated here and dropped by `close`.
+ * A core on `on` when given (e.g. a database of its own on a ClickHouse server), migrated here, else
+ * on a fresh chDB database with the core's schema (core-database.ts); either is dropped by `close`.
  */
 export async function createCoreHarness(
   name: string,
@@ -51,8 +52,8 @@ export async function createCoreHarness(
   keys: TestKey[],
   on?: ClickHouse,
 ): Promise<CoreHarness> {
-  const ch = on ?? (await createTestClickHouse(name));
-  await migrateCore(ch);
+  const ch = on ?? (await createCoreTestDatabase(name));
+  if (on) await migrateCore(on);
   const keyMap = new Map<string, TestIngestKey>(
     keys.map((k) => [
       k.keyId,

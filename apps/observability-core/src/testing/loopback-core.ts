@@ -1,11 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { createCoreApp } from '../app';
-import { migrateCore } from '../storage/migrate';
+import { createCoreTestDatabase } from './core-database';
 
 // Test fixture for other packages (copilot, sdk-node): a real core on a fresh chDB database,
 // listening on a loopback port, that knows one ingest key.
@@ -32,8 +32,7 @@ export interface LoopbackCore {
 
 export async function startLoopbackCore(options: LoopbackCoreOptions): Promise<LoopbackCore> {
   const { key } = options;
-  const ch = await createTestClickHouse(options.name);
-  await migrateCore(ch);
+  const ch = await createCoreTestDatabase(options.name);
   const app = createCoreApp({
     ch,
     ingestKeys: {

@@ -1,16 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { signIngestBody } from '@svc/ingest-auth';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import type { Express } from 'express';
 import request from 'supertest';
 import { createCoreApp } from '../app';
-import { migrateCore } from '../storage/migrate';
 import { createDebugFileStore } from '../symbolication/debug-file-store';
 import { createSymbolicator, type Symbolicator } from '../symbolication/symbolicator';
+import { createCoreTestDatabase } from './core-database';
 import { INTERNAL_SECRET, staticIngestKeys, type TestIngestKey } from './core-harness';
 
 // A core app on chDB with a real debug-file store, for symbolication tests over HTTP: signed
@@ -30,8 +30,7 @@ export interface SymbolicationStack {
 
 export async function startSymbolicationStack(name: string): Promise<SymbolicationStack> {
   const key = { keyId: `key_${name}`, projectId: `proj_${name}`, secret: `secret-${name}-0123456789` };
-  const ch = await createTestClickHouse(name);
-  await migrateCore(ch);
+  const ch = await createCoreTestDatabase(name);
   const dir = mkdtempSync(join(tmpdir(), `${name}-test-`));
   const files = createDebugFileStore(dir);
   const symbolicator = createSymbolicator({ ch, files, logger: silentLogger });

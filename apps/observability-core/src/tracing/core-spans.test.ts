@@ -1,12 +1,12 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import { createSelfTracer, SELF_TRACE_MIDDLEWARE, type Tracer } from '@svc/self-trace';
 import type { Express } from 'express';
 import { createCoreApp } from '../app';
-import { migrateCore } from '../storage/migrate';
+import { createCoreTestDatabase } from '../testing/core-database';
 import { staticIngestKeys } from '../testing/core-harness';
 
 // The core traced by itself, on loopback: it sends its own spans to its own internal ingest route.
@@ -35,8 +35,7 @@ let tracer: Tracer;
 let app: Express;
 
 beforeAll(async () => {
-  ch = await createTestClickHouse('core_spans');
-  await migrateCore(ch);
+  ch = await createCoreTestDatabase('core_spans');
   // Listening first: the tracer needs the core's address, the app needs the tracer.
   let handler = (_req: IncomingMessage, res: ServerResponse) => void res.end();
   server = createServer((req, res) => handler(req, res));

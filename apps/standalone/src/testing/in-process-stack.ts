@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BreakerOptions } from '@svc/backend-client';
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { loadGatewayConfig, type WiredGateway, wireGateway } from '@svc/http-gateway';
 import {
   type CheckpointStore,
@@ -26,12 +26,8 @@ import {
   mergedExposition,
   metricsPrefix,
 } from '@svc/metrics';
-import {
-  createCoreApp,
-  createHttpIngestKeyResolver,
-  migrateCore,
-  signIngestBody,
-} from '@svc/observability-core';
+import { createCoreApp, createHttpIngestKeyResolver, signIngestBody } from '@svc/observability-core';
+import { createCoreTestDatabase } from '@svc/observability-core/testing/core-database';
 import type { Postgres } from '@svc/postgres';
 import { memoryPostgres } from '@svc/postgres/testing/memory';
 import { wireRecall } from '@svc/recall';
@@ -179,8 +175,7 @@ export async function startInProcessStack(
   await identity.start();
   const identityUrl = `http://127.0.0.1:${identity.port}`;
 
-  const ch = await createTestClickHouse(options.name ?? 'in_process');
-  await migrateCore(ch);
+  const ch = await createCoreTestDatabase(options.name ?? 'in_process');
   let hits = 0;
   const coreAppWith = (tracer?: Tracer) =>
     createCoreApp({

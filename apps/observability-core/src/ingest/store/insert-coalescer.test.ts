@@ -1,5 +1,5 @@
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse, refusedByEngine } from '@svc/clickhouse';
-import { migrateCore } from '../../storage/migrate';
+import { type ClickHouse, dropTestClickHouse, refusedByEngine } from '@svc/clickhouse';
+import { createCoreTestDatabase } from '../../testing/core-database';
 import { coalesceInserts, MAX_ISOLATION_INSERTS } from './insert-coalescer';
 
 // Concurrent inserts into one table go in as one; every caller learns how its own rows fared.
@@ -21,14 +21,13 @@ const counting = (): ClickHouse => ({
 });
 
 beforeAll(async () => {
-  ch = await createTestClickHouse('core_insert_coalescer');
+  // The ingest tables themselves, for the engine's own refusals.
+  ch = await createCoreTestDatabase('core_insert_coalescer');
   for (const table of ['a', 'b'])
     await ch.command(
       `CREATE TABLE ${table} (id UInt32, tag String) ENGINE = MergeTree ORDER BY id
        SETTINGS non_replicated_deduplication_window = 100`,
     );
-  // The ingest tables themselves, for the engine's own refusals.
-  await migrateCore(ch);
   // A table whose every insert the engine refuses (as a full disk or a broken table would).
   await ch.command(
     `CREATE TABLE refusing (project_id String, id UInt32, CONSTRAINT never CHECK id > 1000000)

@@ -1,5 +1,5 @@
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
-import { migrateCore } from '../../storage/migrate';
+import { type ClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { createCoreTestDatabase } from '../../testing/core-database';
 import { RECORD_TYPES } from '../schemas';
 import {
   createStoredRowsFinder,
@@ -20,8 +20,7 @@ const NOW = Math.floor(Date.now() / DAY) * DAY + 12 * 3_600_000;
 
 let ch: ClickHouse;
 beforeAll(async () => {
-  ch = await createTestClickHouse('core_stored_rows');
-  await migrateCore(ch);
+  ch = await createCoreTestDatabase('core_stored_rows');
 });
 afterAll(async () => {
   await dropTestClickHouse(ch);

@@ -1,7 +1,7 @@
-import { type ClickHouse, createTestClickHouse, dropTestClickHouse } from '@svc/clickhouse';
+import { type ClickHouse, dropTestClickHouse } from '@svc/clickhouse';
 import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
-import { migrateCore } from '../../storage/migrate';
+import { createCoreTestDatabase } from '../../testing/core-database';
 import { validateBatch } from '../validate/validate-batch';
 import { ROW_TOKEN_COLUMN, rowTokenOf } from './stored-rows';
 import { createBatchWriter, type RequestTokens } from './write-batch';
@@ -29,8 +29,7 @@ const writer = () =>
   createBatchWriter({ ch: counting(), logger: silentLogger, metrics: createNoopMetrics(), now: () => NOW });
 
 beforeAll(async () => {
-  ch = await createTestClickHouse('core_write_batch');
-  await migrateCore(ch);
+  ch = await createCoreTestDatabase('core_write_batch');
 });
 afterAll(async () => {
   await dropTestClickHouse(ch);
