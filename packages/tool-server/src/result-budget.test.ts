@@ -1,7 +1,7 @@
 import { UserInputError } from '@svc/errors';
 import { defineTool, listOf } from '@svc/tool-kit';
 import { z } from 'zod';
-import { CursorSeal } from './cursor';
+import { CURSOR_MAX_OFFSET, CursorSeal } from './cursor';
 import { clientBudgetOf, continuedAt, withinBudget } from './result-budget';
 import { ToolAnswer } from './tool-answer';
 
@@ -162,5 +162,18 @@ describe('continuing a cut answer that is not a list page', () => {
     expect(() => seal.open(cursor, limited)).toThrow(UserInputError);
     expect(() => seal.openContinuation(seal.seal(limited, 3), limited)).toThrow(UserInputError);
     expect(seal.openContinuation(cursor, limited)).toEqual({ tags: 3 });
+  });
+});
+
+describe('the deepest cursor', () => {
+  it('cuts a page past the deepest offset a cursor may carry without a cursor, has_more still true', () => {
+    const page = { items: words, limit: 200, has_more: false };
+    const cut = withinBudget(listTool, ToolAnswer.ofValue(page), 2000, {
+      seal,
+      binding,
+      offset: CURSOR_MAX_OFFSET,
+    }).value as { has_more: boolean; next_cursor?: string; truncated?: true };
+    expect(cut).toMatchObject({ has_more: true, truncated: true });
+    expect(cut.next_cursor).toBeUndefined();
   });
 });

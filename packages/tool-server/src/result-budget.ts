@@ -1,6 +1,12 @@
 import { invalidInputError } from '@svc/errors';
 import { type AnyTool, MAX_RESULT_CHARS_RANGE } from '@svc/tool-kit';
-import { type CursorBinding, type CursorSeal, isListPage, type ListPositions } from './cursor';
+import {
+  CURSOR_MAX_OFFSET,
+  type CursorBinding,
+  type CursorSeal,
+  isListPage,
+  type ListPositions,
+} from './cursor';
 import { ToolAnswer } from './tool-answer';
 
 // A call's result budget: the characters of JSON a client can afford. Each tool declares its own
@@ -56,11 +62,17 @@ export function withinBudget(
   const value = answer.value;
   // A tool paging something other than items cuts its own page (trace.get: the spans of a tree).
   if (tool.pages) {
-    const cursorAt = (kept: number) => paging?.seal.seal(paging.binding, paging.offset + kept);
+    const cursorAt = (kept: number) => pageCursor(paging, kept);
     return ToolAnswer.ofValue(tool.pages.cut(value, budget, cursorAt));
   }
   if (tool.paged && isListPage(value)) return ToolAnswer.ofValue(cutPage(value, budget, paging));
   return ToolAnswer.ofValue(cutLists(value, budget, paging));
+}
+
+/** The cursor of the page after the `kept` first entries; none past the deepest offset a cursor may carry. */
+function pageCursor(paging: Paging | undefined, kept: number): string | undefined {
+  if (!paging || paging.offset + kept > CURSOR_MAX_OFFSET) return undefined;
+  return paging.seal.seal(paging.binding, paging.offset + kept);
 }
 
 /** The most items that fit, with a cursor at the first left out. */
@@ -68,7 +80,8 @@ function cutPage(page: Json & { items: unknown[] }, budget: number, paging: Pagi
   const total = page.items.length;
   const cutAt = (kept: number): Json => {
     const { next_cursor: _dropped, ...rest } = page;
-    const next = paging ? { next_cursor: paging.seal.seal(paging.binding, paging.offset + kept) } : {};
+    const cursor = pageCursor(paging, kept);
+    const next = cursor === undefined ? {} : { next_cursor: cursor };
     return {
       ...rest,
       items: page.items.slice(0, kept),
