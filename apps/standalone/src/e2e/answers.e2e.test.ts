@@ -42,17 +42,17 @@ afterAll(async () => {
   await stack?.dispose();
 });
 
-// A trace of 3,000 spans (a tree four wide, five services, some failed, a few attributes each)
+// A trace of 1,500 spans (a tree four wide, five services, some failed, a few attributes each)
 // stored once in the stack's demo project, for trace.get's pages.
 const BIG_TRACE = 'b16b16b16b16b16b16b16b16b16b16b1';
-const BIG_SPANS = 3000;
+const BIG_SPANS = 1500;
 const spanId = (i: number) => (0x5000 + i).toString(16).padStart(16, '0');
 const bigTrace = Array.from({ length: BIG_SPANS }, (_, i) => ({
   trace_id: BIG_TRACE,
   span_id: spanId(i),
   ...(i === 0 ? {} : { parent_span_id: spanId(Math.floor((i - 1) / 4)) }),
   kind: i % 3 === 0 ? 'server' : 'client',
-  status: i % 750 === 7 ? ('error' as const) : ('ok' as const),
+  status: i % 375 === 7 ? ('error' as const) : ('ok' as const),
   operation: i === 0 ? 'GET /big' : `call ${i % 17}`,
   service: `svc-${i % 5}`,
   start_time: new Date(Date.now() - 10 * 60_000 + i).toISOString(),
@@ -197,15 +197,16 @@ describe('result budgets and cursors over the stack', () => {
     expect(budget.body.message).toContain('X-Max-Result-Chars must be an integer from 1000');
   });
 
-  it('REST: trace.get of 3,000 spans under the default budget is cut to the spans that fit, and its cursors page through every span once', async () => {
+  it('REST: trace.get of 1,500 spans by pages of 500 under a 100,000-character budget is cut to the spans that fit, and its cursors page through every span once', async () => {
     await storeBigTrace();
+    const PAGE = 500;
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
     do {
       const res = await rest(
         'trace.get',
-        { trace_id: BIG_TRACE, limit: 2000, ...(cursor ? { cursor } : {}) },
+        { trace_id: BIG_TRACE, limit: PAGE, ...(cursor ? { cursor } : {}) },
         { 'X-Max-Result-Chars': '100000' },
       );
       expect(res.status).toBe(200);
@@ -217,13 +218,13 @@ describe('result budgets and cursors over the stack', () => {
       expect(page.has_more).toBe(cursor !== undefined);
       pages += 1;
     } while (cursor);
-    // More pages than 2,000 spans a page would make: the budget cut them, and each cut went on.
-    expect(pages).toBeGreaterThan(2);
+    // More pages than 500 spans a page would make: the budget cut them, and each cut went on.
+    expect(pages).toBeGreaterThan(BIG_SPANS / PAGE);
     expect(seen).toHaveLength(BIG_SPANS);
     expect(new Set(seen)).toEqual(new Set(bigTrace.map((s) => s.span_id)));
   });
 
-  it('MCP, both eras: trace.get of 3,000 spans answers within the budget with the whole trace summed up, and its cursor pages on', async () => {
+  it('MCP, both eras: trace.get of 1,500 spans answers within the budget with the whole trace summed up, and its cursor pages on', async () => {
     await storeBigTrace();
     const legacy = await connectMcp(stack.ready.urls.mcp, authorization);
     const modern = await connectModernMcp(stack.ready.urls.mcp, authorization);
