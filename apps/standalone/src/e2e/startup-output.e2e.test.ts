@@ -1,6 +1,6 @@
 import { rmSync, statSync } from 'node:fs';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
-import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
+import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 
 // What a user sees on `pnpm start`: the banner, first. A healthy start (the first one, which seeds
 // the demo, and a restart on the same data dir) prints nothing on stderr before it, and no line at
@@ -35,7 +35,13 @@ function stderrLines(stack: SpawnedStack): LogLine[] {
     });
 }
 
-function expectBannerFirst(stack: SpawnedStack): void {
+async function expectBannerFirst(stack: SpawnedStack): Promise<void> {
+  // The ready file follows the banner, but the banner comes through a pipe: on a busy machine the
+  // ready file can be seen before the pipe's bytes are read. Whatever came on either pipe before
+  // the first stdout chunk is still recorded before it, so waiting for it hides nothing.
+  await eventually('the banner read from stdout', () =>
+    stack.transcript().some((chunk) => chunk.stream === 'stdout'),
+  );
   const transcript = stack.transcript();
   const beforeBanner = transcript.slice(
     0,
@@ -68,7 +74,7 @@ describe('pnpm start on a healthy machine', () => {
       first = await spawnStack({ env: { SVC_LOG_LEVEL: undefined }, emptyDataDir: true });
       expect(first.env.SVC_LOG_LEVEL).toBeUndefined();
       expect(first.ready.token).toMatch(/^svc_pat_/); // the start that seeded the demo
-      expectBannerFirst(first);
+      await expectBannerFirst(first);
     },
     STACK_SETUP_TIMEOUT_MS,
   );
@@ -79,7 +85,7 @@ describe('pnpm start on a healthy machine', () => {
       expect(await first!.stop()).toBe(0);
       restarted = await spawnStack({ dataDir: first!.dataDir, env: { SVC_LOG_LEVEL: undefined } });
       expect(restarted.ready.token).toBeNull(); // seeded before: no new token
-      expectBannerFirst(restarted);
+      await expectBannerFirst(restarted);
     },
     STACK_SETUP_TIMEOUT_MS,
   );
