@@ -66,13 +66,18 @@ describe('withNextCursor', () => {
 
   it('points past the page when more follow, and is absent on the last page', () => {
     const page = { items: [1, 2, 3], limit: 3, has_more: true };
-    const next = (withNextCursor(page, seal, binding, 30) as { next_cursor?: string }).next_cursor;
+    const next = (withNextCursor(page, page.items.length, seal, binding, 30) as { next_cursor?: string })
+      .next_cursor;
     expect(seal.open(String(next), binding)).toBe(33);
-    expect(withNextCursor({ ...page, has_more: false }, seal, binding, 30)).not.toHaveProperty('next_cursor');
+    expect(
+      withNextCursor({ ...page, has_more: false }, page.items.length, seal, binding, 30),
+    ).not.toHaveProperty('next_cursor');
   });
 
   it('makes no cursor beyond the deepest offset', () => {
     const page = { items: [1], limit: 1, has_more: true };
-    expect(withNextCursor(page, seal, binding, CURSOR_MAX_OFFSET)).not.toHaveProperty('next_cursor');
+    expect(withNextCursor(page, page.items.length, seal, binding, CURSOR_MAX_OFFSET)).not.toHaveProperty(
+      'next_cursor',
+    );
   });
 });

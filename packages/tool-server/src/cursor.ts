@@ -159,14 +159,23 @@ export function isListPage(answer: unknown): answer is ListPage {
   );
 }
 
-/** The page with `next_cursor` set when more follow it (its items started at `offset`). */
-export function withNextCursor<T extends ListPage>(
+/** The cursor of the page starting at `next`; none past the deepest offset a cursor may carry. */
+export function pageCursorAt(seal: CursorSeal, binding: CursorBinding, next: number): string | undefined {
+  return next > CURSOR_MAX_OFFSET ? undefined : seal.seal(binding, next);
+}
+
+/**
+ * The page with `next_cursor` set when more follow it: its `length` entries (a list's items,
+ * trace.get's spans) started at `offset`. A page of none gets no cursor: it would point at itself.
+ */
+export function withNextCursor<T extends { has_more?: unknown }>(
   page: T,
+  length: number,
   seal: CursorSeal,
   binding: CursorBinding,
   offset: number,
 ): T {
-  const next = offset + page.items.length;
-  if (!page.has_more || next > CURSOR_MAX_OFFSET) return page;
-  return { ...page, next_cursor: seal.seal(binding, next) };
+  if (page.has_more !== true || length === 0) return page;
+  const cursor = pageCursorAt(seal, binding, offset + length);
+  return cursor === undefined ? page : { ...page, next_cursor: cursor };
 }

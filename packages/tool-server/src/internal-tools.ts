@@ -3,7 +3,7 @@ import { NotFoundError, parseInput, UserInputError } from '@svc/errors';
 import type { Metrics } from '@svc/metrics';
 import type { CallActor } from '@svc/tool-kit';
 import express, { type RequestHandler, type Response, type Router } from 'express';
-import { CURSOR_MAX_OFFSET, type CursorBinding, type CursorSeal, isListPage, withNextCursor } from './cursor';
+import { type CursorSeal, isListPage, withNextCursor } from './cursor';
 import { callActorOf, INTERNAL_PROJECT_ID } from './internal-auth';
 import { type AnyServedTool, isServed } from './serve';
 
@@ -110,25 +110,13 @@ function pagingOf(
   return {
     offset,
     next: (answer) => {
-      if (isListPage(answer)) return withNextCursor(answer, seal, binding, offset);
+      // A list's page counts its items; a tool paging something else (trace.get) says its length.
       const pages = tool.definition.pages;
-      return pages ? withPageCursor(answer, pages.length(answer as never), seal, binding, offset) : answer;
+      const length = isListPage(answer) ? answer.items.length : pages?.length(answer as never);
+      if (length === undefined) return answer;
+      return withNextCursor(answer as { has_more?: unknown }, length, seal, binding, offset) as typeof answer;
     },
   };
-}
-
-/** A page that is not a list (trace.get's spans) with `next_cursor` set when more follow it. */
-function withPageCursor<T>(
-  answer: T,
-  length: number,
-  seal: CursorSeal,
-  binding: CursorBinding,
-  offset: number,
-): T {
-  const next = offset + length;
-  const more = (answer as { has_more?: unknown }).has_more === true;
-  if (!more || length === 0 || next > CURSOR_MAX_OFFSET) return answer;
-  return { ...answer, next_cursor: seal.seal(binding, next) };
 }
 
 /**

@@ -1,12 +1,6 @@
 import { invalidInputError } from '@svc/errors';
 import { type AnyTool, MAX_RESULT_CHARS_RANGE } from '@svc/tool-kit';
-import {
-  CURSOR_MAX_OFFSET,
-  type CursorBinding,
-  type CursorSeal,
-  isListPage,
-  type ListPositions,
-} from './cursor';
+import { type CursorBinding, type CursorSeal, isListPage, type ListPositions, pageCursorAt } from './cursor';
 import { ToolAnswer } from './tool-answer';
 
 // A call's result budget: the characters of JSON a client can afford. Each tool declares its own
@@ -71,8 +65,7 @@ export function withinBudget(
 
 /** The cursor of the page after the `kept` first entries; none past the deepest offset a cursor may carry. */
 function pageCursor(paging: Paging | undefined, kept: number): string | undefined {
-  if (!paging || paging.offset + kept > CURSOR_MAX_OFFSET) return undefined;
-  return paging.seal.seal(paging.binding, paging.offset + kept);
+  return paging ? pageCursorAt(paging.seal, paging.binding, paging.offset + kept) : undefined;
 }
 
 /** The most items that fit, with a cursor at the first left out. */
