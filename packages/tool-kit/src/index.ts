@@ -26,7 +26,7 @@ export { defineGuide, type GuideArgument, type GuideStep, type InvestigationGuid
 export { keyedRecord } from './keyed-record';
 export type { Logger } from './logger';
 export { fetchFor, type Page, pageOf } from './page';
-export type { PagedAnswer } from './paged-answer';
+export { mostThatFit, type PagedAnswer } from './paged-answer';
 export {
   FIELD_LIMITS,
   sanitizeAttributes,

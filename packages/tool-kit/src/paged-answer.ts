@@ -16,3 +16,18 @@ export interface PagedAnswer<A = Record<string, unknown>> {
    */
   cut(answer: A, budget: number, cursorAt: (kept: number) => string | undefined): A;
 }
+
+/**
+ * The largest n in 0..total with fits(n), by halving: how many entries of a page (or a list) a
+ * result budget keeps. `fits` must be monotone (fewer entries never make a longer answer).
+ */
+export function mostThatFit(total: number, fits: (n: number) => boolean): number {
+  let low = 0;
+  let high = total;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(mid)) low = mid;
+    else high = mid - 1;
+  }
+  return low;
+}

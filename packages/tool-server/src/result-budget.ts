@@ -1,5 +1,5 @@
 import { invalidInputError } from '@svc/errors';
-import { type AnyTool, MAX_RESULT_CHARS_RANGE } from '@svc/tool-kit';
+import { type AnyTool, MAX_RESULT_CHARS_RANGE, mostThatFit } from '@svc/tool-kit';
 import { type CursorBinding, type CursorSeal, isListPage, type ListPositions, pageCursorAt } from './cursor';
 import { ToolAnswer } from './tool-answer';
 
@@ -193,16 +193,4 @@ function withList(value: Json, path: string[], items: unknown[]): Json {
   const [head, inner] = path as [string, string | undefined];
   if (inner === undefined) return { ...value, [head]: items };
   return { ...value, [head]: { ...(value[head] as Json), [inner]: items } };
-}
-
-/** The largest n in 0..total with fits(n) (fits is monotone: fewer items never grow the answer). */
-function mostThatFit(total: number, fits: (n: number) => boolean): number {
-  let low = 0;
-  let high = total;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (fits(mid)) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }

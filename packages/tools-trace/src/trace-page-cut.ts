@@ -3,6 +3,8 @@
 // Whatever describes the whole trace (totals, summary, critical path, error spans) is kept whole:
 // it is bounded, and it is what a client short of room needs first.
 
+import { mostThatFit } from '@svc/tool-kit';
+
 /** A span of the page's tree, as far as the cut needs it. */
 export interface PageSpan {
   span_id: string;
@@ -102,13 +104,6 @@ export function cutTracePage<A extends TracePage>(
     } as unknown as A;
   };
   const fits = (kept: number) => JSON.stringify(cutAt(kept)).length <= budget;
-  // Fewer spans never make a longer answer: the largest count that fits, by halving.
-  let low = Math.min(total, 1);
-  let high = total;
-  while (low < high) {
-    const mid = Math.ceil((low + high) / 2);
-    if (fits(mid)) low = mid;
-    else high = mid - 1;
-  }
-  return cutAt(low);
+  // One span always goes, even alone over the budget: a cursor must move on.
+  return cutAt(Math.max(1, mostThatFit(total, fits)));
 }
