@@ -1,3 +1,4 @@
+import { UNLIST_AFTER_FAILED_PROBES } from '@svc/backend-client';
 import { logsTools } from '@svc/tools-logs';
 import { eventually, type Harness, LOGS, startHarness } from './testing/gateway-harness';
 import { connectMcp, ERAS, type McpTestClient } from './testing/mcp-clients';
@@ -122,7 +123,7 @@ describe.each(ERAS)('MCP over StreamableHTTP, %s era', (era) => {
     }
     h.recall.healthy = false;
     try {
-      await h.monitor.probeNow();
+      for (let i = 0; i < UNLIST_AFTER_FAILED_PROBES; i++) await h.monitor.probeNow();
       await received;
       expect(changes).toBeGreaterThanOrEqual(1);
       const { tools } = await client.listTools();

@@ -1,4 +1,5 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
+import { UNLIST_AFTER_FAILED_PROBES } from '@svc/backend-client';
 import { logsTools } from '@svc/tools-logs';
 import request from 'supertest';
 import { type Harness, LOGS, startHarness } from './testing/gateway-harness';
@@ -195,7 +196,7 @@ describe('public endpoints', () => {
     expect(res.text).not.toContain('project_id');
 
     h.recall.healthy = false;
-    await h.monitor.probeNow();
+    for (let i = 0; i < UNLIST_AFTER_FAILED_PROBES; i++) await h.monitor.probeNow();
     try {
       const without = await request(h.url).get('/openapi.json');
       expect(Object.keys(without.body.paths)).not.toContain(`/v1/tools/${recallProbe.name}`);

@@ -2,7 +2,7 @@ import { silentLogger } from '@svc/logger';
 import { createNoopMetrics } from '@svc/metrics';
 import type { Logger } from '@svc/tool-kit';
 import { type BackendClient, createBackendClient } from './backend-client';
-import { createHealthMonitor } from './health-monitor';
+import { createHealthMonitor, UNLIST_AFTER_FAILED_PROBES } from './health-monitor';
 import { json, type StubBackend, startStubBackend } from './testing/stub-backend';
 
 interface LogLine {
@@ -104,7 +104,7 @@ describe('health monitor', () => {
     }
   });
 
-  it('reports transitions of an optional backend as its /healthz answers change', async () => {
+  it('lists an optional backend at a healthy probe and unlists it after failed probes in a row', async () => {
     const changes: Array<[string, boolean]> = [];
     const monitor = createHealthMonitor({
       backends: [{ name: 'recall', client: recallClient, required: false }],
@@ -118,9 +118,23 @@ describe('health monitor', () => {
     await monitor.probeNow();
     expect(changes).toEqual([['recall', true]]);
 
+    // One failed probe is not an outage: still listed, and reported unreachable.
     recall.handle = json(503, { status: 'down' });
     await monitor.probeNow();
+    expect(monitor.isAvailable('recall')).toBe(true);
+    expect(monitor.snapshot().recall).toMatchObject({ reachable: false, available: true });
+    expect(changes).toEqual([['recall', true]]);
+    // A healthy one in between starts the count again.
+    recall.handle = json(200, { status: 'ok' });
+    await monitor.probeNow();
+    recall.handle = json(503, { status: 'down' });
+    await monitor.probeNow();
+    expect(monitor.isAvailable('recall')).toBe(true);
+    expect(changes).toEqual([['recall', true]]);
+    // UNLIST_AFTER_FAILED_PROBES in a row unlist it.
+    await monitor.probeNow();
     expect(monitor.isAvailable('recall')).toBe(false);
+    expect(monitor.snapshot().recall).toMatchObject({ reachable: false, available: false });
     expect(changes).toEqual([
       ['recall', true],
       ['recall', false],
@@ -134,7 +148,7 @@ describe('health monitor', () => {
     expect(subscribed).toEqual([['recall', true]]);
     unsubscribe();
     recall.handle = json(503, {});
-    await monitor.probeNow();
+    for (let i = 0; i < UNLIST_AFTER_FAILED_PROBES; i++) await monitor.probeNow();
     expect(changes.at(-1)).toEqual(['recall', false]);
     expect(subscribed).toEqual([['recall', true]]);
   });

@@ -11,8 +11,9 @@ export interface MonitoredBackend {
   /**
    * Required backends (core, identity) always count as available for visibility: their tools stay
    * listed and a failure surfaces as 503 on the call. Optional ones (recall, copilot) are visible
-   * only while healthy: their tool groups appear and disappear with their health. Both are probed,
-   * so /healthz reports every dependency's real state.
+   * while healthy: their tool groups appear at a healthy probe and disappear after
+   * UNLIST_AFTER_FAILED_PROBES failed ones in a row. Both are probed, so /healthz reports every
+   * dependency's real state (`reachable`: the last probe's answer).
    */
   required: boolean;
 }
@@ -22,7 +23,10 @@ export interface BackendHealth {
   deployed: boolean;
   /** The last probe's answer (null before the first probe of a deployed backend). */
   reachable: boolean | null;
-  /** Whether its tools are listed: required ones always, optional ones while reachable. */
+  /**
+   * Whether its tools are listed: required ones always; optional ones from their first healthy
+   * probe until UNLIST_AFTER_FAILED_PROBES probes in a row fail.
+   */
   available: boolean;
   breaker: BreakerState | null;
   /** ISO time of the last probe, null before the first. */
@@ -50,6 +54,15 @@ export interface HealthMonitor {
 
 export type AvailabilityListener = (name: string, available: boolean) => void;
 
+/**
+ * Failed probes in a row that unlist an optional backend's tools. One slow or dropped probe on a
+ * busy host is not an outage: unlisting at once made every client's tool list flap (each change
+ * is a tools/list_changed, and clients read the list again; a model mid-task loses tools). A
+ * backend that stopped is unlisted at the second probe (15-30 s at the gateway's interval), and a
+ * call before that answers 503. One healthy probe lists it again.
+ */
+export const UNLIST_AFTER_FAILED_PROBES = 2;
+
 export function createHealthMonitor(options: HealthMonitorOptions): HealthMonitor {
   const logger = options.logger ?? silentLogger;
   const byName = new Map(options.backends.map((b) => [b.name, b]));
@@ -59,6 +72,7 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
   let inFlight: Promise<void> | undefined;
   const listeners = new Set<AvailabilityListener>(options.onChange ? [options.onChange] : []);
   const reachable = new Map<string, boolean>();
+  const failedInARow = new Map<string, number>();
   const checkedAt = new Map<string, string>();
 
   async function probe(backend: MonitoredBackend & { client: BackendClient }): Promise<void> {
@@ -77,8 +91,14 @@ export function createHealthMonitor(options: HealthMonitorOptions): HealthMonito
     checkedAt.set(backend.name, new Date().toISOString());
     const changed = reachable.get(backend.name) !== healthy;
     reachable.set(backend.name, healthy);
+    const failures = healthy ? 0 : (failedInARow.get(backend.name) ?? 0) + 1;
+    failedInARow.set(backend.name, failures);
     // Required backends stay listed whatever the probe says (a call surfaces the failure as 503).
-    const availabilityChanged = !backend.required && available.get(backend.name) !== healthy;
+    // An optional one is listed at its first healthy probe and unlisted only after several failed
+    // ones in a row (one before it was ever listed: it was not listed anyway).
+    const listed = available.get(backend.name) === true;
+    const availabilityChanged =
+      !backend.required && (healthy ? !listed : listed && failures >= UNLIST_AFTER_FAILED_PROBES);
     if (availabilityChanged) available.set(backend.name, healthy);
     // One line per change of state. A reachable backend (a healthy first probe included) is news,
     // at info; only an unreachable one is a problem, at warn. `pnpm start` logs at warn, so a

@@ -13,6 +13,7 @@ export {
   type HealthMonitor,
   type HealthMonitorOptions,
   type MonitoredBackend,
+  UNLIST_AFTER_FAILED_PROBES,
 } from './health-monitor';
 export type { RequestOptions } from './request-options';
 export {

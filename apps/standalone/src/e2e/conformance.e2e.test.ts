@@ -72,12 +72,29 @@ interface Check {
   errorMessage?: string;
 }
 
-/** The checks of one scenario that failed (from the suite's output directory). */
-function failedChecks(outDir: string, scenario: string): Check[] {
+/** The checks of one scenario with the given statuses (from the suite's output directory). */
+function checksOf(outDir: string, scenario: string, statuses: string[] = ['FAILURE']): Check[] {
   const dir = readdirSync(outDir).find((d) => d.startsWith(`server-${scenario}-2`));
   if (!dir) throw new Error(`no results for ${scenario}`);
   const checks = JSON.parse(readFileSync(join(outDir, dir, 'checks.json'), 'utf8')) as Check[];
-  return checks.filter((c) => c.status === 'FAILURE');
+  return checks.filter((c) => statuses.includes(c.status));
+}
+
+/**
+ * What each scenario the suite calls an unexpected failure said. The suite counts a WARNING as a
+ * failure against the baseline while its summary says "0 failed", so the summary alone does not
+ * tell why it exited 1.
+ */
+function unexpectedFailures(output: string, outDir: string): string {
+  const listed = output.slice(output.indexOf('Unexpected failures'));
+  const names = [...listed.matchAll(/✗ ([\w-]+)/g)].map((m) => m[1]!);
+  return [...new Set(names)]
+    .map((scenario) => {
+      const checks = checksOf(outDir, scenario, ['FAILURE', 'WARNING']);
+      const said = checks.map((c) => `  ${c.status} ${c.id}: ${(c.errorMessage ?? '').slice(0, 800)}`);
+      return [`${scenario}:`, ...said].join('\n');
+    })
+    .join('\n');
 }
 
 let stack: SpawnedStack;
@@ -127,10 +144,13 @@ describe('MCP conformance suite', () => {
         expect(summary).toMatch(new RegExp(`✓ ${scenario}: \\d+ passed, 0 failed`));
       }
       for (const [scenario, fixtureOnly] of Object.entries(partlyFixtures)) {
-        const failed = failedChecks(outDir, scenario);
+        const failed = checksOf(outDir, scenario);
         expect(failed.filter((c) => !fixtureOnly.test(c.errorMessage ?? ''))).toEqual([]);
       }
-      if (code !== 0) throw new Error(`conformance exited ${code}:\n${output.slice(-4000)}`);
+      if (code !== 0)
+        throw new Error(
+          `conformance exited ${code}:\n${unexpectedFailures(output, outDir)}\n\n${output.slice(-3000)}`,
+        );
     },
     STACK_SETUP_TIMEOUT_MS,
   );
