@@ -1,10 +1,9 @@
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { allTools, catalogToolsets, catalogViews } from '@svc/tool-catalog';
+import { entryArgs } from '../testing/entries';
 import { type InProcessStack, startInProcessStack } from '../testing/in-process-stack';
 import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
@@ -20,13 +19,12 @@ import {
 // clients of both eras over its stdin/stdout (v2 on 2026-07-28, 1.32.2 on 2025-11-25), backed by
 // real core and identity services.
 
-const stdioMain = join(dirname(createRequire(import.meta.url).resolve('@svc/stdio-server')), 'main.ts');
 let stack: InProcessStack;
 
 function serverParams(env: Record<string, string>) {
   return {
     command: process.execPath,
-    args: ['--import', 'tsx', stdioMain],
+    args: entryArgs('stdio'),
     env: {
       PATH: process.env.PATH ?? '',
       SVC_MCP_STDIO_TRUSTED_LOCAL: '1',

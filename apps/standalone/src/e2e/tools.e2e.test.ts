@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client as ModernClient } from '@modelcontextprotocol/client';
 import { StdioClientTransport as ModernStdioTransport } from '@modelcontextprotocol/client/stdio';
@@ -9,6 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { inspectorCommand, mcpCurlExample } from '@svc/client-config';
 import { type DemoLog, generateDemoProject } from '@svc/demo-data';
 import { allTools } from '@svc/tool-catalog';
+import { entryArgs } from '../testing/entries';
 import { runToEnd } from '../testing/run-to-end';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
 import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
@@ -346,14 +345,12 @@ function listToolsFresh(client: AnyMcpClient) {
     : client.listTools();
 }
 
-const stdioMain = join(dirname(createRequire(import.meta.url).resolve('@svc/stdio-server')), 'main.ts');
-
 /** The stdio server as its own process over the spawned stack's services, for its demo project. */
 async function connectStdio(era: McpEra): Promise<AnyMcpClient> {
   const { urls, project_id, org_id } = stack.ready;
   const params = {
     command: process.execPath,
-    args: ['--import', 'tsx', stdioMain],
+    args: entryArgs('stdio'),
     env: {
       PATH: process.env.PATH ?? '',
       SVC_MCP_STDIO_TRUSTED_LOCAL: '1',

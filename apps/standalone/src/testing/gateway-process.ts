@@ -1,12 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { entryArgs } from './entries';
 import { freePorts } from './free-ports';
 import { waitOnProgress } from './wait-on-progress';
 
 // Test-only: the gateway as its own process (its real entry point), pointed at given backends.
-
-const MAIN = join(dirname(createRequire(import.meta.url).resolve('@svc/http-gateway')), 'main.ts');
 
 export interface GatewayProcess {
   url: string;
@@ -22,7 +19,7 @@ export async function spawnGateway(env: {
 }): Promise<GatewayProcess> {
   const [port, metrics] = await freePorts(2);
   let out = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child: ChildProcess = spawn(process.execPath, entryArgs('gateway'), {
     env: {
       PATH: process.env.PATH ?? '',
       SVC_MCP_HTTP_PORT: String(port),

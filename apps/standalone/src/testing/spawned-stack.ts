@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { StackUrls } from '../stack';
+import { entryArgs } from './entries';
 import { freePorts } from './free-ports';
 import { seedEmptyClusters } from './pglite-template';
 import { waitOnProgress } from './wait-on-progress';
@@ -38,8 +38,6 @@ export interface SpawnedStack {
   /** Stops and deletes the data dir. */
   dispose(): Promise<void>;
 }
-
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 
 export interface SpawnOptions {
   /** An existing data dir (a restart); default a new temp dir. */
@@ -108,7 +106,7 @@ async function spawnOnce(options: SpawnOptions): Promise<SpawnedStack> {
   );
   let out = '';
   const transcript: { stream: 'stdout' | 'stderr'; text: string }[] = [];
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', MAIN], {
+  const child: ChildProcess = spawn(process.execPath, entryArgs('stack'), {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

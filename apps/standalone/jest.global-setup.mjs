@@ -1,0 +1,49 @@
+// The processes these tests start (the stack, a gateway, the stdio server: src/testing/entries.ts)
+// run from bundles built here, once per run, as an image runs its app: through tsx each start
+// compiled every source file again, 5-6 CPU-s of a spawned stack's 16-20 (measured side by side).
+// `pnpm start` itself, which the quick start test runs, stays on the sources.
+// SVC_TEST_FROM_SOURCES=1 starts everything from the sources.
+//
+// The bundles sit where a built app finds what it reads beside itself: in this package (npm
+// dependencies resolve from here, and the stack's banner finds the repository), the gateway's
+// answer worker and the console's view host script beside them, the console's static files at
+// ../static.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const APP = fileURLToPath(new URL('.', import.meta.url));
+const CONSOLE = join(APP, '..', 'console');
+
+/** Source entry (from this package) -> bundle; src/testing/entries.ts names the same files. */
+const BUNDLES = {
+  'src/main.ts': 'stack.js',
+  '../http-gateway/src/main.ts': 'gateway.js',
+  '../stdio-server/src/main.ts': 'stdio.js',
+  '../http-gateway/src/answer-worker.ts': 'answer-worker.js',
+};
+
+export default function globalSetup() {
+  if (process.env.SVC_TEST_FROM_SOURCES === '1') return;
+  const dir = join(APP, 'node_modules', '.cache', `test-bundles-${process.pid}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(join(dir, 'app'), { recursive: true });
+  const node = (args, cwd = APP) =>
+    execFileSync(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  for (const [entry, bundle] of Object.entries(BUNDLES))
+    node(['../../scripts/build-app.mjs', entry, join(dir, 'app', bundle)]);
+  const viewHost = node(
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      "const { bundleViewHost } = await import('./src/views/bundle-view-host.ts'); process.stdout.write(await bundleViewHost());",
+    ],
+    CONSOLE,
+  );
+  writeFileSync(join(dir, 'app', 'view-host.js'), viewHost);
+  symlinkSync(join(CONSOLE, 'static'), join(dir, 'static'));
+  process.env.SVC_TEST_BUNDLES = join(dir, 'app');
+}

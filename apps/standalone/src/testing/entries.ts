@@ -1,0 +1,22 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The processes tests start, by name: from the bundle jest's global setup built for this run
+// (jest.global-setup.mjs: the same sources, not compiled again at each start), else from the
+// sources through tsx, as `pnpm start` runs.
+
+const require = createRequire(import.meta.url);
+const SOURCES = {
+  stack: fileURLToPath(new URL('../main.ts', import.meta.url)),
+  gateway: join(dirname(require.resolve('@svc/http-gateway')), 'main.ts'),
+  stdio: join(dirname(require.resolve('@svc/stdio-server')), 'main.ts'),
+} as const;
+
+export type Entry = keyof typeof SOURCES;
+
+/** The node arguments that start `entry`. */
+export function entryArgs(entry: Entry): string[] {
+  const bundles = process.env.SVC_TEST_BUNDLES;
+  return bundles ? [join(bundles, `${entry}.js`)] : ['--import', 'tsx', SOURCES[entry]];
+}
