@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_BUNDLES_ENV } from './test-bundles';
 
-// The processes tests start, by name: from the bundle jest's global setup built for this run
-// (jest.global-setup.mjs: the same sources, not compiled again at each start), else from the
-// sources through tsx, as `pnpm start` runs.
+// The processes tests start, by name: from the bundles jest's global setup built for this run
+// (test-bundles.ts: the same sources, not compiled again at each start), else from the sources
+// through tsx, as `pnpm start` runs.
 
 const require = createRequire(import.meta.url);
 const SOURCES = {
@@ -17,6 +18,6 @@ export type Entry = keyof typeof SOURCES;
 
 /** The node arguments that start `entry`. */
 export function entryArgs(entry: Entry): string[] {
-  const bundles = process.env.SVC_TEST_BUNDLES;
+  const bundles = process.env[TEST_BUNDLES_ENV];
   return bundles ? [join(bundles, `${entry}.js`)] : ['--import', 'tsx', SOURCES[entry]];
 }

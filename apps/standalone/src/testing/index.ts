@@ -3,6 +3,7 @@
 export { holdingsIdle } from './holdings';
 export { RunError, type RunOptions, runToEnd } from './run-to-end';
 export { type ReadyInfo, type SpawnedStack, spawnStack } from './spawned-stack';
+export { buildTestBundles, removeTestBundles } from './test-bundles';
 export {
   CEILING_MS,
   CONDITION_CEILING_MS,

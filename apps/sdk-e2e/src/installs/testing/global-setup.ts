@@ -2,13 +2,15 @@ import { writeFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { buildTestBundles } from '@svc/standalone/testing';
 import { publicPackages, tarballName } from './public-packages';
 import { REPOSITORY_ROOT, runCommand } from './run-command';
 import { type PackedManifest, type PackedPackage, type PackedSet, TARBALLS_ENV } from './tarballs';
 
 // jest's globalSetup for sdk-e2e: packs every public workspace package ONCE per jest run (pnpm
 // pack: its prepack builds dist/, and it rewrites workspace: and catalog: versions as a publish
-// would) into a temporary folder, and names the list in TARBALLS_ENV for the install proofs.
+// would) into a temporary folder, and names the list in TARBALLS_ENV for the install proofs; and
+// builds the bundles their stacks start from.
 
 /** Packs at a time: each runs a TypeScript declaration build, heavy on CPU and memory. */
 const AT_ONCE = 2;
@@ -22,6 +24,8 @@ export default async function globalSetup(globalConfig: JestGlobalConfig): Promi
   // not pay for the packing; a whole run, or any install file, does.
   const named = globalConfig.testPathPatterns?.patterns ?? [];
   if (named.length > 0 && !named.some((pattern) => pattern.includes('install'))) return;
+  // The install proofs' stacks start from bundles built once, as the standalone's own tests do.
+  buildTestBundles();
 
   const dir = await mkdtemp(join(tmpdir(), 'svc-tarballs-'));
   const packages = await publicPackages(REPOSITORY_ROOT);

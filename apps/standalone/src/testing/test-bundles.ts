@@ -1,5 +1,10 @@
-// The processes these tests start (the stack, a gateway, the stdio server: src/testing/entries.ts)
-// run from bundles built here, once per run, as an image runs its app: through tsx each start
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The processes tests start (the stack, a gateway, the stdio server: entries.ts) run from bundles
+// built once per jest run by its global setup, as an image runs its app: through tsx each start
 // compiled every source file again, 5-6 CPU-s of a spawned stack's 16-20 (measured side by side).
 // `pnpm start` itself, which the quick start test runs, stays on the sources.
 // SVC_TEST_FROM_SOURCES=1 starts everything from the sources.
@@ -8,15 +13,15 @@
 // dependencies resolve from here, and the stack's banner finds the repository), the gateway's
 // answer worker and the console's view host script beside them, the console's static files at
 // ../static.
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-const APP = fileURLToPath(new URL('.', import.meta.url));
+/** Where entries.ts finds the bundles (the directory of stack.js, gateway.js, stdio.js). */
+export const TEST_BUNDLES_ENV = 'SVC_TEST_BUNDLES';
+
+// The real path: through another package's node_modules link, ../console would not be the console.
+const APP = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
 const CONSOLE = join(APP, '..', 'console');
 
-/** Source entry (from this package) -> bundle; src/testing/entries.ts names the same files. */
+/** Source entry (from this package) -> bundle; entries.ts names the same files. */
 const BUNDLES = {
   'src/main.ts': 'stack.js',
   '../http-gateway/src/main.ts': 'gateway.js',
@@ -24,12 +29,13 @@ const BUNDLES = {
   '../http-gateway/src/answer-worker.ts': 'answer-worker.js',
 };
 
-export default function globalSetup() {
+/** Builds the bundles and names them in TEST_BUNDLES_ENV (for the test processes jest starts next). */
+export function buildTestBundles(): void {
   if (process.env.SVC_TEST_FROM_SOURCES === '1') return;
   const dir = join(APP, 'node_modules', '.cache', `test-bundles-${process.pid}`);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(join(dir, 'app'), { recursive: true });
-  const node = (args, cwd = APP) =>
+  const node = (args: string[], cwd = APP) =>
     execFileSync(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
   for (const [entry, bundle] of Object.entries(BUNDLES))
     node(['../../scripts/build-app.mjs', entry, join(dir, 'app', bundle)]);
@@ -45,5 +51,13 @@ export default function globalSetup() {
   );
   writeFileSync(join(dir, 'app', 'view-host.js'), viewHost);
   symlinkSync(join(CONSOLE, 'static'), join(dir, 'static'));
-  process.env.SVC_TEST_BUNDLES = join(dir, 'app');
+  process.env[TEST_BUNDLES_ENV] = join(dir, 'app');
+}
+
+/** Removes what buildTestBundles built (jest's global teardown). */
+export function removeTestBundles(): void {
+  const app = process.env[TEST_BUNDLES_ENV];
+  if (!app) return;
+  rmSync(dirname(app), { recursive: true, force: true });
+  delete process.env[TEST_BUNDLES_ENV];
 }
