@@ -56,6 +56,11 @@ export interface WireOptions {
   tools?: readonly AnyTool[];
   breaker?: BreakerOptions;
   healthIntervalMs?: number;
+  /**
+   * The answer workers' module; default the one beside this file. A gateway run from sources in a
+   * process that cannot compile TypeScript itself (tests) gives a built one.
+   */
+  answerWorkerModule?: URL;
 }
 
 /** Builds the gateway and its backend clients from configuration; used by main.ts and the standalone. */
@@ -116,7 +121,7 @@ export function wireGateway(config: GatewayConfig, options: WireOptions): WiredG
   const answerWorkers =
     config.answerWorkers > 0 && !options.tools
       ? new AnswerWorkers({
-          module: answerWorkerModule(),
+          module: options.answerWorkerModule ?? answerWorkerModule(),
           workers: config.answerWorkers,
           fromBytes: ANSWER_WORKER_FROM_BYTES,
           niceness: ANSWER_WORKER_NICENESS,

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { TEST_BUNDLES_ENV } from './test-bundles';
 
 // The processes tests start, by name: from the bundles jest's global setup built for this run
@@ -20,4 +20,10 @@ export type Entry = keyof typeof SOURCES;
 export function entryArgs(entry: Entry): string[] {
   const bundles = process.env[TEST_BUNDLES_ENV];
   return bundles ? [join(bundles, `${entry}.js`)] : ['--import', 'tsx', SOURCES[entry]];
+}
+
+/** The gateway's answer worker built for this run, when there is one. */
+export function answerWorkerBundle(): URL | undefined {
+  const bundles = process.env[TEST_BUNDLES_ENV];
+  return bundles ? pathToFileURL(join(bundles, 'answer-worker.js')) : undefined;
 }
