@@ -13,7 +13,7 @@ import {
   withValueAt,
 } from '../testing/hostile-bodies';
 import { type SpawnedStack, spawnStack } from '../testing/spawned-stack';
-import { STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
+import { eventually, STACK_SETUP_TIMEOUT_MS } from '../testing/wait-on-progress';
 import {
   type Answer,
   callTool,
@@ -168,8 +168,7 @@ describe('the worst inputs found so far', () => {
     // Every long hold is both counted and reported; none may be one the stack had a core for.
     // The log line follows the count through the stack's stderr pipe.
     const counted = after.long - before.long;
-    for (let waited = 0; holdReports().length - reportedBefore < counted && waited < 10_000; waited += 100)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually('the long holds logged', () => holdReports().length - reportedBefore >= counted);
     const reports = holdReports().slice(reportedBefore);
     expect(reports.length).toBe(counted);
     if (reports.length > 0)

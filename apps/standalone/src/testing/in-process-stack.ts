@@ -281,6 +281,7 @@ export async function startInProcessStack(
     // The gateway's own tracer comes from its configuration, as in a deployment.
     ...(selfTrace ? { SVC_SELF_TRACE_PROJECT: selfTrace.projectId } : {}),
   });
+  const answerWorker = answerWorkerBundle();
   const gateway = wireGateway(config, {
     logger,
     metrics: gatewayMetrics,
@@ -288,7 +289,7 @@ export async function startInProcessStack(
     healthIntervalMs: options.healthIntervalMs ?? 3_600_000,
     // Built once per run (test-bundles.ts): from sources each worker compiled its module through
     // tsx at every start (1.5 CPU-s against 0.4), and a worker idle for 30 s stops.
-    ...(answerWorkerBundle() ? { answerWorkerModule: answerWorkerBundle() } : {}),
+    ...(answerWorker ? { answerWorkerModule: answerWorker } : {}),
   });
   if (recallControl) {
     gateway.healthMonitor.start();

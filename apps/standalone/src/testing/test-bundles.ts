@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ENTRY_SOURCES, TEST_BUNDLES_ENV } from './entries';
 
 // The processes tests start (the stack, a gateway, the stdio server: entries.ts) run from bundles
 // built once per jest run by its global setup, as an image runs its app: through tsx each start
@@ -14,20 +15,9 @@ import { fileURLToPath } from 'node:url';
 // answer worker and the console's view host script beside them, the console's static files at
 // ../static.
 
-/** Where entries.ts finds the bundles (the directory of stack.js, gateway.js, stdio.js). */
-export const TEST_BUNDLES_ENV = 'SVC_TEST_BUNDLES';
-
 // The real path: through another package's node_modules link, ../console would not be the console.
 const APP = realpathSync(fileURLToPath(new URL('../..', import.meta.url)));
 const CONSOLE = join(APP, '..', 'console');
-
-/** Source entry (from this package) -> bundle; entries.ts names the same files. */
-const BUNDLES = {
-  'src/main.ts': 'stack.js',
-  '../http-gateway/src/main.ts': 'gateway.js',
-  '../stdio-server/src/main.ts': 'stdio.js',
-  '../http-gateway/src/answer-worker.ts': 'answer-worker.js',
-};
 
 /** Builds the bundles and names them in TEST_BUNDLES_ENV (for the test processes jest starts next). */
 export function buildTestBundles(): void {
@@ -37,8 +27,8 @@ export function buildTestBundles(): void {
   mkdirSync(join(dir, 'app'), { recursive: true });
   const node = (args: string[], cwd = APP) =>
     execFileSync(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
-  for (const [entry, bundle] of Object.entries(BUNDLES))
-    node(['../../scripts/build-app.mjs', entry, join(dir, 'app', bundle)]);
+  for (const [name, source] of Object.entries(ENTRY_SOURCES))
+    node(['../../scripts/build-app.mjs', source, join(dir, 'app', `${name}.js`)]);
   const viewHost = node(
     [
       '--import',
